@@ -1,0 +1,101 @@
+package knowledge
+
+import "context"
+
+// Kind says what an Answer is about; adapters pick a layout by it.
+type Kind string
+
+// Answer kinds.
+const (
+	KindKEP          Kind = "kep"
+	KindRelease      Kind = "release"
+	KindList         Kind = "list"     // a release's KEPs at one stage, or its notices
+	KindReleases     Kind = "releases" // every known release
+	KindSearch       Kind = "search"
+	KindGate         Kind = "gate"
+	KindDiff         Kind = "diff"
+	KindHelp         Kind = "help"
+	KindSubscription Kind = "subscription"
+	KindError        Kind = "error"
+)
+
+// Answerer answers one question. Adapters depend on this, never on *Engine.
+type Answerer interface {
+	Answer(ctx context.Context, q Question) (*Answer, error)
+}
+
+// Answer is a platform-neutral reply. Every adapter draws it within its
+// platform's limits; `bot ask --json` prints it as it is.
+type Answer struct {
+	Kind    Kind          `json:"kind"`
+	Title   string        `json:"title"`
+	Text    string        `json:"text"` // a short plain-text summary
+	KEP     *KEPFacts     `json:"kep,omitempty"`
+	Release *ReleaseFacts `json:"release,omitempty"`
+	Facts   []Fact        `json:"facts,omitempty"`
+	Items   []Item        `json:"items,omitempty"`
+	Notices []Notice      `json:"notices,omitempty"`
+	Links   []Link        `json:"links,omitempty"`
+	Notes   []string      `json:"notes,omitempty"` // caveats: sources that disagree, items left out
+	Sources []SourceRef   `json:"sources,omitempty"`
+	Error   *ErrorFacts   `json:"error,omitempty"`
+	Suggest []string      `json:"suggestions,omitempty"` // "did you mean" questions, best first
+	Query   string        `json:"query,omitempty"`       // the question as understood
+}
+
+// Fact is one name/value line of an answer.
+type Fact struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Link is a titled URL.
+type Link struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// SourceRef names a source in an answer and the date it speaks for.
+type SourceRef struct {
+	Name string `json:"name"`
+	AsOf string `json:"as_of,omitempty"`
+}
+
+// ErrorFacts is the error part of an Answer of kind error.
+type ErrorFacts struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// KEPFacts is the KEP part of a kep (or gate) answer.
+type KEPFacts struct {
+	Number       int               `json:"number"`
+	Title        string            `json:"title"`
+	SIG          string            `json:"sig,omitempty"`
+	Status       string            `json:"status,omitempty"`
+	Stage        Stage             `json:"stage,omitempty"`
+	Milestones   map[string]string `json:"milestones"` // stages reached: stage name to "1.29"
+	Targets      map[string]string `json:"targets"`    // stages planned, not reached
+	FeatureGates []string          `json:"feature_gates"`
+	Links        []Link            `json:"links"`
+	Timeline     []Step            `json:"timeline,omitempty"`
+}
+
+// ReleaseFacts is the release part of a release answer.
+type ReleaseFacts struct {
+	Version      string `json:"version"`
+	Date         string `json:"date,omitempty"`
+	Theme        string `json:"theme,omitempty"`
+	Enhancements Counts `json:"enhancements"`
+}
+
+// ErrorAnswer turns err into an Answer of kind error, showing only what is
+// safe: the message of an *Error, a generic apology for anything else.
+func ErrorAnswer(err error) *Answer {
+	code := ErrorCode(err)
+	a := &Answer{Kind: KindError, Title: "Sorry", Text: ErrorMessage(err), Error: &ErrorFacts{Code: code, Message: ErrorMessage(err)}}
+	if e, ok := err.(*Error); ok {
+		a.Suggest = e.Suggestions
+	}
+	return a
+}

@@ -1,0 +1,64 @@
+// Package knowledge is kepbot's core: the nouns (Version, Stage, KEP, Release,
+// Notice, Source), the question language, the engine that turns a question
+// into a platform-neutral Answer, and the interfaces a store implements.
+//
+// It imports only the standard library. Source parsers live in subpackages;
+// they return a Corpus, Compile joins it into Knowledge, and a store saves that.
+package knowledge
+
+// Item is one line of a list answer or of a release: a KEP (or a note item
+// without a number, KEP 0), its stage in a release, and the words that said so.
+type Item struct {
+	KEP     int     `json:"kep"`
+	Title   string  `json:"title"`
+	Stage   Stage   `json:"stage,omitempty"`
+	Release Version `json:"release,omitempty"`
+	Text    string  `json:"text,omitempty"`
+	SIG     string  `json:"sig,omitempty"`
+	Source  string  `json:"source,omitempty"` // Source.ID
+	Rank    int     `json:"rank,omitempty"`   // 1-based position in ranked answers (search, diff)
+}
+
+// ReleaseRecord is a release joined with what reached a stage in it and the
+// notices it carries. It is how a store keeps a release.
+type ReleaseRecord struct {
+	Release
+	Items   []Item   `json:"items,omitempty"`   // graduations in this release, and items without a KEP
+	Notices []Notice `json:"notices,omitempty"` // deprecations, removals, upgrade notes
+}
+
+// Knowledge is a Corpus joined and ready to query: what one ingest replaces
+// in a store, all at once.
+type Knowledge struct {
+	Sources  []Source        `json:"sources"`
+	Releases []ReleaseRecord `json:"releases"` // oldest first
+	KEPs     []KEP           `json:"keps"`     // by number, each with its History
+	Skipped  []Skip          `json:"skipped,omitempty"`
+}
+
+// Stats counts what a Knowledge holds, for ingest reports.
+type Stats struct {
+	Sources  int `json:"sources"`
+	Releases int `json:"releases"`
+	KEPs     int `json:"keps"`
+	Mentions int `json:"mentions"`
+	Notices  int `json:"notices"`
+	Skipped  int `json:"skipped"`
+}
+
+// Stats counts what k holds.
+func (k *Knowledge) Stats() Stats {
+	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), Skipped: len(k.Skipped)}
+	for _, kp := range k.KEPs {
+		s.Mentions += len(kp.History)
+	}
+	for _, r := range k.Releases {
+		s.Notices += len(r.Notices)
+		for _, it := range r.Items {
+			if it.KEP == 0 {
+				s.Mentions++
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,131 @@
+package knowledge
+
+// SourceKind says what sort of document a Source is.
+type SourceKind string
+
+// The kinds of source kepbot reads.
+const (
+	SourceReleaseNote      SourceKind = "release-note"      // a release note or post, any language
+	SourceKEPYAML          SourceKind = "kep.yaml"          // kubernetes/enhancements metadata
+	SourceDeprecationGuide SourceKind = "deprecation-guide" // the deprecated API migration guide
+	SourceSnapshot         SourceKind = "snapshot"          // the facts built into the binary
+)
+
+// Source is one document kepbot learned from, and when it was true.
+type Source struct {
+	ID   string     `json:"id"`              // stable key, e.g. the file name
+	Name string     `json:"name"`            // what answers show, e.g. "Kubernetes 1.29 release note (zh)"
+	Kind SourceKind `json:"kind"`            // what sort of document
+	Lang string     `json:"lang,omitempty"`  // "zh", "en"
+	AsOf string     `json:"as_of,omitempty"` // the document's date, 2006-01-02
+	Path string     `json:"path,omitempty"`  // where it was read from
+	URL  string     `json:"url,omitempty"`
+}
+
+// Counts are a release's enhancement counts as its announcement gives them.
+type Counts struct {
+	Total  int `json:"total"`
+	Stable int `json:"stable"`
+	Beta   int `json:"beta"`
+	Alpha  int `json:"alpha"`
+}
+
+// IsZero reports whether no count is known.
+func (c Counts) IsZero() bool { return c == Counts{} }
+
+// Mention is one statement a document makes about a KEP, or about a feature
+// that carries no KEP number (KEP is 0 then): its stage in one release.
+type Mention struct {
+	KEP          int      `json:"kep,omitempty"`
+	Title        string   `json:"title"`           // the name the document gives the feature
+	Stage        Stage    `json:"stage,omitempty"` // the stage the document says it reached
+	Release      Version  `json:"release"`         // the release the document is about
+	SIG          string   `json:"sig,omitempty"`   // sig-network, from a tag like [网络]
+	FeatureGates []string `json:"feature_gates,omitempty"`
+	Section      string   `json:"section,omitempty"` // the heading it stood under
+	Text         string   `json:"text,omitempty"`    // the document's own words, quoted at run time
+	Link         string   `json:"link,omitempty"`    // the link the document gives
+	Source       string   `json:"source"`            // Source.ID
+	Line         int      `json:"line,omitempty"`    // 1-based line in the source
+}
+
+// NoticeKind says what a Notice warns of.
+type NoticeKind string
+
+// The kinds of notice.
+const (
+	NoticeDeprecation NoticeKind = "deprecation"
+	NoticeRemoval     NoticeKind = "removal"
+	NoticeUpgrade     NoticeKind = "upgrade" // an upgrade note: something to do or know before upgrading
+)
+
+// Notice is a deprecation, a removal or an upgrade note in one release.
+type Notice struct {
+	Kind         NoticeKind `json:"kind"`
+	Release      Version    `json:"release"`
+	KEP          int        `json:"kep,omitempty"`
+	Title        string     `json:"title"`
+	Text         string     `json:"text,omitempty"`
+	FeatureGates []string   `json:"feature_gates,omitempty"`
+	API          *APIChange `json:"api,omitempty"` // set for API removals
+	Source       string     `json:"source"`
+	Line         int        `json:"line,omitempty"`
+}
+
+// APIChange is an API version that stops being served.
+type APIChange struct {
+	GroupVersion string   `json:"group_version"` // e.g. flowcontrol.apiserver.k8s.io/v1beta2
+	Kinds        []string `json:"kinds,omitempty"`
+	ReplacedBy   string   `json:"replaced_by,omitempty"` // the group/version to migrate to
+}
+
+// Release is what the documents say about one Kubernetes minor release.
+type Release struct {
+	Version      Version  `json:"version"`
+	Date         string   `json:"date,omitempty"`  // 2006-01-02, the release day
+	Theme        string   `json:"theme,omitempty"` // empty when the documents do not say
+	Enhancements Counts   `json:"enhancements"`
+	Sources      []string `json:"sources,omitempty"` // Source.IDs
+}
+
+// KEP is one Kubernetes Enhancement Proposal: what kep.yaml says of it (when
+// known) and what release documents said of it, release by release.
+type KEP struct {
+	Number       int                `json:"number"`
+	Title        string             `json:"title"`
+	SIG          string             `json:"sig,omitempty"`
+	Status       string             `json:"status,omitempty"`     // kep.yaml status: implementable, implemented, ...
+	Stage        Stage              `json:"stage,omitempty"`      // current stage per kep.yaml
+	Milestones   map[string]Version `json:"milestones,omitempty"` // kep.yaml milestone per stage name: targets until reached
+	FeatureGates []string           `json:"feature_gates,omitempty"`
+	Path         string             `json:"path,omitempty"`    // folder in kubernetes/enhancements
+	Source       string             `json:"source,omitempty"`  // Source.ID of the kep.yaml, "" when only notes know it
+	History      []Mention          `json:"history,omitempty"` // release-document mentions, oldest release first
+}
+
+// Skip is a document or record an ingest passed over, and why.
+type Skip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Corpus is what source parsers return: raw values from documents, not yet
+// joined. Parsers never write to a store; the store saves what Compile makes.
+type Corpus struct {
+	Sources  []Source
+	Releases []Release // one per document that announces a release
+	KEPs     []KEP     // from kep.yaml, without History
+	Mentions []Mention
+	Notices  []Notice
+	Skipped  []Skip
+}
+
+// Add appends everything in o to c.
+func (c *Corpus) Add(o *Corpus) {
+	c.Sources = append(c.Sources, o.Sources...)
+	c.Releases = append(c.Releases, o.Releases...)
+	c.KEPs = append(c.KEPs, o.KEPs...)
+	c.Mentions = append(c.Mentions, o.Mentions...)
+	c.Notices = append(c.Notices, o.Notices...)
+	c.Skipped = append(c.Skipped, o.Skipped...)
+}

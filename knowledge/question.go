@@ -1,0 +1,47 @@
+package knowledge
+
+// QuestionKind says what a Question asks.
+type QuestionKind string
+
+// Question kinds, one per form of the grammar in architecture.md.
+const (
+	AskKEP           QuestionKind = "kep"           // kep 4639 · KEP-4639 · 4639
+	AskRelease       QuestionKind = "release"       // 1.29 · v1.29
+	AskReleaseStage  QuestionKind = "release_stage" // 1.29 ga · ga 1.29 · 1.29 beta
+	AskNotices       QuestionKind = "notices"       // 1.29 deprecations · 1.29 removals
+	AskReleases      QuestionKind = "releases"      // releases
+	AskHelp          QuestionKind = "help"          // help · help subscribe
+	AskGate          QuestionKind = "gate"          // gate NFTablesProxyMode
+	AskSearch        QuestionKind = "search"        // search image volume
+	AskDiff          QuestionKind = "diff"          // diff 1.29 1.32 · upgrade 1.29 1.32
+	AskSIG           QuestionKind = "sig"           // sig network [1.29]
+	AskSubscribe     QuestionKind = "subscribe"     // subscribe deprecations [filters]
+	AskUnsubscribe   QuestionKind = "unsubscribe"   // unsubscribe deprecations
+	AskSubscriptions QuestionKind = "subscriptions" // subscriptions
+)
+
+// Question is one parsed request. Adapters build it with ParseQuestion from
+// the text a user typed (or from a platform's structured options) and fill
+// From; the engine answers it.
+type Question struct {
+	Kind    QuestionKind      `json:"kind"`
+	Text    string            `json:"text"`              // the text as typed, normalised
+	KEP     int               `json:"kep,omitempty"`     // AskKEP
+	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG; "from" of AskDiff
+	To      Version           `json:"to,omitempty"`      // "to" of AskDiff
+	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage
+	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices
+	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic
+	Filters map[string]string `json:"filters,omitempty"` // subscribe filters: sig, from, schedule, format
+	From    Origin            `json:"-"`
+}
+
+// Origin is who asked and where: adapters fill it, the engine uses it only
+// for subscriptions.
+type Origin struct {
+	Platform  string // "slack", "discord", "console"
+	Workspace string // Slack team ID or Discord guild ID
+	Channel   string
+	User      string
+	UserName  string
+}

@@ -1,0 +1,26 @@
+package knowledge
+
+import "context"
+
+// KnowledgeStore keeps Knowledge and answers lookups from it. The store
+// package implements it over bbolt. Misses are *Error with code ENOTFOUND.
+type KnowledgeStore interface {
+	// FindKEPByNumber returns one KEP with its History.
+	FindKEPByNumber(ctx context.Context, n int) (*KEP, error)
+	// FindReleaseByVersion returns a release's facts, without items or notices.
+	FindReleaseByVersion(ctx context.Context, v Version) (*Release, error)
+	// FindReleaseItems returns what reached stage in release v; StageNone
+	// returns every item of the release.
+	FindReleaseItems(ctx context.Context, v Version, stage Stage) ([]Item, error)
+	// FindNotices returns release v's notices of one kind; "" returns all.
+	FindNotices(ctx context.Context, v Version, kind NoticeKind) ([]Notice, error)
+	// ListReleases returns every known release, oldest first.
+	ListReleases(ctx context.Context) ([]Release, error)
+	// ListKEPNumbers returns every known KEP number, ascending.
+	ListKEPNumbers(ctx context.Context) ([]int, error)
+	// ListSources returns the sources the knowledge was built from.
+	ListSources(ctx context.Context) ([]Source, error)
+	// ReplaceKnowledge swaps everything known for k in one transaction:
+	// readers see the old knowledge or the new, never a mix.
+	ReplaceKnowledge(ctx context.Context, k *Knowledge) error
+}
