@@ -1,5 +1,7 @@
 package knowledge
 
+import "sort"
+
 // Step is one point of a KEP's stage timeline: the stage a source put it at
 // in a release.
 type Step struct {
@@ -9,7 +11,133 @@ type Step struct {
 	// Back is true when this step returns to an earlier stage than the one
 	// already reached (beta back to alpha).
 	Back bool `json:"back,omitempty"`
-	// Repeat is true when a later document names a stage already reached;
-	// it does not move the graduation.
+	// Repeat is true when a later document names the stage the KEP is
+	// already at; it does not move the graduation.
 	Repeat bool `json:"repeat,omitempty"`
+}
+
+// HasYAML reports whether kep.yaml metadata is known for k. When it is,
+// kep.yaml is trusted for stages and names; otherwise the release notes are.
+func (k *KEP) HasYAML() bool { return k.Source != "" }
+
+// Reached returns the release in which k reached each graduation stage.
+//
+// With kep.yaml: a milestone is a target, and a stage is reached when the
+// KEP's current stage is that stage or a later one. Without it: the first
+// release a document put the KEP at each stage, up to the stage it is at now
+// (a stage it stepped back from is not reached).
+func (k *KEP) Reached() map[Stage]Version {
+	out := map[Stage]Version{}
+	if k.HasYAML() {
+		for _, s := range GraduationStages {
+			if v := k.Milestones[s.String()]; !v.IsZero() && s.Reached(k.yamlStage()) {
+				out[s] = v
+			}
+		}
+		return out
+	}
+	cur := StageNone
+	for _, st := range k.Timeline() {
+		if !st.Stage.IsGraduation() {
+			continue
+		}
+		cur = st.Stage
+		for s := range out {
+			if s > cur { // stepped back: the later stage is no longer reached
+				delete(out, s)
+			}
+		}
+		if _, ok := out[st.Stage]; !ok {
+			out[st.Stage] = st.Release
+		}
+	}
+	return out
+}
+
+// Targets returns the kep.yaml milestones of stages k has not reached: plans,
+// not outcomes.
+func (k *KEP) Targets() map[Stage]Version {
+	out := map[Stage]Version{}
+	if !k.HasYAML() {
+		return out
+	}
+	reached := k.Reached()
+	for _, s := range GraduationStages {
+		if v := k.Milestones[s.String()]; !v.IsZero() {
+			if _, ok := reached[s]; !ok {
+				out[s] = v
+			}
+		}
+	}
+	return out
+}
+
+// CurrentStage is the stage k is at now: kep.yaml's when known, else the
+// last stage the documents put it at.
+func (k *KEP) CurrentStage() Stage {
+	if k.HasYAML() {
+		return k.Stage
+	}
+	cur := StageNone
+	for _, st := range k.Timeline() {
+		cur = st.Stage
+	}
+	return cur
+}
+
+// yamlStage is the graduation stage kep.yaml's stage implies. A deprecated or
+// removed KEP counts as having reached every stage it has a milestone for up
+// to stable, so its history still answers "when did it go GA".
+func (k *KEP) yamlStage() Stage {
+	if k.Stage >= StageDeprecated {
+		return StageStable
+	}
+	return k.Stage
+}
+
+// Timeline orders what the documents said of k, release by release. A later
+// mention of the stage the KEP is already at is a Repeat and does not move
+// its graduation; a mention of an earlier stage after a later one is a Back
+// step and is shown. Several documents saying the same of one release make
+// one step.
+func (k *KEP) Timeline() []Step {
+	ms := make([]Mention, 0, len(k.History))
+	for _, m := range k.History {
+		if m.Stage != StageNone {
+			ms = append(ms, m)
+		}
+	}
+	sort.SliceStable(ms, func(i, j int) bool {
+		if c := ms[i].Release.Compare(ms[j].Release); c != 0 {
+			return c < 0
+		}
+		return ms[i].Stage < ms[j].Stage
+	})
+	var steps []Step
+	cur := StageNone
+	ended := map[Stage]bool{}
+	for _, m := range ms {
+		if !m.Stage.IsGraduation() {
+			if !ended[m.Stage] {
+				ended[m.Stage] = true
+				steps = append(steps, Step{Stage: m.Stage, Release: m.Release, Source: m.Source})
+			}
+			continue
+		}
+		if n := len(steps); n > 0 && steps[n-1].Stage == m.Stage && steps[n-1].Release == m.Release {
+			continue // another document saying the same of the same release
+		}
+		st := Step{Stage: m.Stage, Release: m.Release, Source: m.Source}
+		switch {
+		case m.Stage == cur:
+			st.Repeat = true
+		case m.Stage < cur:
+			st.Back = true
+			cur = m.Stage
+		default:
+			cur = m.Stage
+		}
+		steps = append(steps, st)
+	}
+	return steps
 }

@@ -47,6 +47,9 @@ type Mention struct {
 	Link         string   `json:"link,omitempty"`    // the link the document gives
 	Source       string   `json:"source"`            // Source.ID
 	Line         int      `json:"line,omitempty"`    // 1-based line in the source
+	// Via says how a mention without a KEP number in its text was tied to a
+	// KEP: "link" (the link target), "gate" (a feature gate the KEP owns).
+	Via string `json:"via,omitempty"`
 }
 
 // NoticeKind says what a Notice warns of.

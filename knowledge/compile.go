@@ -1,0 +1,262 @@
+package knowledge
+
+import (
+	"sort"
+	"strings"
+)
+
+// Compile joins a Corpus into Knowledge: each KEP with every mention of it
+// across documents (its History), each release with what reached a stage in
+// it and its notices. It never fails; what it cannot join stays a release
+// item without a KEP number.
+//
+// Stage truth: for a KEP whose kep.yaml is known, a release's items are the
+// stages the KEP reached in that release per kep.yaml, and release notes only
+// lend their words. For a KEP only the notes know, the items are what the
+// notes state.
+func Compile(c *Corpus) *Knowledge {
+	k := &Knowledge{Sources: dedupeSources(c.Sources), Skipped: c.Skipped}
+	langOf := map[string]string{}
+	for _, s := range k.Sources {
+		langOf[s.ID] = s.Lang
+	}
+
+	keps := map[int]*KEP{}
+	for i := range c.KEPs {
+		kp := c.KEPs[i]
+		if _, dup := keps[kp.Number]; dup || kp.Number <= 0 {
+			continue
+		}
+		kp.History = nil
+		kp.FeatureGates = append([]string(nil), kp.FeatureGates...)
+		keps[kp.Number] = &kp
+	}
+	mentions := append([]Mention(nil), c.Mentions...)
+	sortMentions(mentions, langOf)
+	for _, m := range mentions {
+		if m.KEP > 0 {
+			kp := kepFor(keps, m)
+			kp.FeatureGates = addNames(kp.FeatureGates, m.FeatureGates)
+		}
+	}
+	gates := gateOwners(keps)
+	for i := range mentions {
+		if mentions[i].KEP == 0 {
+			if n := ownerOf(gates, mentions[i].FeatureGates); n > 0 {
+				mentions[i].KEP, mentions[i].Via = n, "gate"
+			}
+		}
+	}
+	for _, m := range mentions {
+		if m.KEP > 0 {
+			kp := keps[m.KEP]
+			kp.History = append(kp.History, m)
+		}
+	}
+
+	rels := map[Version]*ReleaseRecord{}
+	rel := func(v Version) *ReleaseRecord {
+		r := rels[v]
+		if r == nil {
+			r = &ReleaseRecord{Release: Release{Version: v}}
+			rels[v] = r
+		}
+		return r
+	}
+	for _, r := range preferredReleases(c.Releases, langOf) {
+		mergeRelease(&rel(r.Version).Release, r)
+	}
+	addItems(keps, mentions, rel)
+	for _, n := range c.Notices {
+		if n.Release.IsZero() {
+			continue
+		}
+		if n.KEP == 0 {
+			n.KEP = ownerOf(gates, n.FeatureGates)
+		}
+		r := rel(n.Release)
+		r.Notices = append(r.Notices, n)
+	}
+
+	for _, r := range rels {
+		sortItems(r.Items)
+		k.Releases = append(k.Releases, *r)
+	}
+	sort.Slice(k.Releases, func(i, j int) bool { return k.Releases[i].Version.Less(k.Releases[j].Version) })
+	for _, kp := range keps {
+		k.KEPs = append(k.KEPs, *kp)
+	}
+	sort.Slice(k.KEPs, func(i, j int) bool { return k.KEPs[i].Number < k.KEPs[j].Number })
+	return k
+}
+
+// addItems puts each graduation into the release it happened in.
+func addItems(keps map[int]*KEP, mentions []Mention, rel func(Version) *ReleaseRecord) {
+	for _, kp := range keps {
+		if !kp.HasYAML() {
+			continue
+		}
+		for s, v := range kp.Reached() {
+			it := Item{KEP: kp.Number, Title: kp.Title, Stage: s, Release: v, SIG: kp.SIG, Source: kp.Source}
+			for _, m := range kp.History { // lend the words of a note that agrees
+				if m.Stage == s && m.Release == v {
+					it.Text, it.Source = m.Text, m.Source
+					break
+				}
+			}
+			r := rel(v)
+			r.Items = append(r.Items, it)
+		}
+	}
+	seen := map[[3]int]bool{}
+	for _, m := range mentions {
+		if !m.Stage.IsGraduation() || m.Release.IsZero() {
+			continue
+		}
+		if m.KEP > 0 {
+			if keps[m.KEP].HasYAML() {
+				continue
+			}
+			key := [3]int{m.KEP, int(m.Stage), m.Release.Major<<16 | m.Release.Minor}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		title := m.Title
+		if m.KEP > 0 {
+			title = keps[m.KEP].Title
+		}
+		r := rel(m.Release)
+		r.Items = append(r.Items, Item{KEP: m.KEP, Title: title, Stage: m.Stage, Release: m.Release, Text: m.Text, SIG: m.SIG, Source: m.Source})
+	}
+}
+
+// kepFor returns the KEP a mention names, creating a notes-only record from
+// the mention when no kep.yaml knows it.
+func kepFor(keps map[int]*KEP, m Mention) *KEP {
+	kp := keps[m.KEP]
+	if kp == nil {
+		kp = &KEP{Number: m.KEP, Title: m.Title, SIG: m.SIG}
+		keps[m.KEP] = kp
+	}
+	if kp.SIG == "" {
+		kp.SIG = m.SIG
+	}
+	if kp.Title == "" {
+		kp.Title = m.Title
+	}
+	return kp
+}
+
+// sortMentions orders mentions by release, English sources first within a
+// release (their names win for notes-only KEPs), then by source and line.
+func sortMentions(ms []Mention, langOf map[string]string) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		a, b := ms[i], ms[j]
+		if c := a.Release.Compare(b.Release); c != 0 {
+			return c < 0
+		}
+		if la, lb := langOf[a.Source] == "en", langOf[b.Source] == "en"; la != lb {
+			return la
+		}
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		return a.Line < b.Line
+	})
+}
+
+func sortItems(items []Item) {
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if (a.KEP == 0) != (b.KEP == 0) {
+			return a.KEP != 0
+		}
+		if a.KEP != b.KEP {
+			return a.KEP < b.KEP
+		}
+		return a.Stage < b.Stage
+	})
+}
+
+// preferredReleases orders release announcements so English official posts
+// come first: where documents disagree on a release's facts, theirs win.
+func preferredReleases(rs []Release, langOf map[string]string) []Release {
+	out := append([]Release(nil), rs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		return isEnglish(out[i], langOf) && !isEnglish(out[j], langOf)
+	})
+	return out
+}
+
+func isEnglish(r Release, langOf map[string]string) bool {
+	return len(r.Sources) > 0 && langOf[r.Sources[0]] == "en"
+}
+
+// mergeRelease fills the facts dst lacks from src and adds src's sources.
+func mergeRelease(dst *Release, src Release) {
+	if dst.Date == "" {
+		dst.Date = src.Date
+	}
+	if dst.Theme == "" {
+		dst.Theme = src.Theme
+	}
+	if dst.Enhancements.IsZero() {
+		dst.Enhancements = src.Enhancements
+	}
+	dst.Sources = addNames(dst.Sources, src.Sources)
+}
+
+func dedupeSources(ss []Source) []Source {
+	seen := map[string]bool{}
+	var out []Source
+	for _, s := range ss {
+		if !seen[s.ID] {
+			seen[s.ID] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// gateOwners maps each feature gate (lower case) to the KEP that names it.
+// A gate two KEPs claim stays with the lower number.
+func gateOwners(keps map[int]*KEP) map[string]int {
+	out := map[string]int{}
+	for n, kp := range keps {
+		for _, g := range kp.FeatureGates {
+			key := strings.ToLower(g)
+			if cur, ok := out[key]; !ok || n < cur {
+				out[key] = n
+			}
+		}
+	}
+	return out
+}
+
+func ownerOf(gates map[string]int, names []string) int {
+	for _, g := range names {
+		if n := gates[strings.ToLower(g)]; n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// addNames appends the names in add that list does not hold yet, ignoring case.
+func addNames(list, add []string) []string {
+	for _, a := range add {
+		found := false
+		for _, l := range list {
+			if strings.EqualFold(l, a) {
+				found = true
+				break
+			}
+		}
+		if !found && a != "" {
+			list = append(list, a)
+		}
+	}
+	return list
+}
