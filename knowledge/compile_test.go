@@ -68,7 +68,7 @@ func TestCompileJoinsNotesAndYAML(t *testing.T) {
 			{Version: MustVersion("1.31"), Theme: "Elli", Enhancements: Counts{Total: 45}, Sources: []string{"en"}},
 		},
 		KEPs: []KEP{{Number: 10, Title: "Yaml name", Source: "kubernetes/enhancements", Stage: StageBeta,
-			Milestones: map[string]Version{"alpha": MustVersion("1.30"), "beta": MustVersion("1.31"), "stable": MustVersion("1.33")},
+			Milestones:   map[string]Version{"alpha": MustVersion("1.30"), "beta": MustVersion("1.31"), "stable": MustVersion("1.33")},
 			FeatureGates: []string{"GateTen"}}},
 		Mentions: []Mention{
 			{KEP: 10, Title: "note name", Stage: StageStable, Release: MustVersion("1.31"), Source: "zh", Text: "claims GA"},
