@@ -1,0 +1,53 @@
+package knowledge
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// FuzzParseQuestion checks that no text panics the parser, that every
+// failure is a bad-input *Error with a message, and that every question read
+// parses again from its own Text and from its canonical form to the same
+// question.
+func FuzzParseQuestion(f *testing.F) {
+	for _, s := range []string{
+		"kep 4639", "KEP-4639", "4639", "1.29", "v1.29.0", "1.29 ga", "ga 1.29", "1.29稳定",
+		"1.29 deprecations", "removals 1.31", "releases", "help subscribe", "gate NFTablesProxyMode",
+		"search image volume", "diff 1.29 1.32", "upgrade 1.32 1.29", "sig network 1.29",
+		"subscribe deprecations sig:network from:1.29 schedule:weekly format:full",
+		"unsubscribe deprecations", "subscriptions", "ｋｅｐ　４６３９", "kep “4639”", "kepp 4639",
+		"1.29 gaa", "", "\x00", "1.29 general availability", "sig: x", "diff 1.29..1.32",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParseQuestion(s)
+		if err != nil {
+			e, ok := err.(*Error)
+			if !ok || e.Code != EBADINPUT || e.Message == "" {
+				t.Fatalf("ParseQuestion(%q) error %#v, want a bad-input *Error", s, err)
+			}
+			for _, sug := range e.Suggestions {
+				if _, err := ParseQuestion(sug); err != nil {
+					t.Fatalf("ParseQuestion(%q) suggests %q, which fails: %v", s, sug, err)
+				}
+			}
+			return
+		}
+		again, err := ParseQuestion(q.Text)
+		if err != nil {
+			t.Fatalf("ParseQuestion(%q) read %+v, but its Text %q fails: %v", s, q, q.Text, err)
+		}
+		if diff := cmp.Diff(q, again); diff != "" {
+			t.Fatalf("ParseQuestion(%q) and ParseQuestion(%q) differ (-first +again):\n%s", s, q.Text, diff)
+		}
+		canon, err := ParseQuestion(q.Canonical())
+		if err != nil {
+			t.Fatalf("ParseQuestion(%q) read %+v, but its canonical form %q fails: %v", s, q, q.Canonical(), err)
+		}
+		if diff := cmp.Diff(q, canon, cmpIgnoreText); diff != "" {
+			t.Fatalf("canonical %q of %q reads differently (-first +canonical):\n%s", q.Canonical(), s, diff)
+		}
+	})
+}

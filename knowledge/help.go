@@ -1,0 +1,137 @@
+package knowledge
+
+import (
+	"fmt"
+	"strings"
+)
+
+// command is one form of the grammar as help and usage lines show it.
+type command struct {
+	Topic    string   // the help topic: help kep, help subscribe
+	Usage    string   // the syntax
+	Summary  string   // what it answers
+	Examples []string // questions that work
+	Detail   []string // more lines for `help TOPIC`
+}
+
+// commands lists every form of the grammar, in the order help shows them.
+var commands = []command{
+	{Topic: "kep", Usage: "kep NUMBER", Summary: "one KEP: name, SIG, stages reached, feature gates, links",
+		Examples: []string{"kep 4639", "KEP-3866", "4639"}},
+	{Topic: "release", Usage: "VERSION", Summary: "one release: date, theme, enhancement counts, highlights",
+		Examples: []string{"1.29", "v1.30"}},
+	{Topic: "stage", Usage: "VERSION STAGE", Summary: "every KEP that reached a stage in a release",
+		Examples: []string{"1.29 ga", "beta 1.30", "1.31 alpha", "1.29 稳定"},
+		Detail:   []string{"Stages: alpha, beta, ga (also stable, GA, 稳定, 正式)."}},
+	{Topic: "deprecations", Usage: "VERSION deprecations|removals", Summary: "what a release deprecated or removed",
+		Examples: []string{"1.29 deprecations", "removals 1.31", "1.30 弃用", "1.29 notices"},
+		Detail:   []string{"deprecated and 弃用 mean deprecations; removed and 移除 mean removals; notices means both and upgrade notes."}},
+	{Topic: "releases", Usage: "releases", Summary: "every release I know, with date, theme and counts",
+		Examples: []string{"releases"}},
+	{Topic: "gate", Usage: "gate NAME", Summary: "which KEP a feature gate belongs to, and its stages",
+		Examples: []string{"gate NFTablesProxyMode", "gate ImageVolume"}},
+	{Topic: "search", Usage: "search WORDS", Summary: "KEPs whose name, feature gates or SIG hold the words",
+		Examples: []string{"search image volume", "search nftables"}},
+	{Topic: "diff", Usage: "diff FROM TO", Summary: "what graduated, was deprecated or removed after FROM up to TO",
+		Examples: []string{"diff 1.29 1.32", "upgrade 1.29 1.31"}},
+	{Topic: "sig", Usage: "sig NAME [VERSION]", Summary: "the KEPs of one SIG, or its items in one release",
+		Examples: []string{"sig network", "sig node 1.30"}},
+	{Topic: "subscribe", Usage: "subscribe deprecations [sig:NAME] [from:VERSION] [schedule:release|weekly|daily] [format:compact|full]",
+		Summary:  "post deprecation digests to this channel",
+		Examples: []string{"subscribe deprecations", "subscribe deprecations sig:network schedule:weekly"},
+		Detail: []string{
+			"sig:NAME keeps only one SIG's notices, e.g. sig:network.",
+			"from:VERSION starts at a release, e.g. from:1.29.",
+			"schedule: release (when a release lands, the default), weekly or daily.",
+			"format: compact (the default) or full.",
+		}},
+	{Topic: "unsubscribe", Usage: "unsubscribe deprecations", Summary: "stop this channel's deprecation digests",
+		Examples: []string{"unsubscribe deprecations"}},
+	{Topic: "subscriptions", Usage: "subscriptions", Summary: "this channel's subscriptions",
+		Examples: []string{"subscriptions"}},
+	{Topic: "help", Usage: "help [TOPIC]", Summary: "this help, or more about one command",
+		Examples: []string{"help", "help subscribe"}},
+}
+
+// topicAliases maps other words people use for a help topic to the topic.
+var topicAliases = map[string]string{
+	"version": "release", "versions": "releases", "upgrade": "diff",
+	"removals": "deprecations", "removal": "deprecations", "removed": "deprecations",
+	"deprecation": "deprecations", "deprecated": "deprecations", "notices": "deprecations",
+	"ga": "stage", "stable": "stage", "beta": "stage", "alpha": "stage", "stages": "stage",
+	"gates": "gate", "feature-gate": "gate", "subscription": "subscriptions",
+}
+
+// helpTopics returns every topic name and alias, for "did you mean".
+func helpTopics() []string {
+	out := make([]string, 0, len(commands)+len(topicAliases))
+	for _, c := range commands {
+		out = append(out, c.Topic)
+	}
+	return out
+}
+
+// findCommand returns the command of a help topic or alias, or nil.
+func findCommand(topic string) *command {
+	t := strings.ToLower(topic)
+	if a, ok := topicAliases[t]; ok {
+		t = a
+	}
+	for i := range commands {
+		if commands[i].Topic == t {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// usage returns the usage line of a topic: "Usage: kep NUMBER, e.g. kep 4639."
+func usage(topic string) string {
+	c := findCommand(topic)
+	if c == nil {
+		return "Try help to see what I can answer."
+	}
+	return fmt.Sprintf("Usage: %s, e.g. %s.", c.Usage, c.Examples[0])
+}
+
+// badInput returns an EBADINPUT *Error whose message says what was wrong
+// and ends with the usage line of topic.
+func badInput(topic, format string, args ...any) *Error {
+	return &Error{Code: EBADINPUT, Message: fmt.Sprintf(format, args...) + " " + usage(topic)}
+}
+
+// helpAnswer builds the answer to `help` (topic "") or `help TOPIC`. It fails
+// with EBADINPUT for a topic it does not know.
+func helpAnswer(topic string) (*Answer, error) {
+	if topic == "" {
+		a := &Answer{Kind: KindHelp, Title: "kepbot help", Query: "help",
+			Text: "Ask me about Kubernetes releases and KEPs. Each line below is a question I understand; help TOPIC tells more."}
+		for _, c := range commands {
+			a.Facts = append(a.Facts, Fact{Name: c.Usage, Value: c.Summary + " (e.g. " + strings.Join(c.Examples, ", ") + ")"})
+		}
+		return a, nil
+	}
+	c := findCommand(topic)
+	if c == nil {
+		return nil, &Error{Code: EBADINPUT, Message: "I have no help on that topic. Topics: " + strings.Join(helpTopics(), ", ") + ".",
+			Suggestions: prefixAll("help ", closest(strings.ToLower(topic), helpTopics()))}
+	}
+	a := &Answer{Kind: KindHelp, Title: "kepbot help: " + c.Topic, Query: "help " + c.Topic,
+		Text: c.Usage + ": " + c.Summary + "."}
+	a.Facts = append(a.Facts, Fact{Name: "Usage", Value: c.Usage})
+	for _, d := range c.Detail {
+		a.Facts = append(a.Facts, Fact{Name: "Note", Value: d})
+	}
+	for _, ex := range c.Examples {
+		a.Facts = append(a.Facts, Fact{Name: "Example", Value: ex})
+	}
+	return a, nil
+}
+
+func prefixAll(p string, ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, p+s)
+	}
+	return out
+}
