@@ -1,0 +1,248 @@
+package store
+
+import (
+	"slices"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Format bytes: the first byte of every stored value. A new layout of a
+// record gets a new byte; decoders refuse bytes they do not know.
+const (
+	fmtKEP     byte = 0x4B // 'K'
+	fmtRelease byte = 0x52 // 'R'
+	fmtItem    byte = 0x49 // 'I'
+	fmtNotice  byte = 0x4E // 'N'
+	fmtSource  byte = 0x53 // 'S'
+)
+
+// Smallest encodings, used to bound list lengths while decoding.
+const (
+	minMentionSize   = 13 // twelve fields, the release two numbers, one byte each at least
+	minMilestoneSize = 3  // key length and two version numbers
+)
+
+// encodeKEP appends k, with its History, to buf.
+func encodeKEP(buf []byte, k *knowledge.KEP) []byte {
+	e := encoder{buf: append(buf, fmtKEP)}
+	e.int(k.Number)
+	e.str(k.Title)
+	e.str(k.SIG)
+	e.str(k.Status)
+	e.stage(k.Stage)
+	keys := make([]string, 0, len(k.Milestones))
+	for name := range k.Milestones {
+		keys = append(keys, name)
+	}
+	slices.Sort(keys) // the same KEP always encodes to the same bytes
+	e.uvarint(uint64(len(keys)))
+	for _, name := range keys {
+		e.str(name)
+		e.version(k.Milestones[name])
+	}
+	e.strs(k.FeatureGates)
+	e.str(k.Path)
+	e.str(k.Source)
+	e.uvarint(uint64(len(k.History)))
+	for i := range k.History {
+		e.mention(&k.History[i])
+	}
+	return e.buf
+}
+
+func (e *encoder) mention(m *knowledge.Mention) {
+	e.int(m.KEP)
+	e.str(m.Title)
+	e.stage(m.Stage)
+	e.version(m.Release)
+	e.str(m.SIG)
+	e.strs(m.FeatureGates)
+	e.str(m.Section)
+	e.str(m.Text)
+	e.str(m.Link)
+	e.str(m.Source)
+	e.int(m.Line)
+	e.str(m.Via)
+}
+
+// decodeKEP reads a value encodeKEP wrote; it fails with errCorrupt on
+// anything else.
+func decodeKEP(b []byte) (*knowledge.KEP, error) {
+	d := newDecoder(b)
+	d.header(fmtKEP, "KEP")
+	k := &knowledge.KEP{
+		Number: d.int(),
+		Title:  d.str(),
+		SIG:    d.str(),
+		Status: d.str(),
+		Stage:  d.stage(),
+	}
+	if n := d.count(minMilestoneSize); n > 0 {
+		k.Milestones = make(map[string]knowledge.Version, n)
+		for range n {
+			name := d.str()
+			k.Milestones[name] = d.version()
+		}
+	}
+	k.FeatureGates = d.strs()
+	k.Path = d.str()
+	k.Source = d.str()
+	if n := d.count(minMentionSize); n > 0 {
+		k.History = make([]knowledge.Mention, n)
+		for i := range k.History {
+			d.mention(&k.History[i])
+		}
+	}
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+func (d *decoder) mention(m *knowledge.Mention) {
+	m.KEP = d.int()
+	m.Title = d.str()
+	m.Stage = d.stage()
+	m.Release = d.version()
+	m.SIG = d.str()
+	m.FeatureGates = d.strs()
+	m.Section = d.str()
+	m.Text = d.str()
+	m.Link = d.str()
+	m.Source = d.str()
+	m.Line = d.int()
+	m.Via = d.str()
+}
+
+// encodeRelease appends a release's facts (not its items or notices) to buf.
+func encodeRelease(buf []byte, r *knowledge.Release) []byte {
+	e := encoder{buf: append(buf, fmtRelease)}
+	e.version(r.Version)
+	e.str(r.Date)
+	e.str(r.Theme)
+	e.int(r.Enhancements.Total)
+	e.int(r.Enhancements.Stable)
+	e.int(r.Enhancements.Beta)
+	e.int(r.Enhancements.Alpha)
+	e.strs(r.Sources)
+	return e.buf
+}
+
+// decodeRelease reads a value encodeRelease wrote.
+func decodeRelease(b []byte) (*knowledge.Release, error) {
+	d := newDecoder(b)
+	d.header(fmtRelease, "release")
+	r := &knowledge.Release{
+		Version: d.version(),
+		Date:    d.str(),
+		Theme:   d.str(),
+	}
+	r.Enhancements.Total = d.int()
+	r.Enhancements.Stable = d.int()
+	r.Enhancements.Beta = d.int()
+	r.Enhancements.Alpha = d.int()
+	r.Sources = d.strs()
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// encodeItem appends one release item to buf.
+func encodeItem(buf []byte, it *knowledge.Item) []byte {
+	e := encoder{buf: append(buf, fmtItem)}
+	e.int(it.KEP)
+	e.str(it.Title)
+	e.stage(it.Stage)
+	e.version(it.Release)
+	e.str(it.Text)
+	e.str(it.SIG)
+	e.str(it.Source)
+	e.int(it.Rank)
+	return e.buf
+}
+
+// decodeItem reads a value encodeItem wrote into it.
+func decodeItem(b []byte, it *knowledge.Item) error {
+	d := newDecoder(b)
+	d.header(fmtItem, "item")
+	it.KEP = d.int()
+	it.Title = d.str()
+	it.Stage = d.stage()
+	it.Release = d.version()
+	it.Text = d.str()
+	it.SIG = d.str()
+	it.Source = d.str()
+	it.Rank = d.int()
+	return d.finish()
+}
+
+// encodeNotice appends one notice to buf.
+func encodeNotice(buf []byte, n *knowledge.Notice) []byte {
+	e := encoder{buf: append(buf, fmtNotice)}
+	e.str(string(n.Kind))
+	e.version(n.Release)
+	e.int(n.KEP)
+	e.str(n.Title)
+	e.str(n.Text)
+	e.strs(n.FeatureGates)
+	e.bool(n.API != nil)
+	if n.API != nil {
+		e.str(n.API.GroupVersion)
+		e.strs(n.API.Kinds)
+		e.str(n.API.ReplacedBy)
+	}
+	e.str(n.Source)
+	e.int(n.Line)
+	return e.buf
+}
+
+// decodeNotice reads a value encodeNotice wrote into n.
+func decodeNotice(b []byte, n *knowledge.Notice) error {
+	d := newDecoder(b)
+	d.header(fmtNotice, "notice")
+	n.Kind = knowledge.NoticeKind(d.str())
+	n.Release = d.version()
+	n.KEP = d.int()
+	n.Title = d.str()
+	n.Text = d.str()
+	n.FeatureGates = d.strs()
+	n.API = nil
+	if d.bool() {
+		n.API = &knowledge.APIChange{
+			GroupVersion: d.str(),
+			Kinds:        d.strs(),
+			ReplacedBy:   d.str(),
+		}
+	}
+	n.Source = d.str()
+	n.Line = d.int()
+	return d.finish()
+}
+
+// encodeSource appends one source to buf.
+func encodeSource(buf []byte, s *knowledge.Source) []byte {
+	e := encoder{buf: append(buf, fmtSource)}
+	e.str(s.ID)
+	e.str(s.Name)
+	e.str(string(s.Kind))
+	e.str(s.Lang)
+	e.str(s.AsOf)
+	e.str(s.Path)
+	e.str(s.URL)
+	return e.buf
+}
+
+// decodeSource reads a value encodeSource wrote into s.
+func decodeSource(b []byte, s *knowledge.Source) error {
+	d := newDecoder(b)
+	d.header(fmtSource, "source")
+	s.ID = d.str()
+	s.Name = d.str()
+	s.Kind = knowledge.SourceKind(d.str())
+	s.Lang = d.str()
+	s.AsOf = d.str()
+	s.Path = d.str()
+	s.URL = d.str()
+	return d.finish()
+}

@@ -1,0 +1,157 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// SchemaVersion is the layout of buckets, keys and values this package
+// reads and writes. Open refuses a database whose meta bucket names a later
+// one, so an old kepbot never misreads what a new one wrote.
+const SchemaVersion = 1
+
+// Bucket names. The knowledge buckets are dropped and rebuilt by every
+// ReplaceKnowledge. meta belongs to the database; the user-state buckets a
+// later schema adds (subscriptions, outbox) must never join knowledgeBuckets,
+// so a knowledge replace cannot touch them.
+var (
+	bucketMeta     = []byte("meta")
+	bucketKEPs     = []byte("keps")
+	bucketReleases = []byte("releases")
+	bucketItems    = []byte("release_items")
+	bucketNotices  = []byte("release_notices")
+	bucketSources  = []byte("sources")
+
+	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources}
+)
+
+// Keys in the meta bucket.
+var (
+	keySchemaVersion = []byte("schema_version") // decimal text, e.g. "1"
+	keyLastReplace   = []byte("last_replace")   // JSON replaceSummary
+)
+
+// replaceSummary is what meta keeps about the last ReplaceKnowledge. It is
+// JSON so that `bbolt get` shows it plainly; it is read only for reports.
+type replaceSummary struct {
+	At      time.Time       `json:"at"`
+	Stats   knowledge.Stats `json:"stats"`
+	Sources []string        `json:"sources,omitempty"` // Source.IDs
+}
+
+// schemaProblem is why a database cannot be used: a kind (ErrNotDatabase,
+// ErrNewerSchema) and a message for the person who gave its path.
+type schemaProblem struct {
+	kind error
+	msg  string
+}
+
+func (p *schemaProblem) Error() string { return p.msg }
+
+// readSchema returns the schema version a database holds, or 0 for a
+// database with no buckets at all (a new file). It returns *schemaProblem
+// for a bbolt file kepbot did not write or cannot read.
+func readSchema(tx *bolt.Tx) (int, error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		var other []byte
+		_ = tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+			other = append([]byte(nil), name...)
+			return errStopIteration
+		})
+		if other == nil {
+			return 0, nil
+		}
+		return 0, &schemaProblem{ErrNotDatabase, fmt.Sprintf(
+			"this is a bbolt database, but not kepbot's: it has a bucket %q and no meta bucket; "+
+				"use --db with the path of a kepbot database, or a path that does not exist yet to start a new one", other)}
+	}
+	raw := meta.Get(keySchemaVersion)
+	if raw == nil {
+		return 0, &schemaProblem{ErrNotDatabase,
+			"this database's meta bucket has no schema_version, so kepbot did not write it or it is damaged; " +
+				"use --db with another path, or restore a backup"}
+	}
+	v, err := strconv.Atoi(string(raw))
+	if err != nil || v < 1 {
+		return 0, &schemaProblem{ErrNotDatabase, fmt.Sprintf(
+			"this database's schema_version is %q, not a version number, so it is damaged; use --db with another path, or restore a backup", raw)}
+	}
+	if v > SchemaVersion {
+		return v, &schemaProblem{ErrNewerSchema, fmt.Sprintf(
+			"this database was written by a newer kepbot (schema version %d; this kepbot reads version %d and older); "+
+				"upgrade kepbot, or use --db with another path", v, SchemaVersion)}
+	}
+	return v, nil
+}
+
+// needsSetup reports whether setupSchema has anything to do.
+func needsSetup(tx *bolt.Tx, version int) bool {
+	if version != SchemaVersion {
+		return true
+	}
+	for _, name := range knowledgeBuckets {
+		if tx.Bucket(name) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// setupSchema makes a new database a kepbot one, and brings an older
+// schema up to SchemaVersion (there is none older yet). It also recreates
+// any knowledge bucket that is missing, so readers can rely on them.
+func setupSchema(tx *bolt.Tx) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketMeta, err)
+	}
+	if err := meta.Put(keySchemaVersion, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+		return fmt.Errorf("write schema version: %w", err)
+	}
+	for _, name := range knowledgeBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// putReplaceSummary records a knowledge replace in meta.
+func putReplaceSummary(tx *bolt.Tx, sum replaceSummary) error {
+	raw, err := json.Marshal(sum)
+	if err != nil {
+		return fmt.Errorf("encode replace summary: %w", err)
+	}
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		return fmt.Errorf("bucket %s is missing", bucketMeta)
+	}
+	if err := meta.Put(keyLastReplace, raw); err != nil {
+		return fmt.Errorf("write replace summary: %w", err)
+	}
+	return nil
+}
+
+// getReplaceSummary reads what putReplaceSummary wrote; ok is false before
+// the first replace.
+func getReplaceSummary(tx *bolt.Tx) (sum replaceSummary, ok bool, err error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		return sum, false, nil
+	}
+	raw := meta.Get(keyLastReplace)
+	if raw == nil {
+		return sum, false, nil
+	}
+	if err := json.Unmarshal(raw, &sum); err != nil {
+		return sum, false, fmt.Errorf("read replace summary: %w: %v", errCorrupt, err)
+	}
+	return sum, true, nil
+}
