@@ -1,0 +1,221 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Engine answers questions from what a KnowledgeStore knows. It keeps no
+// state of its own between questions, so it is safe for concurrent use and
+// always answers from the knowledge the store holds now.
+type Engine struct {
+	kb         KnowledgeStore
+	highlights int // items a release answer shows
+	maxQuote   int // runes of a document's words an item quotes
+}
+
+// Option changes how an Engine answers.
+type Option func(*Engine)
+
+// WithHighlights sets how many items a release answer shows (default 5).
+func WithHighlights(n int) Option {
+	return func(e *Engine) {
+		if n >= 0 {
+			e.highlights = n
+		}
+	}
+}
+
+// WithMaxQuote sets how many runes of a document's words an item quotes
+// before cutting them with "…" (default 280).
+func WithMaxQuote(n int) Option {
+	return func(e *Engine) {
+		if n > 0 {
+			e.maxQuote = n
+		}
+	}
+}
+
+// NewEngine returns an Engine answering from kb.
+func NewEngine(kb KnowledgeStore, opts ...Option) *Engine {
+	e := &Engine{kb: kb, highlights: 5, maxQuote: 280}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+// Answer answers q. It fails with an *Error of code ENOTFOUND when the
+// knowledge does not hold what q asks about, EBADINPUT for a question it
+// cannot answer yet, and a wrapped store error otherwise.
+func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var a *Answer
+	var err error
+	switch q.Kind {
+	case AskKEP:
+		a, err = e.answerKEP(ctx, q.KEP)
+	case AskRelease:
+		a, err = e.answerRelease(ctx, q.Version)
+	case AskReleaseStage:
+		a, err = e.answerReleaseStage(ctx, q.Version, q.Stage)
+	case AskNotices:
+		a, err = e.answerNotices(ctx, q.Version, q.Notice)
+	case AskReleases:
+		a, err = e.answerReleases(ctx)
+	case AskHelp:
+		a, err = helpAnswer(q.Words)
+	case AskGate:
+		a, err = e.answerGate(ctx, q.Words)
+	case AskSearch:
+		a, err = e.answerSearch(ctx, q.Words)
+	case AskDiff:
+		a, err = e.answerDiff(ctx, q)
+	case AskSIG:
+		a, err = e.answerSIG(ctx, q.Words, q.Version)
+	case AskSubscribe, AskUnsubscribe, AskSubscriptions:
+		return nil, Errorf(EBADINPUT, "Subscriptions are not available yet. Until they are, ask e.g. 1.32 deprecations to see a release's deprecations.")
+	default:
+		return nil, Errorf(EBADINPUT, "I don't understand that question. Ask help to see what I answer.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.Query == "" {
+		a.Query = q.Canonical()
+	}
+	return a, nil
+}
+
+// Ask parses text, answers it, and turns any failure into an Answer of kind
+// error that is safe to show: what adapters call for typed text.
+func (e *Engine) Ask(ctx context.Context, text string, from Origin) *Answer {
+	q, err := ParseQuestion(text)
+	if err != nil {
+		return ErrorAnswer(err)
+	}
+	q.From = from
+	a, err := e.Answer(ctx, q)
+	if err != nil {
+		a = ErrorAnswer(err)
+		a.Query = q.Canonical()
+	}
+	return a
+}
+
+// notFound turns a store miss into the engine's own ENOTFOUND sentence and
+// wraps any other error with what was being looked up.
+func notFound(err error, what string, format string, args ...any) error {
+	if ErrorCode(err) == ENOTFOUND {
+		return Errorf(ENOTFOUND, format, args...)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// sourceRefs names the sources with the given IDs, first mention first,
+// each once. IDs the store does not list are shown as they are.
+func (e *Engine) sourceRefs(ctx context.Context, ids []string) ([]SourceRef, map[string]Source, error) {
+	all, err := e.kb.ListSources(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list sources: %w", err)
+	}
+	byID := make(map[string]Source, len(all))
+	for _, s := range all {
+		byID[s.ID] = s
+	}
+	var out []SourceRef
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		s, ok := byID[id]
+		if !ok {
+			out = append(out, SourceRef{Name: id})
+			continue
+		}
+		out = append(out, SourceRef{Name: sourceName(s), AsOf: s.AsOf})
+	}
+	return out, byID, nil
+}
+
+// sourceName is the name answers give a source: its Name, else its ID.
+func sourceName(s Source) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.ID
+}
+
+// quote returns a document's words fit to quote: whitespace collapsed to
+// single spaces, cut at max runes with "…".
+func quote(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:max-1])) + "…"
+}
+
+// short returns user words safe and short enough to echo in a title: only
+// letters, digits, spaces and - . _, at most 40 runes.
+func short(s string) string {
+	var parts []string
+	for _, w := range strings.Fields(s) {
+		parts = append(parts, echo(w))
+	}
+	out := strings.Join(parts, " ")
+	if utf8.RuneCountInString(out) > 40 {
+		out = string([]rune(out)[:39]) + "…"
+	}
+	return out
+}
+
+// versionList writes versions as "1.27, 1.29, 1.30".
+func versionList(vs []Version) string {
+	ss := make([]string, len(vs))
+	for i, v := range vs {
+		ss[i] = v.String()
+	}
+	return strings.Join(ss, ", ")
+}
+
+// stageVerb says how a KEP reaches a stage: "went GA", "reached beta".
+func stageVerb(s Stage) string {
+	switch s {
+	case StageStable:
+		return "went GA"
+	case StageBeta:
+		return "reached beta"
+	case StageAlpha:
+		return "arrived as alpha"
+	}
+	return "was " + s.Label()
+}
+
+// plural writes "1 deprecation" or "3 deprecations".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// sortItemsByKEP orders items by KEP number, items without one last, in a
+// stable way so documents' order stays among equals.
+func sortItemsByKEP(items []Item) {
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if (a.KEP == 0) != (b.KEP == 0) {
+			return a.KEP != 0
+		}
+		return a.KEP < b.KEP
+	})
+}
