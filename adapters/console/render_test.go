@@ -1,0 +1,235 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run go test -update to create it): %v", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+func render(t *testing.T, a *knowledge.Answer) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Render(&b, a); err != nil {
+		t.Fatalf("Render: %v", err)
+	}
+	return b.Bytes()
+}
+
+var v = knowledge.MustVersion
+
+// handAnswers are answers written by hand, one per kind and layout, with
+// words of our own.
+func handAnswers() map[string]*knowledge.Answer {
+	return map[string]*knowledge.Answer{
+		"kep_back_step": {
+			Kind: knowledge.KindKEP, Title: "KEP-9001: Widget scheduling",
+			Text: "KEP-9001 (sig-apps) is alpha: alpha in 1.30. Feature gate: WidgetScheduling.",
+			KEP: &knowledge.KEPFacts{
+				Number: 9001, Title: "Widget scheduling", SIG: "sig-apps", Stage: knowledge.StageAlpha,
+				Milestones: map[string]string{"alpha": "1.30"}, Targets: map[string]string{"stable": "1.34"},
+				FeatureGates: []string{"WidgetScheduling"},
+				Links:        []knowledge.Link{{Title: "KEP-9001", URL: "https://kep.k8s.io/9001"}},
+				Timeline: []knowledge.Step{
+					{Stage: knowledge.StageAlpha, Release: v("1.30")},
+					{Stage: knowledge.StageBeta, Release: v("1.31")},
+					{Stage: knowledge.StageBeta, Release: v("1.32"), Repeat: true},
+					{Stage: knowledge.StageAlpha, Release: v("1.33"), Back: true},
+				},
+			},
+			Items: []knowledge.Item{
+				{KEP: 9001, Title: "Widget scheduling", Stage: knowledge.StageAlpha, Release: v("1.30"), Text: "Widgets can now be scheduled by the new widget scheduler."},
+				{KEP: 9001, Title: "Widget scheduling", Stage: knowledge.StageBeta, Release: v("1.31")},
+			},
+			Notes: []string{"It stepped back from beta to alpha in 1.33."},
+			Sources: []knowledge.SourceRef{
+				{Name: "Kubernetes 1.30 release note (en)", AsOf: "2024-04-17"},
+				{Name: "a blog post"},
+			},
+		},
+		"release_no_theme": {
+			Kind: knowledge.KindRelease, Title: "Kubernetes 1.40",
+			Text:    "Kubernetes 1.40, released 2030-01-02: 3 enhancements (1 GA, 1 beta, 1 alpha).",
+			Release: &knowledge.ReleaseFacts{Version: "1.40", Date: "2030-01-02", Enhancements: knowledge.Counts{Total: 3, Stable: 1, Beta: 1, Alpha: 1}},
+			Facts:   []knowledge.Fact{{Name: "Deprecations", Value: "1"}},
+			Items: []knowledge.Item{
+				{KEP: 1, Title: "First thing", Stage: knowledge.StageStable, Release: v("1.40"), SIG: "sig-node"},
+				{Title: "A change without a KEP", Stage: knowledge.StageAlpha, Release: v("1.40")},
+			},
+			Notes: []string{"Showing 2 of 3 items; ask 1.40 ga, 1.40 beta or 1.40 alpha for each list."},
+		},
+		"notices_api": {
+			Kind: knowledge.KindList, Title: "Kubernetes 1.40: removals", Text: "1 removal in Kubernetes 1.40.",
+			Notices: []knowledge.Notice{{
+				Kind: knowledge.NoticeRemoval, Release: v("1.40"), KEP: 77, Title: "Old widget API",
+				FeatureGates: []string{"OldWidgets"}, Text: "The old widget API is no longer served.",
+				API: &knowledge.APIChange{GroupVersion: "widgets.example.io/v1beta1", Kinds: []string{"Widget"}, ReplacedBy: "widgets.example.io/v1"},
+			}},
+		},
+		"wrap_wide": {
+			Kind: knowledge.KindList, Title: "Kubernetes 1.40: GA", Text: "1 enhancement went GA in Kubernetes 1.40.",
+			Items: []knowledge.Item{{KEP: 5, Title: "宽字符标题", Stage: knowledge.StageStable, Release: v("1.40"),
+				Text: strings.Repeat("这是我们自己写的测试句子，用来检查折行。", 6) + " and then some English words to wrap at the column limit of the terminal view."}},
+		},
+		"search_ranked": {
+			Kind: knowledge.KindSearch, Title: "Search: widget", Text: "2 KEPs match.",
+			Items: []knowledge.Item{
+				{KEP: 9001, Title: "Widget scheduling", Stage: knowledge.StageAlpha, Release: v("1.30"), SIG: "sig-apps", Rank: 1},
+				{KEP: 9002, Title: "Widget volumes", Rank: 2},
+			},
+		},
+		"releases": {
+			Kind: knowledge.KindReleases, Title: "Known releases", Text: "I know 2 releases: 1.40, 1.41.",
+			Facts: []knowledge.Fact{{Name: "1.40", Value: "2030-01-02 · 3 enhancements (1 GA, 1 beta, 1 alpha)"}, {Name: "1.41", Value: "2030-05-06 · Lantern"}},
+		},
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	for name, a := range handAnswers() {
+		t.Run(name, func(t *testing.T) {
+			golden(t, "hand/"+name+".txt", render(t, a))
+		})
+	}
+}
+
+// TestRenderParsedAndHelp renders answers the engine gives without any
+// knowledge: help, help TOPIC and bad input with "did you mean".
+func TestRenderParsedAndHelp(t *testing.T) {
+	e := knowledge.NewEngine(nil)
+	for name, q := range map[string]string{
+		"help": "help", "help_subscribe": "help subscribe", "typo_kep": "kepp 4639",
+		"typo_stage": "1.29 gaa", "bad_kep": "kep abc", "too_long": strings.Repeat("x", 1001),
+		"not_yet": "subscribe deprecations",
+	} {
+		t.Run(name, func(t *testing.T) {
+			golden(t, "engine/"+name+".txt", render(t, e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+		})
+	}
+}
+
+// syntheticEngine answers from the knowledge package's synthetic corpus
+// (words of our own), compiled and saved in a bbolt file.
+func syntheticEngine(t *testing.T) *knowledge.Engine {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "knowledge", "testdata", "synthetic_corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c knowledge.Corpus
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Knowledge().ReplaceKnowledge(context.Background(), knowledge.Compile(&c)); err != nil {
+		t.Fatal(err)
+	}
+	return knowledge.NewEngine(db.Knowledge())
+}
+
+// TestRenderSynthetic renders every kind of answer the engine gives.
+func TestRenderSynthetic(t *testing.T) {
+	e := syntheticEngine(t)
+	for name, q := range map[string]string{
+		"kep_notes_only": "kep 9001", "kep_disagree_back": "kep 9002", "kep_yaml": "kep 9003",
+		"kep_unknown": "kep 99999", "release": "1.40", "release_no_theme": "1.41", "release_unknown": "1.99",
+		"stage_ga": "1.40 ga", "stage_beta": "1.40 beta", "removals": "1.43 removals", "notices": "1.43 notices",
+		"releases": "releases", "gate": "gate WidgetScheduling", "gate_notice_only": "gate OldWidgetFlag",
+		"search": "search widget", "diff": "diff 1.40 1.43", "upgrade": "upgrade 1.39 1.41",
+		"sig": "sig node", "sig_release": "sig node 1.40",
+	} {
+		t.Run(name, func(t *testing.T) {
+			golden(t, "synthetic/"+name+".txt", render(t, e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+		})
+	}
+}
+
+func TestRenderNil(t *testing.T) {
+	if got := string(render(t, nil)); got != "Sorry, I have no answer.\n" {
+		t.Errorf("Render(nil) = %q", got)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestRenderWriteFails(t *testing.T) {
+	if err := Render(failWriter{}, handAnswers()["kep_back_step"]); err == nil {
+		t.Error("Render to a failing writer returned nil")
+	}
+}
+
+func TestTimeline(t *testing.T) {
+	steps := []knowledge.Step{
+		{Stage: knowledge.StageAlpha, Release: v("1.29")},
+		{Stage: knowledge.StageBeta, Release: v("1.31")},
+		{Stage: knowledge.StageBeta, Release: v("1.32"), Repeat: true},
+		{Stage: knowledge.StageAlpha, Release: v("1.33"), Back: true},
+		{Stage: knowledge.StageDeprecated, Release: v("1.34")},
+	}
+	if got, want := Timeline(steps), "alpha 1.29 → beta 1.31 → back to alpha 1.33 → deprecated 1.34"; got != want {
+		t.Errorf("Timeline = %q, want %q", got, want)
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	tests := []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"", 30, []string{""}},
+		{"one two three", 30, []string{"one two three"}},
+		{"aaaa bbbb cccc dddd eeee ffff", 20, []string{"aaaa bbbb cccc dddd", "eeee ffff"}},
+		{strings.Repeat("x", 25), 20, []string{strings.Repeat("x", 25)}},
+		{strings.Repeat("字", 15), 20, []string{strings.Repeat("字", 10), strings.Repeat("字", 5)}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, wrapText(tt.in, tt.width)); diff != "" {
+			t.Errorf("wrapText(%q, %d) mismatch (-want +got):\n%s", tt.in, tt.width, diff)
+		}
+		for _, l := range wrapText(tt.in, tt.width) {
+			if w := displayWidth(l); w > tt.width && strings.Contains(l, " ") {
+				t.Errorf("wrapText(%q): line %q is %d wide", tt.in, l, w)
+			}
+		}
+	}
+}
