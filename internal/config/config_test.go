@@ -1,0 +1,251 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"go.yaml.in/yaml/v3"
+)
+
+const examplePath = "../../configs/bot.example.yaml"
+
+// env is a fake environment.
+type env map[string]string
+
+func (e env) get(k string) string { return e[k] }
+
+func writeFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestExampleLoadsAsDefaults(t *testing.T) {
+	got, err := Load(examplePath, env{}.get)
+	if err != nil {
+		t.Fatalf("Load(%s): %v", examplePath, err)
+	}
+	want := Default()
+	want.Path = examplePath
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Config{}, "Discord"), cmp.AllowUnexported(Secret{})); diff != "" {
+		t.Errorf("the example should spell out the defaults (-want +got):\n%s", diff)
+	}
+	if got.HasAdapters() {
+		t.Error("HasAdapters() = true with no secrets set")
+	}
+}
+
+// TestExampleDocumentsEveryKey fails when Config grows a key the example
+// does not show, so the example cannot go stale.
+func TestExampleDocumentsEveryKey(t *testing.T) {
+	data, err := os.ReadFile(examplePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	var walk func(prefix string, n *yaml.Node)
+	walk = func(prefix string, n *yaml.Node) {
+		if n.Kind == yaml.DocumentNode {
+			walk(prefix, n.Content[0])
+			return
+		}
+		if n.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := prefix + n.Content[i].Value
+			have[k] = true
+			walk(k+".", n.Content[i+1])
+		}
+	}
+	walk("", &doc)
+	for _, key := range yamlKeys("", reflect.TypeOf(Config{})) {
+		if !have[key] {
+			t.Errorf("%s does not document the key %s", examplePath, key)
+		}
+	}
+}
+
+// yamlKeys lists the dotted YAML keys of a struct type.
+func yamlKeys(prefix string, typ reflect.Type) []string {
+	var out []string
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || name == "" {
+			continue
+		}
+		out = append(out, prefix+name)
+		if f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(yaml.Node{}) && f.Type != reflect.TypeOf(time.Duration(0)) {
+			out = append(out, yamlKeys(prefix+name+".", f.Type)...)
+		}
+	}
+	return out
+}
+
+func TestEnvironmentOverridesFile(t *testing.T) {
+	botFile := writeFile(t, "bot", "xoxb-from-file-1234\n")
+	cfgPath := writeFile(t, "bot.yaml", `
+db: /var/lib/kepbot/file.db
+http:
+  addr: 0.0.0.0:9000
+  shutdown_timeout: 20s
+log:
+  level: warn
+slack:
+  bot_token_file: `+botFile+`
+  api_url: https://file.example/api/
+`)
+	e := env{
+		"BOT_DB":                        "/tmp/env.db",
+		"BOT_LOG_FORMAT":                "json",
+		"SLACK_APP_TOKEN":               "xapp-1-env",
+		"SLACK_SIGNING_SECRET":          "0123456789abcdef0123",
+		"SLACK_SIGNING_SECRET_PREVIOUS": "fedcba9876543210fedc",
+		"SLACK_API_URL":                 "http://127.0.0.1:9/api/",
+	}
+	c, err := Load(cfgPath, e.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{
+		"db": c.DB, "addr": c.HTTP.Addr, "shutdown": c.HTTP.ShutdownTimeout.String(),
+		"level": c.Log.Level, "format": c.Log.Format, "api": c.Slack.APIURL,
+		"bot": c.Slack.BotToken.Value(), "app": c.Slack.AppToken.Value(),
+		"sign": c.Slack.SigningSecret.Value(), "prev": c.Slack.SigningSecretPrevious.Value(),
+	}
+	want := map[string]string{
+		"db": "/tmp/env.db", "addr": "0.0.0.0:9000", "shutdown": "20s",
+		"level": "warn", "format": "json", "api": "http://127.0.0.1:9/api/",
+		"bot": "xoxb-from-file-1234", "app": "xapp-1-env",
+		"sign": "0123456789abcdef0123", "prev": "fedcba9876543210fedc",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if !c.SlackSocketMode() || !c.SlackHTTP() || !c.HasAdapters() {
+		t.Errorf("SlackSocketMode=%v SlackHTTP=%v, want both", c.SlackSocketMode(), c.SlackHTTP())
+	}
+	if n := len(c.Secrets()); n != 4 {
+		t.Errorf("Secrets() has %d, want 4", n)
+	}
+}
+
+func TestSecretFromFileVariable(t *testing.T) {
+	f := writeFile(t, "secret", "  0123456789abcdef0123  \n")
+	c, err := Load("", env{"SLACK_SIGNING_SECRET_FILE": f}.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Slack.SigningSecret.Value() != "0123456789abcdef0123" {
+		t.Errorf("signing secret = %q", c.Slack.SigningSecret.Value())
+	}
+	if !c.SlackHTTP() || c.SlackSocketMode() {
+		t.Errorf("SlackHTTP=%v SlackSocketMode=%v, want HTTP only", c.SlackHTTP(), c.SlackSocketMode())
+	}
+}
+
+// TestLoadErrorsNameTheKey checks that every refusal names what to fix.
+func TestLoadErrorsNameTheKey(t *testing.T) {
+	empty := writeFile(t, "empty", "\n")
+	tests := []struct {
+		name string
+		yaml string
+		env  env
+		want []string // substrings of the error
+	}{
+		{"inline bot token", "slack:\n  bot_token: xoxb-123-abc\n", nil,
+			[]string{"slack.bot_token", "SLACK_BOT_TOKEN", "slack.bot_token_file", ":2:"}},
+		{"inline signing secret", "slack:\n  signing_secret: abc\n", nil, []string{"slack.signing_secret", "SLACK_SIGNING_SECRET"}},
+		{"inline discord token", "discord:\n  bot_token: abc\n", nil, []string{"discord.bot_token", "DISCORD_BOT_TOKEN"}},
+		{"unknown key", "slack:\n  comand: /k8s\n", nil, []string{"comand", "not found"}},
+		{"unknown section", "slak:\n  command: /k8s\n", nil, []string{"slak"}},
+		{"bad duration", "http:\n  shutdown_timeout: soon\n", nil, []string{"soon"}},
+		{"bad yaml", "slack: [\n", nil, []string{"config"}},
+		{"bad level", "log:\n  level: loud\n", nil, []string{"log.level", "BOT_LOG_LEVEL", "debug, info, warn or error"}},
+		{"bad format", "", env{"BOT_LOG_FORMAT": "xml"}, []string{"log.format", "auto, json or console"}},
+		{"bad addr", "", env{"BOT_HTTP_ADDR": "8080"}, []string{"http.addr", "BOT_HTTP_ADDR", "host:port"}},
+		{"bad port", "http:\n  addr: 127.0.0.1:http-alt\n", nil, []string{"http.addr", "port"}},
+		{"bad shutdown env", "", env{"BOT_SHUTDOWN_TIMEOUT": "ten"}, []string{"BOT_SHUTDOWN_TIMEOUT"}},
+		{"zero shutdown", "http:\n  shutdown_timeout: 0s\n", nil, []string{"http.shutdown_timeout"}},
+		{"empty db", "", env{"BOT_DB": " "}, nil}, // white space is "unset": no error
+		{"app token alone", "", env{"SLACK_APP_TOKEN": "xapp-1"}, []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "both"}},
+		{"bot token alone", "", env{"SLACK_BOT_TOKEN": "xoxb-1"}, []string{"SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"}},
+		{"tokens swapped", "", env{"SLACK_BOT_TOKEN": "xapp-1-zz", "SLACK_APP_TOKEN": "xoxb-1-zz"},
+			[]string{"SLACK_BOT_TOKEN) must start with xoxb-; this one starts with xapp-", "SLACK_APP_TOKEN) must start with xapp-"}},
+		{"previous without current", "", env{"SLACK_SIGNING_SECRET_PREVIOUS": "0123456789abcdef0123"}, []string{"SLACK_SIGNING_SECRET_PREVIOUS", "SLACK_SIGNING_SECRET)"}},
+		{"short signing secret", "", env{"SLACK_SIGNING_SECRET": "short"}, []string{"SLACK_SIGNING_SECRET", "16"}},
+		{"both env and file", "", env{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_BOT_TOKEN_FILE": "/x"}, []string{"SLACK_BOT_TOKEN and SLACK_BOT_TOKEN_FILE"}},
+		{"missing secret file", "slack:\n  app_token_file: /nonexistent/kepbot\n", nil, []string{"slack.app_token_file", "/nonexistent/kepbot"}},
+		{"empty secret file", "", env{"SLACK_SIGNING_SECRET_FILE": empty}, []string{"SLACK_SIGNING_SECRET_FILE", "empty"}},
+		{"bad api url", "", env{"SLACK_API_URL": "ftp://x"}, []string{"slack.api_url", "SLACK_API_URL"}},
+		{"bad command", "slack:\n  command: k8s\n", nil, []string{"slack.command", "/k8s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := ""
+			if tt.yaml != "" {
+				path = writeFile(t, "bot.yaml", tt.yaml)
+			}
+			_, err := Load(path, tt.env.get)
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("Load: %v, want no error", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Load succeeded, want an error with %q", tt.want)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestErrorsNeverShowSecrets(t *testing.T) {
+	secret := "xoxp-9999-very-secret-value"
+	_, err := Load("", env{"SLACK_BOT_TOKEN": secret, "SLACK_APP_TOKEN": "xapp-1"}.get)
+	if err == nil {
+		t.Fatal("a user token as bot token should be refused")
+	}
+	if strings.Contains(err.Error(), "very-secret") {
+		t.Errorf("error shows the secret: %v", err)
+	}
+	path := writeFile(t, "bot.yaml", "slack:\n  app_token: xapp-1-inline-secret\n")
+	_, err = Load(path, nil)
+	if err == nil || strings.Contains(err.Error(), "inline-secret") {
+		t.Errorf("inline secret error = %v; want a refusal that does not repeat the value", err)
+	}
+}
+
+func TestMissingConfigFile(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), nil)
+	if err == nil || !strings.Contains(err.Error(), "nope.yaml") {
+		t.Errorf("Load of a missing file: %v, want an error naming it", err)
+	}
+}
+
+func TestOversizeConfigFile(t *testing.T) {
+	path := writeFile(t, "big.yaml", "# "+strings.Repeat("x", MaxFileBytes)+"\n")
+	_, err := Load(path, nil)
+	if err == nil || !strings.Contains(err.Error(), "KiB") {
+		t.Errorf("Load of a huge file: %v, want a size error", err)
+	}
+}
