@@ -109,7 +109,11 @@ func parseNormalized(s string) (Question, error) {
 		}
 		return Question{}, badInput("deprecations", "Which release?")
 	}
-	return Question{}, Errorf(EBADINPUT, "I don't understand that. Ask e.g. kep 4639, 1.29, 1.29 ga, search WORDS, or help for everything I answer.")
+	return Question{}, errNotUnderstood()
+}
+
+func errNotUnderstood() *Error {
+	return Errorf(EBADINPUT, "I don't understand that. Ask e.g. kep 4639, 1.29, 1.29 ga, search WORDS, or help for everything I answer.")
 }
 
 // parseKEPArgs reads what follows "kep": one number.
@@ -202,8 +206,11 @@ func parseVersionQuestion(toks []string) (Question, error) {
 		return Question{Kind: AskNotices, Version: v}, nil
 	}
 	st, err := ParseStage(word)
+	if err != nil && len(rest) > 2 {
+		return Question{}, errNotUnderstood()
+	}
 	if err != nil {
-		return Question{}, badInput("stage", "%q is not a stage; use alpha, beta or ga, or deprecations or removals.", echo(word))
+		return Question{}, badInput("stage", "%q is not a stage; use alpha, beta or ga, or deprecations or removals.", short(word))
 	}
 	switch st {
 	case StageDeprecated:

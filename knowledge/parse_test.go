@@ -225,6 +225,11 @@ func TestParseQuestionBadInput(t *testing.T) {
 		{"subscribe deprecations shedule:weekly", []string{`filter "shedule"`}, []string{"subscribe deprecations schedule:weekly"}},
 		{"subscribe deprecations schedule:weekley", []string{"not allowed"}, []string{"subscribe deprecations schedule:weekly"}},
 		{"diff 1.29 1.32 extra", []string{"two releases"}, nil},
+		// a question inside a sentence
+		{"what went GA in 1.29", []string{"I don't understand"}, []string{"1.29 ga"}},
+		{"tell me about KEP 4639", []string{"I don't understand"}, []string{"kep 4639"}},
+		{"what is new in v1.30", []string{"I don't understand"}, []string{"1.30"}},
+		{"which KEP-3866 stage", []string{"I don't understand"}, []string{"kep 3866"}},
 	}
 	for _, tt := range tests {
 		name := tt.in
@@ -296,5 +301,20 @@ func TestNormalizeIdempotent(t *testing.T) {
 		if twice := normalize(once); twice != once {
 			t.Errorf("normalize(%q) = %q, but normalize of that is %q", in, once, twice)
 		}
+	}
+}
+
+// BenchmarkParseQuestion covers a good question, a typo that earns a
+// suggestion, and the longest garbage the parser reads.
+func BenchmarkParseQuestion(b *testing.B) {
+	for name, in := range map[string]string{
+		"good": "ｋｅｐ　４６３９", "typo": "kepp 4639", "sentence": "what went GA in 1.29",
+		"longest": strings.Repeat("abcd ", MaxQuestionRunes/5-1),
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				ParseQuestion(in)
+			}
+		})
 	}
 }

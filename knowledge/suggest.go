@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -78,6 +79,11 @@ func suggestQuestions(s string) []string {
 			try(replace(toks, i, c.word), c.dist)
 		}
 	}
+	if len(cands) == 0 && len(toks) >= 3 && !contains(commandWords, strings.ToLower(toks[0])) {
+		if q, ok := pickQuestion(toks); ok {
+			try([]string{q}, 3)
+		}
+	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].dist < cands[j].dist })
 	var out []string
 	for _, c := range cands {
@@ -87,6 +93,41 @@ func suggestQuestions(s string) []string {
 		out = append(out, c.q)
 	}
 	return out
+}
+
+// pickQuestion finds a question inside a sentence: "what went GA in 1.29"
+// holds 1.29 ga, "tell me about KEP 4639" holds kep 4639.
+func pickQuestion(toks []string) (string, bool) {
+	var ver, stage string
+	for i, t := range toks {
+		if i == 30 {
+			break // a question is in its first words, if anywhere
+		}
+		low := strings.ToLower(t)
+		if low == "kep" && i+1 < len(toks) {
+			if n, ok, err := kepToken(toks[i+1]); ok && err == nil {
+				return "kep " + strconv.Itoa(n), true
+			}
+		}
+		if n, ok, err := kepToken(low); ok && err == nil && strings.HasPrefix(low, "kep") {
+			return "kep " + strconv.Itoa(n), true
+		}
+		if looksVersion(low) && ver == "" {
+			if v, err := ParseVersion(low); err == nil {
+				ver = v.String()
+			}
+		}
+		if _, ok := stageWords[low]; ok && stage == "" {
+			stage = low
+		}
+	}
+	switch {
+	case ver != "" && stage != "":
+		return ver + " " + stage, true
+	case ver != "":
+		return ver, true
+	}
+	return "", false
 }
 
 func replace(toks []string, i int, w string) []string {
@@ -136,6 +177,9 @@ func closestDist(w string, vocab []string) []scored {
 	for _, v := range vocab {
 		if v == w {
 			continue
+		}
+		if diff := n - utf8.RuneCountInString(v); diff > limit || -diff > limit {
+			continue // the distance is at least the difference in length
 		}
 		d := damerauLevenshtein(w, v)
 		if d > limit || (n == 2 && utf8.RuneCountInString(v) != 2) {
