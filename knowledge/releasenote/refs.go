@@ -1,0 +1,151 @@
+package releasenote
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// maxKEP bounds what counts as a KEP number; larger numbers are noise.
+const maxKEP = 99999
+
+var (
+	// reKEPText is a KEP named in text: KEP-3866, KEP 3866, KEP3141, KEP-0024.
+	// Word boundaries are checked by kepsInText (RE2 has no look-around).
+	reKEPText = regexp.MustCompile(`(?i)KEP[-‐ ]?0*([0-9]{1,6})`)
+	// reKEPURL is a link target that names a KEP: the kep.k8s.io short link,
+	// an enhancements issue (issues carry the KEP's number) or a KEP folder.
+	reKEPURL = regexp.MustCompile(`(?i)(?:kep\.k8s\.io/0*([0-9]{1,5})(?:[^0-9]|$)|github\.com/kubernetes/enhancements/issues/([0-9]{1,5})(?:[^0-9]|$)|github\.com/kubernetes/enhancements/(?:tree|blob)/[^/\s]+/keps/[^/\s]+/0*([0-9]{1,5})-)`)
+)
+
+// kepRef is one KEP a piece of text names, and the link that named it.
+type kepRef struct {
+	num  int
+	link string // the link target when a link gave the number
+}
+
+// kepFromURL returns the KEP number a link target names, or 0.
+func kepFromURL(u string) int {
+	m := reKEPURL.FindStringSubmatch(u)
+	if m == nil {
+		return 0
+	}
+	for _, g := range m[1:] {
+		if n, err := strconv.Atoi(g); err == nil && n > 0 && n <= maxKEP {
+			return n
+		}
+	}
+	return 0
+}
+
+// kepsInText returns the KEP numbers written out in s ("KEP-2831 和 KEP-647"
+// gives both), in order, without repeats.
+func kepsInText(s string) []int {
+	var out []int
+	for _, m := range reKEPText.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] > 0 && isASCIIAlnum(s[m[0]-1]) {
+			continue // "someKEP-1" is not a KEP reference
+		}
+		if m[1] < len(s) && s[m[1]] >= '0' && s[m[1]] <= '9' {
+			continue // more digits than a KEP number has
+		}
+		if n, err := strconv.Atoi(s[m[2]:m[3]]); err == nil && n > 0 && n <= maxKEP && !hasInt(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// kepRefs returns the KEPs raw Markdown s names. Where a link's text and its
+// target disagree on the number, the target wins: the text of a link is
+// written by hand, the target is what readers follow. Numbers in plain text
+// outside links count too.
+func kepRefs(s string) []kepRef {
+	var out []kepRef
+	add := func(r kepRef) {
+		for i := range out {
+			if out[i].num == r.num {
+				if out[i].link == "" {
+					out[i].link = r.link
+				}
+				return
+			}
+		}
+		out = append(out, r)
+	}
+	rest := s
+	for _, loc := range reLink.FindAllStringSubmatchIndex(s, -1) {
+		text, url := s[loc[2]:loc[3]], s[loc[4]:loc[5]]
+		if n := kepFromURL(url); n > 0 {
+			add(kepRef{num: n, link: url})
+		} else {
+			for _, n := range kepsInText(text) {
+				add(kepRef{num: n})
+			}
+		}
+	}
+	rest = reLink.ReplaceAllString(rest, " ")
+	for _, n := range kepsInText(rest) {
+		add(kepRef{num: n})
+	}
+	// Bare URLs outside Markdown links.
+	for _, f := range strings.Fields(rest) {
+		if n := kepFromURL(f); n > 0 {
+			add(kepRef{num: n, link: strings.Trim(f, "<>()（）")})
+		}
+	}
+	return orderByPosition(s, out)
+}
+
+// orderByPosition keeps refs in the order their numbers first appear in s,
+// so "KEP-2831 和 KEP-647" stays in that order whichever rule found them.
+func orderByPosition(s string, refs []kepRef) []kepRef {
+	pos := func(r kepRef) int {
+		if r.link != "" {
+			if i := strings.Index(s, r.link); i >= 0 {
+				return i
+			}
+		}
+		if i := strings.Index(s, strconv.Itoa(r.num)); i >= 0 {
+			return i
+		}
+		return len(s)
+	}
+	for i := 1; i < len(refs); i++ {
+		for j := i; j > 0 && pos(refs[j]) < pos(refs[j-1]); j-- {
+			refs[j], refs[j-1] = refs[j-1], refs[j]
+		}
+	}
+	return refs
+}
+
+// stripKEPs removes KEP numbers, KEP links and their separators from a
+// heading or item title, leaving the feature's name.
+func stripKEPs(s string) string {
+	s = reLink.ReplaceAllStringFunc(s, func(l string) string {
+		m := reLink.FindStringSubmatch(l)
+		if kepFromURL(m[2]) > 0 || len(kepsInText(m[1])) > 0 {
+			return m[1] // the text may carry the title: [KEP-N title](url)
+		}
+		return l
+	})
+	s = reKEPList.ReplaceAllString(s, " ")
+	return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s), ":：-–—/ "))
+}
+
+// reKEPList is a run of KEP numbers with their joiners: "KEP-3063/KEP-4381",
+// "KEP-2831 和 KEP-647", "KEP-3866：".
+var reKEPList = regexp.MustCompile(`(?i)KEP[-‐ ]?[0-9]{1,5}(?:\s*(?:和|与|及|/|,|、|and)\s*KEP[-‐ ]?[0-9]{1,5})*\s*[:：]?`)
+
+func hasInt(xs []int, n int) bool {
+	for _, x := range xs {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCIIAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
