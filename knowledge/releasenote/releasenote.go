@@ -43,7 +43,8 @@ func Parse(name string, data []byte) (*knowledge.Corpus, error) {
 	if name == "" {
 		return nil, fmt.Errorf("release note: %w", ErrNoName)
 	}
-	if err := checkText(data); err != nil {
+	data, err := checkText(data)
+	if err != nil {
 		return nil, fmt.Errorf("release note %s: %w", name, err)
 	}
 	fm, blocks := splitBlocks(string(data))
@@ -86,19 +87,32 @@ func Parse(name string, data []byte) (*knowledge.Corpus, error) {
 	}, nil
 }
 
-// checkText rejects what is not a text document.
-func checkText(data []byte) error {
+// checkText rejects what is not a text document. A document cut in the
+// middle of a character, at its start or its end (a truncated download),
+// loses that partial character and is read as far as it goes.
+func checkText(data []byte) ([]byte, error) {
 	switch {
 	case len(bytes.TrimSpace(data)) == 0:
-		return ErrEmpty
+		return nil, ErrEmpty
 	case len(data) > MaxSize:
-		return ErrTooLarge
+		return nil, ErrTooLarge
 	case bytes.IndexByte(data, 0) >= 0:
-		return ErrBinary
-	case !utf8.Valid(data):
-		return fmt.Errorf("%w: the first bad byte is at offset %d", ErrNotUTF8, firstInvalid(data))
+		return nil, ErrBinary
 	}
-	return nil
+	if utf8.Valid(data) {
+		return data, nil
+	}
+	for i := 0; i < utf8.UTFMax-1 && len(data) > 0 && !utf8.RuneStart(data[0]); i++ {
+		data = data[1:] // the rest of a character cut at the start
+	}
+	bad := firstInvalid(data)
+	if bad == len(data) {
+		return data, nil
+	}
+	if tail := data[bad:]; len(tail) < utf8.UTFMax && !utf8.FullRune(tail) {
+		return data[:bad], nil
+	}
+	return nil, fmt.Errorf("%w: the first bad byte is at offset %d", ErrNotUTF8, bad)
 }
 
 func firstInvalid(data []byte) int {
