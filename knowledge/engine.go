@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -30,7 +31,7 @@ func WithHighlights(n int) Option {
 }
 
 // WithMaxQuote sets how many runes of a document's words an item quotes
-// before cutting them with "…" (default 280).
+// before cutting them with "…" (default 200).
 func WithMaxQuote(n int) Option {
 	return func(e *Engine) {
 		if n > 0 {
@@ -41,7 +42,7 @@ func WithMaxQuote(n int) Option {
 
 // NewEngine returns an Engine answering from kb.
 func NewEngine(kb KnowledgeStore, opts ...Option) *Engine {
-	e := &Engine{kb: kb, highlights: 5, maxQuote: 280}
+	e := &Engine{kb: kb, highlights: 5, maxQuote: 200}
 	for _, o := range opts {
 		o(e)
 	}
@@ -156,12 +157,48 @@ func sourceName(s Source) string {
 // quote returns a document's words fit to quote: whitespace collapsed to
 // single spaces, cut at max runes with "…".
 func quote(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= max {
-		return s
+	// One pass that stops once it holds more than max runes: documents'
+	// words run to kilobytes, and only the start of them is shown.
+	var b strings.Builder
+	b.Grow(min(len(s), 4*max))
+	n, cutAt := 0, 0 // runes written; bytes of the first max-1 runes
+	space := false
+	for _, r := range s {
+		if isSpace(r) {
+			space = n > 0
+			continue
+		}
+		if space {
+			if n++; n == max {
+				cutAt = b.Len()
+			}
+			b.WriteByte(' ')
+			space = false
+		}
+		if n++; n == max {
+			cutAt = b.Len()
+		}
+		if n > max {
+			return strings.TrimSpace(b.String()[:cutAt]) + "…"
+		}
+		b.WriteRune(r)
 	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:max-1])) + "…"
+	return b.String()
+}
+
+// isSpace is unicode.IsSpace without its table search for the many
+// non-space runes of CJK text.
+func isSpace(r rune) bool {
+	if r < 0x80 {
+		return r == ' ' || (r >= '\t' && r <= '\r')
+	}
+	switch {
+	case r == 0x85 || r == 0xA0 || r == 0x1680 || r == 0x3000:
+		return true
+	case r >= 0x2000 && r <= 0x205F:
+		return unicode.IsSpace(r)
+	}
+	return false
 }
 
 // short returns user words safe and short enough to echo in a title: only

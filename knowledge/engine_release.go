@@ -87,10 +87,19 @@ func releaseSummary(r *Release) string {
 		b.WriteString(", released " + r.Date)
 	}
 	if c := r.Enhancements; !c.IsZero() {
-		fmt.Fprintf(&b, ": %d enhancements (%d GA, %d beta, %d alpha)", c.Total, c.Stable, c.Beta, c.Alpha)
+		b.WriteString(": " + countsText(c))
 	}
 	b.WriteString(".")
 	return b.String()
+}
+
+// countsText writes counts as the announcement gives them: "49 enhancements
+// (11 GA, 19 beta, 19 alpha)", or without a total when it gives none.
+func countsText(c Counts) string {
+	if c.Total == 0 {
+		return fmt.Sprintf("%d GA, %d beta, %d alpha enhancements", c.Stable, c.Beta, c.Alpha)
+	}
+	return fmt.Sprintf("%d enhancements (%d GA, %d beta, %d alpha)", c.Total, c.Stable, c.Beta, c.Alpha)
 }
 
 // releaseFacts counts what the documents list of a release by stage and
@@ -259,7 +268,7 @@ func (e *Engine) answerReleases(ctx context.Context) (*Answer, error) {
 			parts = append(parts, r.Theme)
 		}
 		if c := r.Enhancements; !c.IsZero() {
-			parts = append(parts, fmt.Sprintf("%d enhancements (%d GA, %d beta, %d alpha)", c.Total, c.Stable, c.Beta, c.Alpha))
+			parts = append(parts, countsText(c))
 		}
 		a.Facts = append(a.Facts, Fact{Name: r.Version.String(), Value: strings.Join(parts, " · ")})
 	}

@@ -328,3 +328,16 @@ func TestEngineQueryIsCanonical(t *testing.T) {
 		}
 	}
 }
+
+func TestQuoteIsShortAndSingleSpaced(t *testing.T) {
+	e := knowledge.NewEngine(openStore(t, synthetic(t)), knowledge.WithMaxQuote(12))
+	a := ask(t, e, "kep 9001")
+	for _, it := range a.Items {
+		if n := len([]rune(it.Text)); n > 12 || strings.Contains(it.Text, "  ") {
+			t.Errorf("quote %q: %d runes, want at most 12, single-spaced", it.Text, n)
+		}
+	}
+	if got := a.Items[0].Text; got != "Widgets can…" {
+		t.Errorf("first quote %q, want %q", got, "Widgets can…")
+	}
+}
