@@ -140,7 +140,11 @@ func (r *renderer) releaseFacts(f *knowledge.ReleaseFacts) {
 	r.fact("Date", f.Date)
 	r.fact("Theme", f.Theme)
 	if c := f.Enhancements; !c.IsZero() {
-		r.fact("Enhancements", fmt.Sprintf("%d: %d GA, %d beta, %d alpha", c.Total, c.Stable, c.Beta, c.Alpha))
+		counts := fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha)
+		if c.Total > 0 {
+			counts = fmt.Sprintf("%d: %s", c.Total, counts)
+		}
+		r.fact("Enhancements", counts)
 	}
 }
 

@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/releasenote"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -141,6 +143,86 @@ func TestRenderParsedAndHelp(t *testing.T) {
 	}
 }
 
+// engineOver saves k in a new bbolt file and returns an engine over it.
+func engineOver(t *testing.T, k *knowledge.Knowledge) *knowledge.Engine {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	return knowledge.NewEngine(db.Knowledge())
+}
+
+// TestRenderSeeded renders answers from the five seed notes in ../shared.
+// Those answers quote the notes, which may not be copied into the
+// repository, so instead of golden files the test checks the facts each
+// view must show.
+func TestRenderSeeded(t *testing.T) {
+	dir := sharedtest.Path(t, "seeds")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c knowledge.Corpus
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		part, err := releasenote.Parse(e.Name(), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Add(part)
+	}
+	e := engineOver(t, knowledge.Compile(&c))
+	tests := []struct {
+		q     string
+		lines []string // lines the view must hold, trailing spaces trimmed
+	}{
+		{"kep 3866", []string{"  SIG             sig-network", "  Stage           beta", "  Reached         alpha 1.29, beta 1.31",
+			"  Feature gates   NFTablesProxyMode", "  Timeline        alpha 1.29 → beta 1.31", "  KEP-3866: https://kep.k8s.io/3866",
+			"Source: Kubernetes 1.29 release note (zh), as of 2023-12-13", "Source: Kubernetes 1.31 release note (zh), as of 2024-08-13"}},
+		{"1.29", []string{"Kubernetes 1.29", "  Date            2023-12-13", "  Theme           Mandala", "  Enhancements    49: 11 GA, 19 beta, 19 alpha"}},
+		{"1.32", []string{"Kubernetes 1.32", "  Date            2024-12-11", "  Enhancements    44: 13 GA, 12 beta, 19 alpha"}},
+		{"1.30 ga", []string{"Kubernetes 1.30: GA", "17 enhancements went GA in Kubernetes 1.30."}},
+		{"kep abc", []string{`"abc" is not a KEP number. Usage: kep NUMBER, e.g. kep 4639.`}},
+		{"kep 99999", []string{"I don't know KEP-99999."}},
+		{"1.99", []string{"I don't know Kubernetes 1.99. I know 1.27, 1.29, 1.30, 1.31, 1.32.", "Did you mean: 1.32?"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			out := string(render(t, e.Ask(context.Background(), tt.q, knowledge.Origin{Platform: "console"})))
+			have := map[string]bool{}
+			for _, l := range strings.Split(out, "\n") {
+				have[l] = true
+			}
+			for _, l := range tt.lines {
+				if !have[l] {
+					t.Errorf("view of %s lacks the line %q:\n%s", tt.q, l, out)
+				}
+			}
+			if tt.q == "1.32" && strings.Contains(out, "Theme") {
+				t.Errorf("view of 1.32 shows a theme; the note gives none:\n%s", out)
+			}
+		})
+	}
+	// Every GA KEP of the 1.30 note is listed, in number order.
+	out := string(render(t, e.Ask(context.Background(), "1.30 ga", knowledge.Origin{})))
+	last := -1
+	for _, n := range []string{"24", "647", "1610", "2305", "2681", "2799", "3022", "3141", "3352", "3458", "3488", "3521", "3705", "3716", "3756", "3895", "4402"} {
+		i := strings.Index(out, "  - KEP-"+n+" ")
+		if i < 0 || i < last {
+			t.Errorf("1.30 ga view lists KEP-%s at %d (previous at %d)", n, i, last)
+		}
+		last = i
+	}
+}
+
 // syntheticEngine answers from the knowledge package's synthetic corpus
 // (words of our own), compiled and saved in a bbolt file.
 func syntheticEngine(t *testing.T) *knowledge.Engine {
@@ -153,15 +235,7 @@ func syntheticEngine(t *testing.T) *knowledge.Engine {
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Knowledge().ReplaceKnowledge(context.Background(), knowledge.Compile(&c)); err != nil {
-		t.Fatal(err)
-	}
-	return knowledge.NewEngine(db.Knowledge())
+	return engineOver(t, knowledge.Compile(&c))
 }
 
 // TestRenderSynthetic renders every kind of answer the engine gives.
