@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/ingest"
+	"github.com/kepbot/kepbot/store"
+)
+
+// runIngest replaces the knowledge in the database with exactly what the
+// given files and folders hold. Files it cannot read are named in warnings;
+// when nothing can be read, the database is left as it was.
+func runIngest(ctx context.Context, io stdio, args []string) int {
+	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	dbPath := dbFlag(fs, io.getenv)
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitBadInput
+	}
+	if len(paths) == 0 {
+		fmt.Fprintln(io.err, "bot ingest: give the files or folders to read, like `bot ingest ../shared/seeds`.")
+		return exitBadInput
+	}
+	res, err := ingest.Load(paths)
+	if res != nil {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(io.err, "warning: %s\n", w)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(io.err, "bot ingest: %v; the database was not changed.\n", err)
+		return exitBadInput
+	}
+	if res.Files == 0 {
+		fmt.Fprintln(io.err, "bot ingest: no document could be read; the database was not changed.")
+		return exitBadInput
+	}
+	k := knowledge.Compile(res.Corpus)
+	path := dbPath()
+	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
+	if err != nil {
+		fmt.Fprintf(io.err, "bot ingest: %v\n", err)
+		return exitFailure
+	}
+	defer db.Close()
+	if err := db.Knowledge().ReplaceKnowledge(ctx, k); err != nil {
+		fmt.Fprintf(io.err, "bot ingest: %v; the database was not changed.\n", err)
+		return exitFailure
+	}
+	printIngest(io, path, res, k)
+	return exitOK
+}
+
+func printIngest(io stdio, path string, res *ingest.Result, k *knowledge.Knowledge) {
+	st := k.Stats()
+	var rels []string
+	for _, r := range k.Releases {
+		if len(r.Sources) > 0 {
+			rels = append(rels, r.Version.String())
+		}
+	}
+	fmt.Fprintf(io.out, "Ingested %d document(s) into %s.\n", res.Files, path)
+	fmt.Fprintf(io.out, "  releases: %d announced (%s), %d in all\n", len(rels), strings.Join(rels, ", "), st.Releases)
+	fmt.Fprintf(io.out, "  KEPs:     %d\n", st.KEPs)
+	fmt.Fprintf(io.out, "  mentions: %d\n", st.Mentions)
+	fmt.Fprintf(io.out, "  notices:  %d\n", st.Notices)
+	if len(res.Warnings) > 0 {
+		fmt.Fprintf(io.out, "  %d file(s) could not be read (warnings above).\n", len(res.Warnings))
+	}
+	if st.Skipped > 0 {
+		fmt.Fprintf(io.out, "  %d record(s) skipped inside the sources.\n", st.Skipped)
+	}
+}

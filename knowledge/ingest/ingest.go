@@ -1,0 +1,180 @@
+// Package ingest reads source documents from files and folders, hands each to
+// the parser that fits it, and gathers one Corpus. A file that cannot be read
+// becomes a Warning naming it; the others are still read.
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/releasenote"
+)
+
+// MaxDocumentBytes caps one release-note or website document. The real ones
+// are under 40 KB.
+const MaxDocumentBytes = 4 << 20
+
+// Warning names a file that could not be read and why.
+type Warning struct {
+	Path    string `json:"path"`
+	Problem string `json:"problem"`
+}
+
+func (w Warning) String() string { return w.Path + ": " + w.Problem }
+
+// Result is what Load found.
+type Result struct {
+	Corpus   *knowledge.Corpus
+	Files    int // documents read successfully
+	Warnings []Warning
+}
+
+// Load reads every path: a release-note document (Markdown, .md or .txt), or
+// a folder of them (read recursively; hidden folders and node_modules are
+// passed over). It fails only when no path exists at all; unreadable
+// documents become warnings.
+func Load(paths []string) (*Result, error) {
+	res := &Result{Corpus: &knowledge.Corpus{}}
+	if len(paths) == 0 {
+		return nil, errors.New("nothing to ingest: give one or more files or folders")
+	}
+	found := 0
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			res.warn(p, describe(err))
+			continue
+		}
+		found++
+		if info.IsDir() {
+			res.loadDir(p)
+			continue
+		}
+		res.loadFile(p)
+	}
+	if found == 0 {
+		return res, fmt.Errorf("none of the paths exist: %s", strings.Join(paths, ", "))
+	}
+	return res, nil
+}
+
+func (r *Result) loadDir(dir string) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			r.warn(p, describe(err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 || !d.Type().IsRegular() {
+			return nil
+		}
+		if isDocument(name) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		r.warn(dir, describe(err))
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		r.loadFile(f)
+	}
+}
+
+func isDocument(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown", ".txt":
+		return true
+	}
+	return false
+}
+
+func (r *Result) loadFile(path string) {
+	data, err := readCapped(path, MaxDocumentBytes)
+	if err != nil {
+		r.warn(path, describe(err))
+		return
+	}
+	if !utf8.Valid(data) {
+		r.warn(path, "not UTF-8 text; save it as UTF-8 Markdown")
+		return
+	}
+	c, err := releasenote.Parse(filepath.Base(path), data)
+	if err != nil {
+		r.warn(path, err.Error())
+		return
+	}
+	for i := range c.Sources {
+		if c.Sources[i].Path == "" {
+			c.Sources[i].Path = path
+		}
+	}
+	r.Corpus.Add(c)
+	r.Files++
+}
+
+func (r *Result) warn(path, problem string) {
+	r.Warnings = append(r.Warnings, Warning{Path: path, Problem: problem})
+}
+
+// readCapped reads a file of at most max bytes.
+func readCapped(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("larger than %d MiB, too large for a document", max>>20)
+	}
+	return data, nil
+}
+
+// hasHan reports whether s holds Chinese characters: such a document is read
+// as a Chinese release note.
+func hasHan(s []byte) bool {
+	n := 0
+	for _, r := range string(s) {
+		if unicode.Is(unicode.Han, r) {
+			n++
+			if n > 20 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func describe(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or folder"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	return err.Error()
+}
