@@ -158,30 +158,43 @@ func sourceName(s Source) string {
 // single spaces, cut at max runes with "…".
 func quote(s string, max int) string {
 	// One pass that stops once it holds more than max runes: documents'
-	// words run to kilobytes, and only the start of them is shown.
+	// words run to kilobytes, and only the start of them is shown. Runs of
+	// non-space bytes are copied whole.
 	var b strings.Builder
 	b.Grow(min(len(s), 4*max))
-	n, cutAt := 0, 0 // runes written; bytes of the first max-1 runes
-	space := false
-	for _, r := range s {
+	n, cutAt := 0, 0 // runes counted; bytes of the first max-1 runes
+	seg := -1        // start of the run of non-space bytes not yet copied
+	pending := false // a space is owed before the next word
+	for i, r := range s {
 		if isSpace(r) {
-			space = n > 0
+			if seg >= 0 {
+				b.WriteString(s[seg:i])
+				seg = -1
+			}
+			pending = n > 0
 			continue
 		}
-		if space {
+		if pending {
+			pending = false
 			if n++; n == max {
 				cutAt = b.Len()
+			} else if n > max {
+				return strings.TrimSpace(b.String()[:cutAt]) + "…"
 			}
 			b.WriteByte(' ')
-			space = false
+		}
+		if seg < 0 {
+			seg = i
 		}
 		if n++; n == max {
-			cutAt = b.Len()
-		}
-		if n > max {
+			cutAt = b.Len() + i - seg
+		} else if n > max {
+			b.WriteString(s[seg:i])
 			return strings.TrimSpace(b.String()[:cutAt]) + "…"
 		}
-		b.WriteRune(r)
+	}
+	if seg >= 0 {
+		b.WriteString(s[seg:])
 	}
 	return b.String()
 }

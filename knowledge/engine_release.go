@@ -66,11 +66,12 @@ func (e *Engine) answerRelease(ctx context.Context, v Version) (*Answer, error) 
 	a := &Answer{Kind: KindRelease, Title: "Kubernetes " + v.String(), Sources: refs,
 		Release: &ReleaseFacts{Version: v.String(), Date: r.Date, Theme: r.Theme, Enhancements: r.Enhancements}}
 	a.Text = releaseSummary(r)
-	a.Facts = releaseFacts(items, notices)
-	a.Items = e.highlightItems(items)
+	a.Facts = noticeFacts(notices)
+	if a.Items, err = e.highlightItems(ctx, items); err != nil {
+		return nil, err
+	}
 	if len(a.Items) < len(items) {
-		a.Notes = append(a.Notes, fmt.Sprintf("Showing %d of %d items; ask %s ga, %s beta or %s alpha for each list.",
-			len(a.Items), len(items), v, v, v))
+		a.Notes = append(a.Notes, fmt.Sprintf("Showing %d highlights; ask %s ga, %s beta or %s alpha for each list.", len(a.Items), v, v, v))
 	}
 	return a, nil
 }
@@ -102,17 +103,9 @@ func countsText(c Counts) string {
 	return fmt.Sprintf("%d enhancements (%d GA, %d beta, %d alpha)", c.Total, c.Stable, c.Beta, c.Alpha)
 }
 
-// releaseFacts counts what the documents list of a release by stage and
-// its notices by kind.
-func releaseFacts(items []Item, notices []Notice) []Fact {
+// noticeFacts counts a release's notices by kind.
+func noticeFacts(notices []Notice) []Fact {
 	var facts []Fact
-	by := map[Stage]int{}
-	for _, it := range items {
-		by[it.Stage]++
-	}
-	if len(items) > 0 {
-		facts = append(facts, Fact{Name: "Listed", Value: fmt.Sprintf("%d GA, %d beta, %d alpha", by[StageStable], by[StageBeta], by[StageAlpha])})
-	}
 	kinds := map[NoticeKind]int{}
 	for _, n := range notices {
 		kinds[n.Kind]++
@@ -129,21 +122,30 @@ func releaseFacts(items []Item, notices []Notice) []Fact {
 }
 
 // highlightItems picks up to e.highlights items, GA first, then beta, then
-// alpha, keeping the documents' order within a stage.
-func (e *Engine) highlightItems(items []Item) []Item {
+// alpha, keeping the documents' order within a stage and passing over
+// repeats (a stage reached in an earlier release, restated).
+func (e *Engine) highlightItems(ctx context.Context, items []Item) ([]Item, error) {
 	var out []Item
+	keps := map[int]*KEP{}
 	for _, s := range []Stage{StageStable, StageBeta, StageAlpha} {
 		for _, it := range items {
 			if len(out) == e.highlights {
-				return out
+				return out, nil
 			}
-			if it.Stage == s {
+			if it.Stage != s {
+				continue
+			}
+			rep, err := e.isRepeat(ctx, keps, it)
+			if err != nil {
+				return nil, err
+			}
+			if !rep {
 				it.Text = quote(it.Text, e.maxQuote)
 				out = append(out, it)
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // answerReleaseStage answers `1.29 ga`: every item of the release at that
@@ -158,12 +160,16 @@ func (e *Engine) answerReleaseStage(ctx context.Context, v Version, s Stage) (*A
 		return nil, fmt.Errorf("find %s items of %s: %w", s, v, err)
 	}
 	sortItemsByKEP(items)
+	items, repeats, err := e.dropRepeats(ctx, items)
+	if err != nil {
+		return nil, err
+	}
 	ids := append([]string{}, r.Sources...)
 	for i := range items {
 		items[i].Text = quote(items[i].Text, e.maxQuote)
 		ids = append(ids, items[i].Source)
 	}
-	refs, _, err := e.sourceRefs(ctx, ids)
+	refs, byID, err := e.sourceRefs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -176,10 +182,41 @@ func (e *Engine) answerReleaseStage(ctx context.Context, v Version, s Stage) (*A
 	default:
 		a.Text = fmt.Sprintf("%d enhancements %s in Kubernetes %s.", len(items), stageVerb(s), v)
 	}
+	for _, it := range repeats {
+		who := "A document of " + v.String()
+		if src, ok := byID[it.Source]; ok {
+			who = sourceName(src)
+		}
+		a.Notes = append(a.Notes, fmt.Sprintf("%s also lists KEP-%d as %s, but it was %s in %s already; a repeat does not move its graduation.",
+			who, it.KEP, s.Label(), s.Label(), it.Release))
+	}
 	if n := announced(r.Enhancements, s); n > 0 && n != len(items) {
 		a.Notes = append(a.Notes, fmt.Sprintf("The release announcement counts %d %s; the documents I have name %d.", n, s.Label(), len(items)))
 	}
 	return a, nil
+}
+
+// dropRepeats splits items into graduations and repeats: items that only
+// restate a stage their KEP reached in an earlier release (by the KEP's
+// timeline). Each repeat comes back with Release set to where the KEP
+// reached that stage.
+func (e *Engine) dropRepeats(ctx context.Context, items []Item) (kept, repeats []Item, err error) {
+	keps := map[int]*KEP{}
+	for _, it := range items {
+		rep, err := e.isRepeat(ctx, keps, it)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !rep {
+			kept = append(kept, it)
+			continue
+		}
+		if v, ok := keps[it.KEP].Reached()[it.Stage]; ok {
+			it.Release = v
+		}
+		repeats = append(repeats, it)
+	}
+	return kept, repeats, nil
 }
 
 // announced is the count the announcement gives for stage s.

@@ -247,7 +247,7 @@ func TestRenderSynthetic(t *testing.T) {
 		"stage_ga": "1.40 ga", "stage_beta": "1.40 beta", "removals": "1.43 removals", "notices": "1.43 notices",
 		"releases": "releases", "gate": "gate WidgetScheduling", "gate_notice_only": "gate OldWidgetFlag",
 		"search": "search widget", "diff": "diff 1.40 1.43", "upgrade": "upgrade 1.39 1.41",
-		"sig": "sig node", "sig_release": "sig node 1.40",
+		"sig": "sig node", "sig_release": "sig node 1.40", "stage_repeat_back": "1.43 beta",
 	} {
 		t.Run(name, func(t *testing.T) {
 			golden(t, "synthetic/"+name+".txt", render(t, e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
