@@ -1,0 +1,298 @@
+package kepyaml
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kepbot/kepbot/internal/safetar"
+)
+
+// tarGzOfDir packs dir as GitHub does: a global PAX header naming the
+// commit, then every folder and file under one top folder (none when top is
+// ""), with the files' modification times.
+func tarGzOfDir(t testing.TB, dir, top string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": "64765b4b02389318f2113119dd9e491479f978a0"}}))
+	must(filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		name := filepath.ToSlash(filepath.Join(top, rel))
+		if name == "." {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: 0o755, ModTime: info.ModTime()})
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o644, Size: int64(len(data)), ModTime: info.ModTime()}); err != nil {
+			return err
+		}
+		_, err = tw.Write(data)
+		return err
+	}))
+	must(tw.Close())
+	must(zw.Close())
+	return buf.Bytes()
+}
+
+// TestReadTarGzMatchesReadDir packs the shared folder, with and without a
+// top folder, and expects the corpus and report ReadDir gives.
+func TestReadTarGzMatchesReadDir(t *testing.T) {
+	want := loadShared(t)
+	for _, top := range []string{"kubernetes-enhancements-64765b4", ""} {
+		got, err := LoadTarGz(bytes.NewReader(tarGzOfDir(t, enhancements(t), top)), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Corpus.Sources[0].Path != top {
+			t.Errorf("source path %q; want the top folder %q", got.Corpus.Sources[0].Path, top)
+		}
+		got.Corpus.Sources[0].Path = want.Corpus.Sources[0].Path
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("top %q: tarball differs from the folder (-dir +tar):\n%s", top, d)
+		}
+	}
+}
+
+// member is one entry of a hand-made archive.
+type member struct {
+	name, body, link string
+	typ              byte
+	size             int64 // declared size when not len(body)
+}
+
+func tarGz(t testing.TB, members ...member) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, m := range members {
+		hdr := &tar.Header{Name: m.name, Typeflag: m.typ, Linkname: m.link, Mode: 0o644, ModTime: time.Date(2026, 7, 24, 23, 57, 50, 0, time.UTC)}
+		if hdr.Typeflag == 0 {
+			hdr.Typeflag = tar.TypeReg
+		}
+		if hdr.Typeflag == tar.TypeReg {
+			hdr.Size = int64(len(m.body))
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(tw, m.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// good is a valid KEP every hostile archive also carries.
+var good = member{name: "top/keps/sig-node/10-good/kep.yaml", body: "title: Good\nkep-number: 10\nowning-sig: sig-node\nstage: beta\n"}
+
+func TestReadTarGzRefusesWholeArchive(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		members []member
+		says    string
+	}{
+		{"parent path", []member{good, {name: "../x", body: "evil"}}, `"../x": holds a ".." element`},
+		{"deep parent path", []member{good, {name: "top/keps/../../../etc/cron.d/x", body: "evil"}}, `holds a ".." element`},
+		{"absolute path", []member{good, {name: "/etc/passwd", body: "evil"}}, `"/etc/passwd": absolute`},
+		{"windows path", []member{good, {name: `C:\x`, body: "evil"}}, "backslash"},
+		{"no kep.yaml", []member{{name: "top/README.md", body: "hi"}}, "found no keps/**/kep.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadTarGz(bytes.NewReader(tarGz(t, tc.members...)), Limits{})
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("err = %v; want one saying %s", err, tc.says)
+			}
+		})
+	}
+}
+
+func TestReadTarGzSkipsEntries(t *testing.T) {
+	members := []member{
+		good,
+		{name: "top/keps/sig-node/11-link/kep.yaml", typ: tar.TypeSymlink, link: "/etc/passwd"},
+		{name: "top/keps/sig-node/12-hard/kep.yaml", typ: tar.TypeLink, link: "/etc/shadow"},
+		{name: "top/keps/sig-node/13-dev/kep.yaml", typ: tar.TypeChar},
+		{name: "top/keps/evil", typ: tar.TypeSymlink, link: "/"}, // a link, then a file "through" it:
+		{name: "top/keps/evil/14-through/kep.yaml", body: "title: Through\nkep-number: 14\nowning-sig: sig-x\n"},
+		{name: "top/keps/sig-node/15-big/kep.yaml", body: "title: Big\n" + strings.Repeat("# padding\n", 30_000)},
+		{name: "top/keps/sig-node/16-laughs/kep.yaml", body: billionLaughs("lol")},
+		{name: "top/pkg/testdata/kep.yaml", body: doc("")},
+		{name: "top/keps/sig-node/10-good/README.md", body: "not read"},
+	}
+	res, err := LoadTarGz(bytes.NewReader(tarGz(t, members...)), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nums []int
+	for _, k := range res.Corpus.KEPs {
+		nums = append(nums, k.Number)
+	}
+	// KEP-14 is read from the archive's own bytes: nothing is ever resolved on disk.
+	if d := cmp.Diff([]int{10, 14}, nums); d != "" {
+		t.Errorf("KEPs (-want +got):\n%s", d)
+	}
+	got := map[string]string{}
+	for _, s := range res.Corpus.Skipped {
+		got[s.Path] = s.Reason
+	}
+	want := map[string]string{
+		"keps/sig-node/11-link/kep.yaml":   KindLink + ": a symlink to /etc/passwd; only regular files are read and links are never followed",
+		"keps/sig-node/12-hard/kep.yaml":   KindLink + ": a hardlink to /etc/shadow; only regular files are read and links are never followed",
+		"keps/sig-node/13-dev/kep.yaml":    KindLink + ": a character device; only regular files are read and links are never followed",
+		"keps/evil":                        KindLink + ": a symlink to /; only regular files are read and links are never followed",
+		"keps/sig-node/15-big/kep.yaml":    KindTooLarge + ": 300011 bytes declared, over the limit of 262144; not read",
+		"keps/sig-node/16-laughs/kep.yaml": KindBomb + ": its aliases expand to more than 50000 YAML nodes (a billion-laughs alias bomb?); a real kep.yaml has a few hundred",
+		"pkg/testdata/kep.yaml":            KindOutside + ": only keps/**/kep.yaml are KEPs; this one is elsewhere (a test fixture?)",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("skips (-want +got):\n%s", d)
+	}
+	if res.Report.Files != 8 || res.Corpus.Sources[0].AsOf != "2026-07-24" || res.Corpus.Sources[0].Path != "top" {
+		t.Errorf("files %d, source %+v; want 8 files, as of 2026-07-24, path top", res.Report.Files, res.Corpus.Sources[0])
+	}
+}
+
+// generated returns a reader of a tar.gz that gen writes on the fly, and
+// a stop function that ends the generator once the reader gave up.
+func generated(gen func(tw *tar.Writer) error) (io.Reader, func()) {
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		zw, _ := gzip.NewWriterLevel(pw, gzip.BestSpeed)
+		tw := tar.NewWriter(zw)
+		err := gen(tw)
+		if err == nil {
+			err = tw.Close()
+		}
+		if err == nil {
+			err = zw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	return pr, func() { pr.Close(); <-done }
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+func TestReadTarGzStopsMillionEntries(t *testing.T) {
+	r, stop := generated(func(tw *tar.Writer) error {
+		for i := 0; i < 1_000_000; i++ {
+			if err := tw.WriteHeader(&tar.Header{Name: "top/keps/e", Typeflag: tar.TypeReg, Mode: 0o644}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	defer stop()
+	_, err := ReadTarGz(r, Limits{})
+	var le *safetar.LimitError
+	if !errors.As(err, &le) || le.What != "entries" || !strings.Contains(err.Error(), "over the limit of 100000 entries") {
+		t.Fatalf("err = %v; want the entries limit", err)
+	}
+}
+
+// TestReadTarGzStopsGzipBomb streams 10 GB of zeros made on the fly, as an
+// ordinary file and as a kep.yaml, under the default limits: each stops at
+// the decompressed limit with memory far below it.
+func TestReadTarGzStopsGzipBomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 512 MiB")
+	}
+	for _, name := range []string{"top/zeros.bin", "top/keps/sig-x/1-zeros/kep.yaml"} {
+		r, stop := generated(func(tw *tar.Writer) error {
+			if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o644, Size: 10 << 30}); err != nil {
+				return err
+			}
+			_, err := io.CopyN(tw, zeroReader{}, 10<<30)
+			return err
+		})
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := ReadTarGz(r, Limits{})
+		runtime.ReadMemStats(&after)
+		stop()
+		var le *safetar.LimitError
+		if !errors.As(err, &le) || le.What != "decompressed bytes" || le.Limit != DefaultLimits().MaxTotalBytes {
+			t.Errorf("%s: err = %v; want the decompressed-bytes limit", name, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+			t.Errorf("%s: allocated %d MB refusing the bomb", name, alloc>>20)
+		}
+	}
+}
+
+func TestReadTarGzOtherLimits(t *testing.T) {
+	data := tarGzOfDir(t, enhancements(t), "top")
+	for _, tc := range []struct {
+		name string
+		lim  Limits
+		what string
+	}{
+		{"compressed", Limits{MaxCompressedBytes: 10_000}, "compressed bytes"},
+		{"decompressed", Limits{MaxTotalBytes: 100_000}, "decompressed bytes"},
+		{"entries", Limits{MaxEntries: 50}, "entries"},
+	} {
+		_, err := ReadTarGz(bytes.NewReader(data), tc.lim)
+		var le *safetar.LimitError
+		if !errors.As(err, &le) || le.What != tc.what {
+			t.Errorf("%s: err = %v; want the %s limit", tc.name, err, tc.what)
+		}
+	}
+	for name, bad := range map[string][]byte{"not gzip": []byte("kep.yaml"), "truncated": data[:len(data)/3], "empty": nil} {
+		if _, err := ReadTarGz(bytes.NewReader(bad), Limits{}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func BenchmarkReadTarGz(b *testing.B) {
+	data := tarGzOfDir(b, enhancements(b), "kubernetes-enhancements-64765b4")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadTarGz(bytes.NewReader(data), Limits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
