@@ -3,6 +3,7 @@ package knowledge
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // normalize cleans the text of a question so that the grammar sees single
@@ -110,3 +111,64 @@ func splitVersionWord(w string) []string {
 
 func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// looksVersion reports whether tok is written like a version, right or
+// wrong: a digit (after an optional v) and a dot.
+func looksVersion(tok string) bool {
+	t := strings.TrimPrefix(tok, "v")
+	return t != "" && t[0] >= '0' && t[0] <= '9' && strings.Contains(t, ".")
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isGateName(s string) bool {
+	for _, r := range s {
+		if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isSIGName(s string) bool {
+	if s == "" || utf8.RuneCountInString(s) > 40 || s[0] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// echo returns a short, safe copy of user text for a message: letters,
+// digits and . - _ : only (so it can never become a mention), at most 24.
+func echo(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:", r) {
+			if n == 24 {
+				b.WriteString("…")
+				break
+			}
+			b.WriteRune(r)
+			n++
+		}
+	}
+	if b.Len() == 0 {
+		return "that"
+	}
+	return b.String()
+}
