@@ -2,6 +2,7 @@ package releasenote
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -25,14 +26,18 @@ const (
 )
 
 var (
-	reGateRun     = regexp.MustCompile(gateName + `(?:` + gateJoin + gateName + `)*`)
-	reGateWord    = regexp.MustCompile(gateWord)
-	reGateAfter   = regexp.MustCompile(gateWord + `\s*[:：]?\s*(` + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `(?:` + gateJoin + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `)*)(\s*(?:准入插件|插件|字段|标志|参数|控制器|环境变量|admission|plugin|API))?`)
-	reGateBefore  = regexp.MustCompile("(`?[A-Z][A-Za-z0-9]{2,80}`?" + `(?:` + gateJoin + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `)*)\s*` + gateWord)
+	reGateRun  = regexp.MustCompile(gateName + `(?:` + gateJoin + gateName + `)*`)
+	reGateWord = regexp.MustCompile(gateWord)
+	// reGateAfter reads the run of names right after a gate word, and the
+	// noun that may follow it.
+	reGateAfter   = regexp.MustCompile(`^\s*[:：]?\s*(` + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `(?:` + gateJoin + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `)*)(\s*(?:准入插件|插件|字段|标志|参数|控制器|环境变量|admission|plugin|API))?`)
 	reGateFlag    = regexp.MustCompile(`--feature-gates[= ]\s*((?:[A-Za-z0-9]+=[A-Za-z0-9]+,?)+)`)
 	reGateFeature = regexp.MustCompile(`功能\s*` + "`?([A-Z][A-Za-z0-9]{2,80})`?")
 	reGateName    = regexp.MustCompile(gateName)
 )
+
+// gateWindow is how far around a gate word a run of names is looked for.
+const gateWindow = 800
 
 // gateLike reports whether s looks like a feature gate name: CamelCase
 // letters and digits with at least two capitals and one small letter
@@ -56,46 +61,80 @@ func gateLike(s string) bool {
 	return upper >= 2 && lower >= 1
 }
 
+// gateHit is a run of names found at a byte offset; hits are ordered by it.
+type gateHit struct {
+	pos   int
+	names []string
+}
+
 // featureGates returns the feature gates text names, in order, without repeats.
 func featureGates(text string) []string {
+	words := gateWords(text)
+	hasFlag, hasFeature := strings.Contains(text, "--feature-gates"), strings.Contains(text, "功能")
+	if len(words) == 0 && !hasFlag && !hasFeature {
+		return nil
+	}
+	var hits []gateHit
+	for _, w := range words {
+		hits = append(hits, gatesAround(text, w)...)
+	}
+	if hasFlag {
+		for _, m := range reGateFlag.FindAllStringSubmatchIndex(text, -1) {
+			var names []string
+			for _, kv := range strings.Split(text[m[2]:m[3]], ",") {
+				if k, _, ok := strings.Cut(kv, "="); ok {
+					names = append(names, k)
+				}
+			}
+			hits = append(hits, gateHit{m[2], names})
+		}
+	}
+	if hasFeature {
+		for _, m := range reGateFeature.FindAllStringSubmatchIndex(text, -1) {
+			if !strings.Contains(clauseAt(text, m[0]), "依赖") {
+				hits = append(hits, gateHit{m[2], []string{text[m[2]:m[3]]}})
+			}
+		}
+	}
+	if len(words) > 0 {
+		hits = append(hits, clauseSubjects(text)...)
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
 	var out []string
-	add := func(names ...string) {
-		for _, n := range names {
+	for _, h := range hits {
+		for _, n := range h.names {
 			n = strings.Trim(n, "`")
 			if gateLike(n) && !hasString(out, n) {
 				out = append(out, n)
 			}
 		}
 	}
-	type hit struct {
-		pos   int
-		names []string
-	}
-	var hits []hit
-	for _, m := range reGateAfter.FindAllStringSubmatchIndex(text, -1) {
-		names := runNames(text[m[2]:m[3]])
+	return out
+}
+
+// gatesAround reads the runs of names right after and right before the gate
+// word at w. The last name of a run after it that another noun follows
+// ("特性门控 A 和 B 准入插件") is that noun's, not a gate.
+func gatesAround(text string, w [2]int) []gateHit {
+	var hits []gateHit
+	after := text[w[1]:min(len(text), w[1]+gateWindow)]
+	if m := reGateAfter.FindStringSubmatchIndex(after); m != nil {
+		names := runNames(after[m[2]:m[3]])
 		if m[4] >= 0 && len(names) > 0 {
-			names = names[:len(names)-1] // "特性门控 A 和 B 准入插件": B is the plugin
+			names = names[:len(names)-1]
 		}
-		hits = append(hits, hit{m[2], names})
+		hits = append(hits, gateHit{w[1] + m[2], names})
 	}
-	for _, m := range reGateBefore.FindAllStringSubmatchIndex(text, -1) {
-		hits = append(hits, hit{m[2], runNames(text[m[2]:m[3]])})
+	if start, names := runBefore(text, w[0]); len(names) > 0 {
+		hits = append(hits, gateHit{start, names})
 	}
-	for _, m := range reGateFlag.FindAllStringSubmatchIndex(text, -1) {
-		var names []string
-		for _, kv := range strings.Split(text[m[2]:m[3]], ",") {
-			if k, _, ok := strings.Cut(kv, "="); ok {
-				names = append(names, k)
-			}
-		}
-		hits = append(hits, hit{m[2], names})
-	}
-	for _, m := range reGateFeature.FindAllStringSubmatchIndex(text, -1) {
-		if !strings.Contains(clauseAt(text, m[0]), "依赖") {
-			hits = append(hits, hit{m[2], []string{text[m[2]:m[3]]}})
-		}
-	}
+	return hits
+}
+
+// clauseSubjects returns the names that open a clause naming a gate word:
+// "X 外部云供应商特性门控已被删除".
+func clauseSubjects(text string) []gateHit {
+	var hits []gateHit
 	pos := 0
 	for _, c := range clauses(text) {
 		i := strings.Index(text[pos:], c)
@@ -104,22 +143,96 @@ func featureGates(text string) []string {
 			pos = i + len(c)
 		}
 		c = strings.TrimLeft(c, " *_")
-		if !reGateWord.MatchString(c) {
+		if len(gateWords(c)) == 0 {
 			continue
 		}
 		if m := reGateName.FindStringSubmatchIndex(c); m != nil && m[0] == 0 {
-			hits = append(hits, hit{max(i, 0), []string{c[m[2]:m[3]]}})
+			hits = append(hits, gateHit{max(i, 0), []string{c[m[2]:m[3]]}})
 		}
 	}
-	for i := 1; i < len(hits); i++ {
-		for j := i; j > 0 && hits[j].pos < hits[j-1].pos; j-- {
-			hits[j], hits[j-1] = hits[j-1], hits[j]
+	return hits
+}
+
+// gateWords returns the byte ranges of the gate words in text: 特性门控,
+// 特征门控, 功能门控, feature gate(s), Feature-Gate ...
+func gateWords(text string) [][2]int {
+	var out [][2]int
+	for i := 0; ; {
+		j := strings.Index(text[i:], "门控")
+		if j < 0 {
+			break
 		}
+		j += i
+		if p := j - len("特性"); p >= 0 {
+			switch text[p:j] {
+			case "特性", "特征", "功能":
+				out = append(out, [2]int{p, j + len("门控")})
+			}
+		}
+		i = j + len("门控")
 	}
-	for _, h := range hits {
-		add(h.names...)
+	if strings.Contains(text, "eature") {
+		for _, m := range reGateWord.FindAllStringIndex(text, -1) {
+			if text[m[0]] == 'F' || text[m[0]] == 'f' {
+				out = append(out, [2]int{m[0], m[1]})
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	}
 	return out
+}
+
+// runBefore reads backwards from end the run of names that ends there:
+// "`A` 和 `B` " or "A、B、C". It returns where the run starts and its names.
+func runBefore(text string, end int) (int, []string) {
+	var names []string
+	start := end
+	i := end
+	for {
+		e := trimSpaceBack(text, i)
+		k := e
+		if k > 0 && text[k-1] == '`' {
+			k--
+		}
+		nameEnd := k
+		for k > 0 && isASCIIAlnum(text[k-1]) {
+			k--
+		}
+		if nameEnd-k < 3 || text[k] < 'A' || text[k] > 'Z' {
+			break
+		}
+		name := text[k:nameEnd]
+		if k > 0 && text[k-1] == '`' {
+			k--
+		}
+		names = append([]string{name}, names...)
+		start = k
+		j := trimSpaceBack(text, k)
+		n := joinerBefore(text[:j])
+		if n == 0 {
+			break
+		}
+		i = j - n
+	}
+	return start, names
+}
+
+// joinerBefore returns the length of a name joiner (、 和 与 及 , and)
+// ending s, or 0.
+func joinerBefore(s string) int {
+	for _, j := range []string{"、", "和", "与", "及", ",", " and"} {
+		if strings.HasSuffix(s, j) {
+			return len(j)
+		}
+	}
+	return 0
+}
+
+func trimSpaceBack(s string, i int) int {
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t' || s[i-1] == '\n') {
+		i--
+	}
+	return i
 }
 
 // runNames splits a run of names joined by 、 和 commas into the names.

@@ -2,7 +2,6 @@ package releasenote
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,33 +20,36 @@ const echoSimilarity = 0.6
 // the same thing ("KEP-283" over the list's linked KEP-2837), is that entry:
 // the linked number wins, as it does where a line and its link disagree.
 func fixEchoes(fs []found) {
+	type key struct{ sec, kep int }
+	listed := map[key]int{} // the first list entry of each KEP in each section
+	for j, f := range fs {
+		if k := (key{f.secID, f.m.KEP}); f.list && f.m.KEP != 0 {
+			if _, ok := listed[k]; !ok {
+				listed[k] = j
+			}
+		}
+	}
 	for i := range fs {
 		h := &fs[i]
-		if !h.heading || !h.textOnly || h.m.KEP == 0 {
+		if !h.heading || !h.textOnly || h.m.KEP == 0 || h.m.KEP*10 > maxKEP {
 			continue
 		}
-		listed, match := false, -1
-		for j := range fs {
-			l := fs[j]
-			if !l.list || l.secID != h.secID || l.m.KEP == 0 {
+		if _, ok := listed[key{h.secID, h.m.KEP}]; ok {
+			continue
+		}
+		match := -1
+		for d := range 10 { // the listed numbers that start with the heading's
+			j, ok := listed[key{h.secID, h.m.KEP*10 + d}]
+			if !ok || similarity(h.m.Title, fs[j].m.Text) < echoSimilarity {
 				continue
 			}
-			if l.m.KEP == h.m.KEP {
-				listed = true
+			if match >= 0 {
+				match = -2 // two candidates: leave it as written
 				break
 			}
-			hs, ls := strconv.Itoa(h.m.KEP), strconv.Itoa(l.m.KEP)
-			if len(ls) == len(hs)+1 && strings.HasPrefix(ls, hs) && similarity(h.m.Title, l.m.Text) >= echoSimilarity {
-				if match >= 0 && fs[match].m.KEP != l.m.KEP {
-					match = -2 // two candidates: leave it as written
-					break
-				}
-				if match != -2 {
-					match = j
-				}
-			}
+			match = j
 		}
-		if !listed && match >= 0 {
+		if match >= 0 {
 			h.m.KEP, h.m.Link, h.textOnly = fs[match].m.KEP, fs[match].m.Link, false
 		}
 	}

@@ -2,6 +2,7 @@ package releasenote
 
 import (
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -42,6 +43,17 @@ func kepFromURL(u string) int {
 // gives both), in order, without repeats.
 func kepsInText(s string) []int {
 	var out []int
+	for _, p := range kepTextAt(s) {
+		if !hasInt(out, p[0]) {
+			out = append(out, p[0])
+		}
+	}
+	return out
+}
+
+// kepTextAt returns each KEP number written out in s with its byte offset.
+func kepTextAt(s string) [][2]int {
+	var out [][2]int
 	for _, m := range reKEPText.FindAllStringSubmatchIndex(s, -1) {
 		if m[0] > 0 && isASCIIAlnum(s[m[0]-1]) {
 			continue // "someKEP-1" is not a KEP reference
@@ -49,74 +61,73 @@ func kepsInText(s string) []int {
 		if m[1] < len(s) && s[m[1]] >= '0' && s[m[1]] <= '9' {
 			continue // more digits than a KEP number has
 		}
-		if n, err := strconv.Atoi(s[m[2]:m[3]]); err == nil && n > 0 && n <= maxKEP && !hasInt(out, n) {
-			out = append(out, n)
+		if n, err := strconv.Atoi(s[m[2]:m[3]]); err == nil && n > 0 && n <= maxKEP {
+			out = append(out, [2]int{n, m[0]})
 		}
 	}
 	return out
 }
 
-// kepRefs returns the KEPs raw Markdown s names. Where a link's text and its
-// target disagree on the number, the target wins: the text of a link is
-// written by hand, the target is what readers follow. Numbers in plain text
-// outside links count too.
+// kepRefs returns the KEPs raw Markdown s names, in the order they appear.
+// Where a link's text and its target disagree on the number, the target
+// wins: the text of a link is written by hand, the target is what readers
+// follow. Numbers in plain text outside links count too.
 func kepRefs(s string) []kepRef {
-	var out []kepRef
-	add := func(r kepRef) {
-		for i := range out {
-			if out[i].num == r.num {
-				if out[i].link == "" {
-					out[i].link = r.link
-				}
-				return
-			}
-		}
-		out = append(out, r)
+	if !mayNameKEP(s) {
+		return nil
 	}
-	rest := s
+	type placed struct {
+		kepRef
+		pos int
+	}
+	var found []placed
+	seen := map[int]int{} // number -> index in found
+	add := func(r kepRef, pos int) {
+		if i, ok := seen[r.num]; ok {
+			if found[i].link == "" {
+				found[i].link = r.link
+			}
+			found[i].pos = min(found[i].pos, pos)
+			return
+		}
+		seen[r.num] = len(found)
+		found = append(found, placed{r, pos})
+	}
 	for _, loc := range reLink.FindAllStringSubmatchIndex(s, -1) {
 		text, url := s[loc[2]:loc[3]], s[loc[4]:loc[5]]
 		if n := kepFromURL(url); n > 0 {
-			add(kepRef{num: n, link: url})
-		} else {
-			for _, n := range kepsInText(text) {
-				add(kepRef{num: n})
-			}
+			add(kepRef{num: n, link: url}, loc[0])
+			continue
+		}
+		for _, n := range kepsInText(text) {
+			add(kepRef{num: n}, loc[0])
 		}
 	}
-	rest = reLink.ReplaceAllString(rest, " ")
-	for _, n := range kepsInText(rest) {
-		add(kepRef{num: n})
+	// Outside links: blank the links out, keeping byte offsets.
+	rest := reLink.ReplaceAllStringFunc(s, func(l string) string { return strings.Repeat(" ", len(l)) })
+	for _, p := range kepTextAt(rest) {
+		add(kepRef{num: p[0]}, p[1])
 	}
 	// Bare URLs outside Markdown links.
-	for _, f := range strings.Fields(rest) {
-		if n := kepFromURL(f); n > 0 {
-			add(kepRef{num: n, link: strings.Trim(f, "<>()（）")})
-		}
-	}
-	return orderByPosition(s, out)
-}
-
-// orderByPosition keeps refs in the order their numbers first appear in s,
-// so "KEP-2831 和 KEP-647" stays in that order whichever rule found them.
-func orderByPosition(s string, refs []kepRef) []kepRef {
-	pos := func(r kepRef) int {
-		if r.link != "" {
-			if i := strings.Index(s, r.link); i >= 0 {
-				return i
+	if strings.Contains(rest, "kep.k8s.io/") || strings.Contains(rest, "enhancements/") {
+		off := 0
+		for _, f := range strings.Fields(rest) {
+			i := strings.Index(rest[off:], f) + off
+			off = i + len(f)
+			if n := kepFromURL(f); n > 0 {
+				add(kepRef{num: n, link: strings.Trim(f, "<>()（）")}, i)
 			}
 		}
-		if i := strings.Index(s, strconv.Itoa(r.num)); i >= 0 {
-			return i
-		}
-		return len(s)
 	}
-	for i := 1; i < len(refs); i++ {
-		for j := i; j > 0 && pos(refs[j]) < pos(refs[j-1]); j-- {
-			refs[j], refs[j-1] = refs[j-1], refs[j]
-		}
+	if len(found) == 0 {
+		return nil
 	}
-	return refs
+	sort.SliceStable(found, func(i, j int) bool { return found[i].pos < found[j].pos })
+	out := make([]kepRef, len(found))
+	for i, f := range found {
+		out[i] = f.kepRef
+	}
+	return out
 }
 
 // stripKEPs removes KEP numbers, KEP links and their separators from a
@@ -148,4 +159,15 @@ func hasInt(xs []int, n int) bool {
 
 func isASCIIAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// mayNameKEP is a fast check that s contains "kep" in any case or an
+// enhancements link; text without either names no KEP.
+func mayNameKEP(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if (s[i]|0x20) == 'k' && (s[i+1]|0x20) == 'e' && (s[i+2]|0x20) == 'p' {
+			return true
+		}
+	}
+	return strings.Contains(s, "enhancements/")
 }

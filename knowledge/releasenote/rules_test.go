@@ -24,6 +24,8 @@ func TestFeatureGates(t *testing.T) {
 		{"因依赖 Beta 功能 FooGate 默认关闭", nil},
 		{"FooGate 旧的特性门控已被删除", []string{"FooGate"}},
 		{"the FooBarGate feature gate", []string{"FooBarGate"}},
+		{"the `GateOne` and `GateTwo` Feature-Gates", []string{"GateOne", "GateTwo"}},
+		{"xFooGate 特性门控", nil}, // part of another word
 		{"`KMSv9` 特性门控", []string{"KMSv9"}},
 		{"新的 `ServiceThing` 对象和 `FooBar` 字段", nil}, // CamelCase alone is not a gate
 		{"WebSockets 升级请求，添加 `FooGate` 特性门控", []string{"FooGate"}},

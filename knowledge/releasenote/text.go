@@ -18,7 +18,6 @@ var (
 	reLink     = regexp.MustCompile(`\[([^\]]*)\]\(([^)\s]*)(?:\s+"[^"]*")?\)`)
 	reAutoLink = regexp.MustCompile(`<(https?://[^>\s]+)>`)
 	reHTMLTag  = regexp.MustCompile(`<[^>]{1,300}>`)
-	reSpaces   = regexp.MustCompile(`[ \t\x{00a0}\x{3000}]+`)
 	// reContext is a clause that sets the scene rather than names the
 	// feature: "在 Kubernetes v1.29 中", "当 ... 时", "如果 ...".
 	reCondition = regexp.MustCompile(`^(?:如果|若|假如|当|If\s|When\s)`)
@@ -41,12 +40,42 @@ func links(s string) []link {
 // links keep their text, emphasis markers and HTML tags go, inline code keeps
 // its backticks. Spaces are collapsed.
 func inline(s string) string {
-	s = reImage.ReplaceAllString(s, "")
-	s = reLink.ReplaceAllString(s, "$1")
-	s = reAutoLink.ReplaceAllString(s, "$1")
-	s = reHTMLTag.ReplaceAllString(s, "")
-	s = strings.NewReplacer("**", "", "__", "").Replace(s)
-	return strings.TrimSpace(reSpaces.ReplaceAllString(s, " "))
+	if strings.Contains(s, "![") {
+		s = reImage.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, "](") {
+		s = reLink.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "<") {
+		s = reAutoLink.ReplaceAllString(s, "$1")
+		s = reHTMLTag.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, "**") || strings.Contains(s, "__") {
+		s = emphasis.Replace(s)
+	}
+	return collapseSpaces(s)
+}
+
+var emphasis = strings.NewReplacer("**", "", "__", "")
+
+// collapseSpaces turns runs of spaces, tabs, no-break and ideographic
+// spaces into one space and trims the ends.
+func collapseSpaces(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if r == ' ' || r == '\t' || r == '\u00a0' || r == '\u3000' {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // clip cuts s to at most n runes, preferring the end of a sentence.
