@@ -33,101 +33,124 @@ var (
 	reIntroPara   = regexp.MustCompile(`^(?:本节|本文|更多|以下|详情|如下|See |For more)`)
 )
 
+// walker keeps the state of one pass over a document's blocks.
+type walker struct {
+	blocks     []block
+	preamble   []block
+	items      []item
+	top        section  // the current section
+	sub        *section // the current subsection, if any
+	inPreamble bool
+	titleSeen  bool
+	secID      int
+	tagSIG     string // from the last "**APPS:**" pseudo-heading
+	pending    string // a title-like line in a notice section
+	pendLine   int
+}
+
 // walk splits the blocks into the preamble (everything before the first
 // section heading, where the release facts are) and the items of each
 // section. The first level-1 heading is the document's title.
 func walk(blocks []block) (preamble []block, items []item) {
-	var (
-		top        section
-		sub        *section
-		inPreamble = true
-		titleSeen  = false
-		secID      = 0
-		tagSIG     string
-		pending    string // a title-like line in a notice section
-		pendLine   int
-	)
+	w := &walker{blocks: blocks, inPreamble: true}
 	for i := 0; i < len(blocks); i++ {
-		b := blocks[i]
-		if b.kind == blockHeading {
-			if inPreamble && !titleSeen && b.level == 1 {
-				titleSeen = true
-				continue
-			}
-			tagSIG, pending = "", ""
-			if b.level <= 2 {
-				inPreamble, sub = false, nil
-				secID++
-				k, st := classify(inline(b.text))
-				top = section{kind: k, stage: st, title: inline(b.text), level: b.level, id: secID}
-				continue
-			}
-			if inPreamble { // a heading below a section that the text does not show (a cut document)
-				inPreamble = false
-				secID++
-				top = section{kind: secFeatures, level: 2, id: secID}
-			}
-			if sub != nil && b.level <= sub.level {
-				sub = nil
-			}
-			cur := top
-			if sub != nil {
-				cur = *sub
-			}
-			if s, ok := subsection(b, nextBlock(blocks, i), cur); ok {
-				sub = &s
-				continue
-			}
-			j := i + 1
-			for j < len(blocks) && (blocks[j].kind != blockHeading || blocks[j].level > b.level) {
-				j++
-			}
-			items = append(items, item{kind: itemHeading, raw: b.text, body: blocks[i+1 : j], line: b.line, sec: cur, under: cur.title})
-			if !cur.kind.isNoticeKind() {
-				for _, bb := range blocks[i+1 : j] {
-					if bb.kind == blockItem && len(kepRefs(bb.text)) > 0 {
-						items = append(items, item{kind: itemList, raw: bb.text, line: bb.line, sec: cur, under: inline(b.text), inHeading: true})
-					}
-				}
-			}
-			i = j - 1
+		if blocks[i].kind == blockHeading {
+			i = w.heading(i)
 			continue
 		}
-		if inPreamble {
-			preamble = append(preamble, b)
-			continue
-		}
-		cur := top
-		if sub != nil {
-			cur = *sub
-		}
-		switch b.kind {
-		case blockItem:
-			items = append(items, item{kind: itemList, raw: b.text, line: b.line, sec: cur, under: cur.title, tagSIG: tagSIG})
-		case blockParagraph:
-			if t := boldTag(b.text); t != "" {
-				tagSIG = sigOf(t)
-				continue
-			}
-			if !cur.kind.isNoticeKind() {
-				continue
-			}
-			txt := inline(b.text)
-			switch {
-			case reIntroPara.MatchString(txt) || reEndsWithURL.MatchString(txt):
-			case titleLike(txt):
-				pending, pendLine = txt, b.line
-			default:
-				it := item{kind: itemPara, raw: b.text, line: b.line, sec: cur, under: cur.title, title: pending}
-				if pending != "" {
-					it.line = pendLine
-				}
-				items = append(items, it)
-				pending = ""
+		w.other(blocks[i])
+	}
+	return w.preamble, w.items
+}
+
+// current is the section items stand under now.
+func (w *walker) current() section {
+	if w.sub != nil {
+		return *w.sub
+	}
+	return w.top
+}
+
+// heading handles the heading at i: the title, a section, a subsection or
+// an item with its body. It returns the index of the last block it used.
+func (w *walker) heading(i int) int {
+	b := w.blocks[i]
+	if w.inPreamble && !w.titleSeen && b.level == 1 {
+		w.titleSeen = true
+		return i
+	}
+	w.tagSIG, w.pending = "", ""
+	if b.level <= 2 {
+		w.inPreamble, w.sub = false, nil
+		w.secID++
+		k, st := classify(inline(b.text))
+		w.top = section{kind: k, stage: st, title: inline(b.text), level: b.level, id: w.secID}
+		return i
+	}
+	if w.inPreamble { // a heading below a section the text does not show (a cut document)
+		w.inPreamble = false
+		w.secID++
+		w.top = section{kind: secFeatures, level: 2, id: w.secID}
+	}
+	if w.sub != nil && b.level <= w.sub.level {
+		w.sub = nil
+	}
+	cur := w.current()
+	if s, ok := subsection(b, nextBlock(w.blocks, i), cur); ok {
+		w.sub = &s
+		return i
+	}
+	j := i + 1
+	for j < len(w.blocks) && (w.blocks[j].kind != blockHeading || w.blocks[j].level > b.level) {
+		j++
+	}
+	body := w.blocks[i+1 : j]
+	w.items = append(w.items, item{kind: itemHeading, raw: b.text, body: body, line: b.line, sec: cur, under: cur.title})
+	if !cur.kind.isNoticeKind() {
+		// List entries naming KEPs under a feature heading are features too.
+		for _, bb := range body {
+			if bb.kind == blockItem && len(kepRefs(bb.text)) > 0 {
+				w.items = append(w.items, item{kind: itemList, raw: bb.text, line: bb.line, sec: cur, under: inline(b.text), inHeading: true})
 			}
 		}
 	}
-	return preamble, items
+	return j - 1
+}
+
+// other handles a block that is not a heading: list entries are items;
+// "**APPS:**" lines tag the entries below them; in notice sections a
+// paragraph is an item, titled by a short line just above it.
+func (w *walker) other(b block) {
+	if w.inPreamble {
+		w.preamble = append(w.preamble, b)
+		return
+	}
+	cur := w.current()
+	switch b.kind {
+	case blockItem:
+		w.items = append(w.items, item{kind: itemList, raw: b.text, line: b.line, sec: cur, under: cur.title, tagSIG: w.tagSIG})
+	case blockParagraph:
+		if t := boldTag(b.text); t != "" {
+			w.tagSIG = sigOf(t)
+			return
+		}
+		if !cur.kind.isNoticeKind() {
+			return
+		}
+		txt := inline(b.text)
+		switch {
+		case reIntroPara.MatchString(txt) || reEndsWithURL.MatchString(txt):
+		case titleLike(txt):
+			w.pending, w.pendLine = txt, b.line
+		default:
+			it := item{kind: itemPara, raw: b.text, line: b.line, sec: cur, under: cur.title, title: w.pending}
+			if w.pending != "" {
+				it.line = w.pendLine
+			}
+			w.items = append(w.items, it)
+			w.pending = ""
+		}
+	}
 }
 
 // nextBlock returns the block after i, or nil.
