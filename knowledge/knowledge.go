@@ -34,6 +34,9 @@ type Knowledge struct {
 	Releases []ReleaseRecord `json:"releases"` // oldest first
 	KEPs     []KEP           `json:"keps"`     // by number, each with its History
 	Skipped  []Skip          `json:"skipped,omitempty"`
+	// Corpus is what k was compiled from. A store keeps it so that a sync
+	// can swap one source (kep.yaml) and compile again; nil leaves it out.
+	Corpus *Corpus `json:"-"`
 }
 
 // Stats counts what a Knowledge holds, for ingest reports.
