@@ -19,7 +19,7 @@ func TestTimelineRepeatAndBack(t *testing.T) {
 		mention(1, StageBeta, "1.31", "c"),     // repeat: does not move the graduation
 		mention(1, StageAlpha, "1.32", "d"),    // a step back
 	}}
-	got := k.Timeline()
+	got := k.NoteTimeline()
 	want := []Step{
 		{Stage: StageAlpha, Release: MustVersion("1.29"), Source: "a"},
 		{Stage: StageBeta, Release: MustVersion("1.30"), Source: "b"},

@@ -126,7 +126,7 @@ func TestEngineKEP(t *testing.T) {
 				"It stepped back from GA to beta in 1.43."}},
 		{"kep 9003", "KEP-9003: Widget volumes", "sig-storage", knowledge.StageBeta,
 			map[string]string{"alpha": "1.40", "beta": "1.41"}, map[string]string{"stable": "1.44"}, []string{"WidgetVolumes"},
-			"beta 1.40", 2, []string{"a 1.40 blog post (en) says beta in 1.40, but kep.yaml says beta in 1.41; I go by kep.yaml."}},
+			"alpha 1.40, beta 1.41", 2, []string{"a 1.40 blog post (en) says beta in 1.40, but kep.yaml says beta in 1.41; I go by kep.yaml."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {

@@ -37,7 +37,7 @@ func (k *KEP) Reached() map[Stage]Version {
 		return out
 	}
 	cur := StageNone
-	for _, st := range k.Timeline() {
+	for _, st := range k.NoteTimeline() {
 		if !st.Stage.IsGraduation() {
 			continue
 		}
@@ -95,12 +95,34 @@ func (k *KEP) yamlStage() Stage {
 	return k.Stage
 }
 
-// Timeline orders what the documents said of k, release by release. A later
+// Timeline is k's trusted stage history: from kep.yaml when it is known (the
+// stages reached, in order, and deprecated or removed when kep.yaml says so),
+// else from what the documents said (NoteTimeline).
+func (k *KEP) Timeline() []Step {
+	if !k.HasYAML() {
+		return k.NoteTimeline()
+	}
+	var steps []Step
+	reached := k.Reached()
+	for _, s := range GraduationStages {
+		if v, ok := reached[s]; ok {
+			steps = append(steps, Step{Stage: s, Release: v, Source: k.Source})
+		}
+	}
+	for _, s := range []Stage{StageDeprecated, StageRemoved} {
+		if v := k.Milestones[s.String()]; !v.IsZero() && k.Stage >= s {
+			steps = append(steps, Step{Stage: s, Release: v, Source: k.Source})
+		}
+	}
+	return steps
+}
+
+// NoteTimeline orders what the documents said of k, release by release. A later
 // mention of the stage the KEP is already at is a Repeat and does not move
 // its graduation; a mention of an earlier stage after a later one is a Back
 // step and is shown. Several documents saying the same of one release make
 // one step.
-func (k *KEP) Timeline() []Step {
+func (k *KEP) NoteTimeline() []Step {
 	ms := make([]Mention, 0, len(k.History))
 	for _, m := range k.History {
 		if m.Stage != StageNone {
