@@ -18,23 +18,12 @@ var (
 	reLink     = regexp.MustCompile(`\[([^\]]*)\]\(([^)\s]*)(?:\s+"[^"]*")?\)`)
 	reAutoLink = regexp.MustCompile(`<(https?://[^>\s]+)>`)
 	reHTMLTag  = regexp.MustCompile(`<[^>]{1,300}>`)
+	// reCondition opens a condition: "如果 X，则 Y" is kept whole in a title.
+	reCondition = regexp.MustCompile(`^(?:如果|若|假如|当|If\s|When\s)`)
 	// reContext is a clause that sets the scene rather than names the
 	// feature: "在 Kubernetes v1.29 中", "当 ... 时", "如果 ...".
-	reCondition = regexp.MustCompile(`^(?:如果|若|假如|当|If\s|When\s)`)
-	reContext   = regexp.MustCompile(`^(?:(?:在|从|自|当|随着|由于|In|When|As|Since)\s.*|(?:在|从|自|当|随着|由于).*)(?:中|时|后|下|里|前|起|开始|以来|之后|之前)$|^(?:如果|若|假如|If)`)
+	reContext = regexp.MustCompile(`^(?:(?:在|从|自|当|随着|由于|In|When|As|Since)\s.*|(?:在|从|自|当|随着|由于).*)(?:中|时|后|下|里|前|起|开始|以来|之后|之前)$|^(?:如果|若|假如|If)`)
 )
-
-// link is a Markdown link: its text and its target.
-type link struct{ text, url string }
-
-// links returns the Markdown links in s, in order.
-func links(s string) []link {
-	var out []link
-	for _, m := range reLink.FindAllStringSubmatch(s, -1) {
-		out = append(out, link{text: m[1], url: m[2]})
-	}
-	return out
-}
 
 // inline turns Markdown inline syntax into text for reading: images go,
 // links keep their text, emphasis markers and HTML tags go, inline code keeps
