@@ -106,7 +106,7 @@ func (b *builder) finish(where string) (*Result, error) {
 		if !kept.LatestMilestone.IsZero() {
 			res.LatestMilestones[kept.KEP.Number] = kept.LatestMilestone
 		}
-		b.report.Milestones.add(kept.Milestones)
+		b.report.Milestones.add(kept.MilestoneStats)
 		for _, f := range group {
 			b.report.Notes = append(b.report.Notes, f.Notes...)
 		}

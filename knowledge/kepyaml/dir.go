@@ -35,7 +35,8 @@ type dirFile struct {
 // an os.Root, so nothing outside dir is read; symlinks are never followed
 // (a symlinked kep.yaml is a Skip), and hidden folders such as .git are
 // passed over. A kep.yaml over lim.MaxFileBytes is skipped by its size
-// without being read.
+// without being read. The Source's AsOf is the newest modification date of
+// the kep.yaml files, and its Path is dir.
 func LoadDir(dir string, lim Limits) (*Result, error) {
 	lim = lim.withDefaults()
 	rootDir := filepath.Clean(dir)

@@ -33,7 +33,7 @@ type File struct {
 	// number); FolderNumber is the number the KEP folder starts with (-1
 	// when it has none). KEP.Number is decided from both.
 	FieldNumber, FolderNumber int
-	Milestones                MilestoneStats
+	MilestoneStats            MilestoneStats
 	Notes                     []Note
 }
 
@@ -108,7 +108,7 @@ func parseFile(file string, data []byte, maxBytes int64) (File, error) {
 		SIG:          p.text("owning-sig", kf.OwningSIG),
 		Status:       p.status(kf.Status),
 		Stage:        p.stage(kf.Stage),
-		Milestones:   p.milestones(kf.Milestone, &f.Milestones),
+		Milestones:   p.milestones(kf.Milestone, &f.MilestoneStats),
 		FeatureGates: p.gates(kf.FeatureGates),
 		Path:         kepFolder(file),
 		Source:       SourceID,

@@ -150,8 +150,8 @@ func TestParseMilestones(t *testing.T) {
 			if d := cmp.Diff(tc.want, f.KEP.Milestones); d != "" {
 				t.Errorf("milestones (-want +got):\n%s", d)
 			}
-			if f.Milestones != tc.stats {
-				t.Errorf("stats %+v; want %+v", f.Milestones, tc.stats)
+			if f.MilestoneStats != tc.stats {
+				t.Errorf("stats %+v; want %+v", f.MilestoneStats, tc.stats)
 			}
 		})
 	}
