@@ -16,9 +16,9 @@ import (
 // notes state.
 func Compile(c *Corpus) *Knowledge {
 	k := &Knowledge{Sources: dedupeSources(c.Sources), Skipped: c.Skipped}
-	langOf := map[string]string{}
+	langOf, names := map[string]string{}, map[string]string{}
 	for _, s := range k.Sources {
-		langOf[s.ID] = s.Lang
+		langOf[s.ID], names[s.ID] = s.Lang, s.Name
 	}
 
 	keps := map[int]*KEP{}
@@ -53,6 +53,8 @@ func Compile(c *Corpus) *Knowledge {
 			kp.History = append(kp.History, m)
 		}
 	}
+
+	checkDisagreements(keps, gates, names)
 
 	rels := map[Version]*ReleaseRecord{}
 	rel := func(v Version) *ReleaseRecord {

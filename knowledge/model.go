@@ -104,6 +104,37 @@ type KEP struct {
 	Path         string             `json:"path,omitempty"`    // folder in kubernetes/enhancements
 	Source       string             `json:"source,omitempty"`  // Source.ID of the kep.yaml, "" when only notes know it
 	History      []Mention          `json:"history,omitempty"` // release-document mentions, oldest release first
+	// Disagreements are the claims documents make about this KEP that the
+	// trusted record does not support (kep.yaml is trusted for stages and names).
+	Disagreements []Disagreement `json:"disagreements,omitempty"`
+}
+
+// DisagreementKind says how a document disagrees.
+type DisagreementKind string
+
+// The disagreements `bot check` lists.
+const (
+	// DisagreeRelease: a note puts a stage in another release than kep.yaml.
+	DisagreeRelease DisagreementKind = "stage_release"
+	// DisagreeName: a note's KEP number points at a KEP whose name does not
+	// match what the note describes.
+	DisagreeName DisagreementKind = "name"
+	// DisagreeGATwice: documents list the KEP as GA in two releases.
+	DisagreeGATwice DisagreementKind = "ga_twice"
+)
+
+// Disagreement is one claim a document makes that the trusted record does
+// not support.
+type Disagreement struct {
+	Kind    DisagreementKind `json:"kind"`
+	KEP     int              `json:"kep"`
+	Source  string           `json:"source"`            // Source.ID of the document making the claim
+	Release Version          `json:"release,omitempty"` // the release the claim is about
+	Stage   Stage            `json:"stage,omitempty"`
+	Claim   string           `json:"claim"`            // what the document says, in a short line
+	Trusted string           `json:"trusted"`          // what the trusted record says instead
+	Likely  int              `json:"likely,omitempty"` // DisagreeName: the KEP the document probably meant
+
 }
 
 // Skip is a document or record an ingest passed over, and why.

@@ -1,0 +1,230 @@
+package knowledge
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// checkDisagreements records on each KEP the claims documents make that the
+// trusted record does not support: a stage put in another release than
+// kep.yaml's, a KEP number that points at a KEP of another name, and GA
+// stated in two releases. names maps source IDs to what answers call them.
+func checkDisagreements(keps map[int]*KEP, gates map[string]int, names map[string]string) {
+	idents := identifierOwners(keps, gates)
+	// at says which KEPs a document names at one line: a heading that names
+	// two KEPs is not a wrong number for either.
+	at := map[string]map[int]bool{}
+	for _, kp := range keps {
+		for _, m := range kp.History {
+			key := fmt.Sprintf("%s:%d", m.Source, m.Line)
+			if at[key] == nil {
+				at[key] = map[int]bool{}
+			}
+			at[key][kp.Number] = true
+		}
+	}
+	for _, kp := range keps {
+		kp.Disagreements = nil
+		misnamed := map[string]bool{} // source IDs whose number points elsewhere
+		if kp.HasYAML() {
+			for _, m := range kp.History {
+				likely := likelyOther(kp, m, idents)
+				if likely > 0 && !at[fmt.Sprintf("%s:%d", m.Source, m.Line)][likely] {
+					misnamed[m.Source] = true
+					kp.Disagreements = append(kp.Disagreements, Disagreement{
+						Kind: DisagreeName, KEP: kp.Number, Source: m.Source, Release: m.Release, Stage: m.Stage,
+						Claim:   fmt.Sprintf("%s calls KEP-%d %q", nameOf(names, m.Source), kp.Number, m.Title),
+						Trusted: fmt.Sprintf("kep.yaml names KEP-%d %q; the note likely means KEP-%d", kp.Number, kp.Title, likely),
+						Likely:  likely,
+					})
+				}
+			}
+			reached := kp.Reached()
+			for _, m := range kp.History {
+				if !m.Stage.IsGraduation() || m.Release.IsZero() || misnamed[m.Source] {
+					continue
+				}
+				v, ok := reached[m.Stage]
+				if ok && v == m.Release {
+					continue
+				}
+				trusted := fmt.Sprintf("kep.yaml: %s in %s", m.Stage.Label(), v)
+				if !ok {
+					trusted = fmt.Sprintf("kep.yaml: %s not reached (stage %s)", m.Stage.Label(), orNone(kp.Stage.Label()))
+					if t := kp.Milestones[m.Stage.String()]; !t.IsZero() {
+						trusted += fmt.Sprintf(", planned for %s", t)
+					}
+				}
+				kp.Disagreements = append(kp.Disagreements, Disagreement{
+					Kind: DisagreeRelease, KEP: kp.Number, Source: m.Source, Release: m.Release, Stage: m.Stage,
+					Claim:   fmt.Sprintf("%s says %s in %s", nameOf(names, m.Source), m.Stage.Label(), m.Release),
+					Trusted: trusted,
+				})
+			}
+		}
+		gaTwice(kp, names, misnamed)
+	}
+}
+
+// gaTwice records a KEP that documents list as GA in more than one release.
+func gaTwice(kp *KEP, names map[string]string, misnamed map[string]bool) {
+	first := map[Version]string{}
+	var rels []Version
+	for _, m := range kp.History {
+		if m.Stage != StageStable || m.Release.IsZero() || misnamed[m.Source] {
+			continue
+		}
+		if _, ok := first[m.Release]; !ok {
+			first[m.Release] = m.Source
+			rels = append(rels, m.Release)
+		}
+	}
+	if len(rels) < 2 {
+		return
+	}
+	sort.Slice(rels, func(i, j int) bool { return rels[i].Less(rels[j]) })
+	var said []string
+	for _, v := range rels {
+		said = append(said, fmt.Sprintf("%s (%s)", v, nameOf(names, first[v])))
+	}
+	trusted := fmt.Sprintf("GA once: the first, %s", rels[0])
+	if kp.HasYAML() {
+		if v, ok := kp.Reached()[StageStable]; ok {
+			trusted = fmt.Sprintf("kep.yaml: GA in %s", v)
+		}
+	}
+	last := rels[len(rels)-1]
+	kp.Disagreements = append(kp.Disagreements, Disagreement{
+		Kind: DisagreeGATwice, KEP: kp.Number, Source: first[last], Release: last, Stage: StageStable,
+		Claim:   "listed as GA in " + strings.Join(said, " and "),
+		Trusted: trusted,
+	})
+}
+
+// likelyOther returns the KEP a mention of kp most likely means: when one of
+// the mention's identifiers (feature gates, CamelCase names in its title)
+// belongs to exactly one other KEP, and the mention shares no word with kp's
+// own name and gates. Else 0.
+func likelyOther(kp *KEP, m Mention, idents map[string]map[int]bool) int {
+	own := map[string]bool{}
+	for _, w := range words(kp.Title) {
+		own[w] = true
+	}
+	for _, g := range kp.FeatureGates {
+		for _, w := range words(g) {
+			own[w] = true
+		}
+	}
+	for _, w := range words(m.Title) {
+		if own[w] {
+			return 0
+		}
+	}
+	for _, w := range append(identifiers(m.Title), lowerAll(m.FeatureGates)...) {
+		owners := idents[w]
+		if len(owners) != 1 {
+			continue
+		}
+		for n := range owners {
+			if n != kp.Number {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// words returns the lower-case English words of s worth comparing: four
+// letters or more, CamelCase split into its parts, common words left out.
+func words(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r >= unicode.MaxASCII || !unicode.IsLetter(r) }) {
+		start := 0
+		for i := 1; i <= len(f); i++ {
+			if i == len(f) || (unicode.IsUpper(rune(f[i])) && unicode.IsLower(rune(f[i-1]))) {
+				w := strings.ToLower(f[start:i])
+				if len(w) >= 4 && !commonWords[w] {
+					out = append(out, w)
+				}
+				start = i
+			}
+		}
+	}
+	return out
+}
+
+var commonWords = map[string]bool{
+	"kubernetes": true, "support": true, "feature": true, "with": true, "from": true, "into": true,
+	"added": true, "adds": true, "allow": true, "enable": true, "new": true, "for": true, "the": true,
+}
+
+// identifierOwners maps each identifier (lower case) in kep.yaml titles and
+// every feature gate to the KEPs that carry it.
+func identifierOwners(keps map[int]*KEP, gates map[string]int) map[string]map[int]bool {
+	out := map[string]map[int]bool{}
+	add := func(w string, n int) {
+		if out[w] == nil {
+			out[w] = map[int]bool{}
+		}
+		out[w][n] = true
+	}
+	for n, kp := range keps {
+		if kp.HasYAML() {
+			for _, w := range identifiers(kp.Title) {
+				add(w, n)
+			}
+		}
+	}
+	for g, n := range gates {
+		add(g, n)
+	}
+	return out
+}
+
+// identifiers returns the code-like words of s, lower case: CamelCase names
+// such as ReadWriteOncePod, at least 8 letters long. Ordinary words and
+// Chinese text give none.
+func identifiers(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))) }) {
+		if len(f) < 8 {
+			continue
+		}
+		upper, lowerAfterUpper := 0, false
+		for i, r := range f {
+			if unicode.IsUpper(r) {
+				upper++
+			} else if upper > 0 && i > 0 {
+				lowerAfterUpper = true
+			}
+		}
+		if upper >= 2 && lowerAfterUpper && unicode.IsLower(rune(f[1])) {
+			out = append(out, strings.ToLower(f))
+		}
+	}
+	return out
+}
+
+func lowerAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	return out
+}
+
+func nameOf(names map[string]string, id string) string {
+	if n := names[id]; n != "" {
+		return n
+	}
+	return id
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,54 @@
+package knowledge
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCompileFindsDisagreements(t *testing.T) {
+	yaml := func(n int, title string, st Stage, ms map[string]Version, gates ...string) KEP {
+		return KEP{Number: n, Title: title, Stage: st, Milestones: ms, FeatureGates: gates, Source: "kubernetes/enhancements"}
+	}
+	v := MustVersion
+	c := &Corpus{
+		Sources: []Source{{ID: "zh", Name: "note (zh)"}, {ID: "en", Name: "post (en)"}, {ID: "kubernetes/enhancements", Kind: SourceKEPYAML}},
+		KEPs: []KEP{
+			yaml(100, "Cluster Management API", StageNone, nil),
+			yaml(200, "WidgetLock PersistentVolume AccessMode", StageStable, map[string]Version{"alpha": v("1.22"), "beta": v("1.27"), "stable": v("1.29")}, "WidgetLock"),
+			yaml(300, "Sprocket scheduling", StageBeta, map[string]Version{"alpha": v("1.28"), "beta": v("1.30"), "stable": v("1.32")}, "SprocketGate"),
+			yaml(400, "Gizmo metrics", StageStable, map[string]Version{"stable": v("1.30")}),
+		},
+		Mentions: []Mention{
+			// the note calls 100 by the name (and gate) of 200
+			{KEP: 100, Title: "PV/PVC WidgetLock 访问模式", Stage: StageStable, Release: v("1.29"), Source: "zh", Line: 5},
+			// the note says beta a release early, and GA where kep.yaml has GA only planned
+			{KEP: 300, Title: "Sprocket scheduling", Stage: StageBeta, Release: v("1.29"), Source: "en", Line: 7},
+			{KEP: 300, Title: "Sprocket scheduling", Stage: StageStable, Release: v("1.31"), Source: "en", Line: 9},
+			// GA in two releases
+			{KEP: 400, Title: "Gizmo metrics", Stage: StageStable, Release: v("1.30"), Source: "en", Line: 1},
+			{KEP: 400, Title: "Gizmo metrics", Stage: StageStable, Release: v("1.31"), Source: "zh", Line: 2},
+			// a heading naming two KEPs is no wrong number
+			{KEP: 300, Title: "WidgetLock and Sprocket", Release: v("1.30"), Source: "zh", Line: 11},
+			{KEP: 200, Title: "WidgetLock and Sprocket", Release: v("1.30"), Source: "zh", Line: 11},
+		},
+	}
+	k := Compile(c)
+	got := map[int][]string{}
+	for _, kp := range k.KEPs {
+		for _, d := range kp.Disagreements {
+			got[kp.Number] = append(got[kp.Number], string(d.Kind)+" "+d.Release.String()+" "+d.Stage.String())
+			if d.Kind == DisagreeName && d.Likely != 200 {
+				t.Errorf("KEP-100 is likely KEP-%d, want 200", d.Likely)
+			}
+		}
+	}
+	want := map[int][]string{
+		100: {"name 1.29 stable"},
+		300: {"stage_release 1.29 beta", "stage_release 1.31 stable"},
+		400: {"stage_release 1.31 stable", "ga_twice 1.31 stable"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("disagreements (-want +got):\n%s", d)
+	}
+}
