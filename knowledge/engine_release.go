@@ -160,7 +160,11 @@ func (e *Engine) answerReleaseStage(ctx context.Context, v Version, s Stage) (*A
 		return nil, fmt.Errorf("find %s items of %s: %w", s, v, err)
 	}
 	sortItemsByKEP(items)
-	items, repeats, err := e.dropRepeats(ctx, items)
+	seen, err := e.keptBefore(ctx, v, s)
+	if err != nil {
+		return nil, err
+	}
+	items, repeats, err := e.dropRepeats(ctx, items, seen)
 	if err != nil {
 		return nil, err
 	}
@@ -196,13 +200,42 @@ func (e *Engine) answerReleaseStage(ctx context.Context, v Version, s Stage) (*A
 	return a, nil
 }
 
+// keptBefore returns the KEPs that have an item at stage s in a release
+// older than v. Only those can repeat s in v: a repeat restates a stage a
+// document gave the KEP in an earlier release, and Compile makes an item of
+// every such statement.
+func (e *Engine) keptBefore(ctx context.Context, v Version, s Stage) (map[int]bool, error) {
+	rels, err := e.kb.ListReleases(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list releases: %w", err)
+	}
+	seen := map[int]bool{}
+	for _, r := range rels {
+		if !r.Version.Less(v) {
+			continue
+		}
+		items, err := e.kb.FindReleaseItems(ctx, r.Version, s)
+		if err != nil {
+			return nil, fmt.Errorf("find %s items of %s: %w", s, r.Version, err)
+		}
+		for _, it := range items {
+			seen[it.KEP] = true
+		}
+	}
+	return seen, nil
+}
+
 // dropRepeats splits items into graduations and repeats: items that only
 // restate a stage their KEP reached in an earlier release (by the KEP's
-// timeline). Each repeat comes back with Release set to where the KEP
-// reached that stage.
-func (e *Engine) dropRepeats(ctx context.Context, items []Item) (kept, repeats []Item, err error) {
+// timeline). Only KEPs in maybe are looked at. Each repeat comes back with
+// Release set to where the KEP reached that stage.
+func (e *Engine) dropRepeats(ctx context.Context, items []Item, maybe map[int]bool) (kept, repeats []Item, err error) {
 	keps := map[int]*KEP{}
 	for _, it := range items {
+		if it.KEP == 0 || !maybe[it.KEP] {
+			kept = append(kept, it)
+			continue
+		}
 		rep, err := e.isRepeat(ctx, keps, it)
 		if err != nil {
 			return nil, nil, err

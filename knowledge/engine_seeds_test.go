@@ -126,6 +126,28 @@ func TestSeeded130GA(t *testing.T) {
 	}
 }
 
+// TestSeeded132GARepeat: the 1.32 note lists KEP-2681 as GA, but the 1.30
+// note had it GA in 1.30; a repeat does not move the graduation.
+func TestSeeded132GARepeat(t *testing.T) {
+	e := seeded(t)
+	a := ask(t, e, "1.32 ga")
+	for _, it := range a.Items {
+		if it.KEP == 2681 {
+			t.Errorf("1.32 ga lists KEP-2681, which went GA in 1.30")
+		}
+	}
+	if len(a.Notes) == 0 || !strings.Contains(a.Notes[0], "KEP-2681 as GA, but it was GA in 1.30 already") {
+		t.Errorf("1.32 ga notes %q; want one on KEP-2681's repeat", a.Notes)
+	}
+	k := ask(t, e, "kep 2681")
+	if got := k.KEP.Milestones["stable"]; got != "1.30" {
+		t.Errorf("KEP-2681 reached GA in %q, want 1.30", got)
+	}
+	if got := timeline(k.KEP.Timeline); !strings.Contains(got, "stable 1.30, stable 1.32 (again)") {
+		t.Errorf("KEP-2681 timeline %q", got)
+	}
+}
+
 func TestSeededErrorsAndGate(t *testing.T) {
 	e := seeded(t)
 	for q, want := range map[string]string{
