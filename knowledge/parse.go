@@ -198,6 +198,12 @@ func parseVersionQuestion(toks []string) (Question, error) {
 	word := strings.Join(rest, " ")
 	if len(rest) == 1 && looksVersion(word) {
 		if w, err := ParseVersion(word); err == nil {
+			if w == v {
+				return Question{}, &Error{Code: EBADINPUT, Message: "That is one release twice. " + usage("release"), Suggestions: []string{v.String()}}
+			}
+			if w.Less(v) {
+				v, w = w, v
+			}
 			d := Question{Kind: AskDiff, Version: v, To: w}
 			return Question{}, &Error{Code: EBADINPUT, Message: "That is two releases. " + usage("diff"), Suggestions: []string{d.Canonical()}}
 		}

@@ -176,6 +176,8 @@ func TestParseQuestionBadInput(t *testing.T) {
 		{"1.29.1.1 ga", []string{"is not a release"}, nil},
 		{"0.0", []string{"is not a release"}, nil},
 		{"1.29 1.32", []string{"two releases", "diff FROM TO"}, []string{"diff 1.29 1.32"}},
+		{"1.32 v1.29", []string{"two releases"}, []string{"diff 1.29 1.32"}},
+		{"2.0 2.0", []string{"one release twice"}, []string{"2.0"}},
 		{"1.29 gamma", []string{`"gamma" is not a stage`, "Usage: VERSION STAGE"}, nil},
 		{"ga", []string{"Which release?", "Usage: VERSION STAGE"}, nil},
 		{"deprecations", []string{"Which release?", "Usage: VERSION deprecations|removals"}, nil},
