@@ -1,0 +1,273 @@
+package website
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+var (
+	// announceRe is the opening of a release announcement.
+	announceRe = regexp.MustCompile(`(?i)\bannouncing the release of Kubernetes\s+v?(1\.\d{1,2})\b`)
+	// titleThemeRe reads "Kubernetes v1.31: Elli".
+	titleThemeRe = regexp.MustCompile(`(?i)^Kubernetes\s+v?(1\.\d{1,2})\s*:\s*(.+)$`)
+	// themeSentenceRe reads `theme is "X".` and "theme for Kubernetes v1.NN is X." sentences.
+	themeSentenceRe = regexp.MustCompile(`(?i)\btheme\b(?:\s+for\s+Kubernetes\s+v?1\.\d+)?\s+is\s+"?([^".]+?)"?\s*\.`)
+	totalRe         = regexp.MustCompile(`(?i)\bconsists?\s+of\s+(\d+)\s+enhancements\b`)
+	stageCountRe    = regexp.MustCompile(`(?i)\b(\d+)\s+(?:of\s+(?:those|these)\s+enhancements\s+)?(?:are|have|has|is)\s+(?:[a-z]+\s+){0,3}?(alpha|beta|stable)\b`)
+)
+
+// parseAnnouncement reads a release announcement: the release's facts, a
+// mention per highlighted or listed feature with the stage its section or
+// heading gives, and its deprecations, removals and upgrade actions.
+func parseAnnouncement(d *doc) *knowledge.Corpus {
+	rel := knowledge.Release{
+		Version: d.rel, Date: frontDate(d.fm), Theme: theme(d),
+		Enhancements: counts(d.o[0].body), Sources: []string{d.name},
+	}
+	var mentions []knowledge.Mention
+	var notices []knowledge.Notice
+	for s := 1; s < len(d.o); s++ {
+		sec := d.o[s]
+		if sec.children > 0 || d.o.inBoilerplate(s) || itemOnlySkipRe.MatchString(d.o.heading(s)) {
+			continue // a container's own body is its introduction
+		}
+		c := d.contextOf(s)
+		switch {
+		case c.notice:
+			notices = append(notices, d.noticesOf(s, c, d.rel)...)
+		case c.stage != knowledge.StageNone:
+			if entries, _ := listEntries(sec.body); len(entries) > 0 {
+				mentions = append(mentions, d.entryMentions(s, c.stage)...)
+				continue
+			}
+			mentions = append(mentions, d.mentionsOf(s, c.stage, true)...)
+			notices = append(notices, d.actionRequired(s)...)
+		default:
+			if st := bodyStage(sec.body, d.rel); st != knowledge.StageNone {
+				mentions = append(mentions, d.mentionsOf(s, st, true)...)
+				notices = append(notices, d.actionRequired(s)...)
+			}
+		}
+	}
+	mentions = mergeMentions(mentions)
+	return &knowledge.Corpus{
+		Sources:  []knowledge.Source{d.source(knowledge.SourceReleaseNote, "release announcement", rel.Date)},
+		Releases: []knowledge.Release{rel},
+		Mentions: mentions,
+		Notices:  kepsFromMentions(dedupeNotices(notices), mentions),
+	}
+}
+
+// actionRequiredRe marks a feature's words that ask for action before upgrading.
+var actionRequiredRe = regexp.MustCompile(`(?i)\baction required before upgrading\b`)
+
+// actionRequired makes an upgrade Notice of a feature section whose body
+// says "Action required before upgrading", with the paragraph that says so.
+func (d *doc) actionRequired(s int) []knowledge.Notice {
+	sec := d.o[s]
+	for _, p := range paragraphs(sec.body) {
+		if !actionRequiredRe.MatchString(p) {
+			continue
+		}
+		n := knowledge.Notice{
+			Kind: knowledge.NoticeUpgrade, Release: d.rel, Title: featureName(sec.title),
+			Text: clip(p, 1200), FeatureGates: gatesIn(sec.body), Source: d.name, Line: sec.line,
+		}
+		if refs := kepRefs(sec.title + "\n" + rawBody(sec.body)); len(refs) > 0 {
+			n.KEP = refs[0].Num
+		}
+		return []knowledge.Notice{n}
+	}
+	return nil
+}
+
+// kepsFromMentions gives a notice without a KEP number the KEP of the
+// feature mention made from the same section (one tied to its KEP by title).
+func kepsFromMentions(ns []knowledge.Notice, ms []knowledge.Mention) []knowledge.Notice {
+	for i := range ns {
+		if ns[i].KEP != 0 {
+			continue
+		}
+		for _, m := range ms {
+			if m.Line == ns[i].Line && m.KEP != 0 {
+				ns[i].KEP = m.KEP
+				break
+			}
+		}
+	}
+	return ns
+}
+
+// theme is the part of the title after "Kubernetes v1.31:", else what a
+// sentence names as the theme.
+func theme(d *doc) string {
+	if m := titleThemeRe.FindStringSubmatch(d.title); m != nil {
+		if t := strings.TrimSpace(plain(m[2])); t != "" {
+			return t
+		}
+	}
+	for _, sec := range d.o {
+		for _, p := range paragraphs(sec.body) {
+			if m := themeSentenceRe.FindStringSubmatch(p); m != nil {
+				return strings.TrimSpace(m[1])
+			}
+		}
+	}
+	return ""
+}
+
+// counts reads the enhancement counts the opening paragraphs state: a total
+// ("consists of N enhancements") and one number per stage ("N are entering
+// Alpha", "N have graduated to Stable").
+func counts(preamble []block) knowledge.Counts {
+	var c knowledge.Counts
+	for _, p := range paragraphs(preamble) {
+		if m := totalRe.FindStringSubmatch(p); m != nil && c.Total == 0 {
+			c.Total, _ = strconv.Atoi(m[1])
+		}
+		for _, m := range stageCountRe.FindAllStringSubmatch(p, -1) {
+			n, _ := strconv.Atoi(m[1])
+			switch stageWord(m[2]) {
+			case knowledge.StageAlpha:
+				c.Alpha = n
+			case knowledge.StageBeta:
+				c.Beta = n
+			case knowledge.StageStable:
+				c.Stable = n
+			}
+		}
+	}
+	return c
+}
+
+// mergeMentions joins what one announcement says twice of a feature: a
+// highlight and its entry in the list of graduations. Mentions of one KEP
+// and stage become one, the first (the highlight, in document order) keeping
+// its words. A highlight without a KEP number whose name matches exactly one
+// listed feature of the same stage takes that feature's KEP (Via "title").
+func mergeMentions(ms []knowledge.Mention) []knowledge.Mention {
+	var out []knowledge.Mention
+	at := map[[2]int]int{}
+	for _, m := range ms {
+		if m.KEP == 0 {
+			out = append(out, m)
+			continue
+		}
+		key := [2]int{m.KEP, int(m.Stage)}
+		if i, ok := at[key]; ok {
+			absorb(&out[i], m)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, m)
+	}
+	drop := map[int]bool{}
+	for i := range out {
+		if out[i].KEP != 0 {
+			continue
+		}
+		match := -1
+		for j := range out {
+			if out[j].KEP == 0 || out[j].Stage != out[i].Stage || !similarTitle(out[i].Title, out[j].Title) {
+				continue
+			}
+			if match >= 0 {
+				match = -2 // more than one: leave it
+				break
+			}
+			match = j
+		}
+		if match < 0 {
+			continue
+		}
+		hl := out[i]
+		hl.KEP, hl.Link, hl.Via = out[match].KEP, out[match].Link, "title"
+		absorb(&hl, out[match])
+		out[match] = hl
+		drop[i] = true
+	}
+	kept := out[:0]
+	for i, m := range out {
+		if !drop[i] {
+			kept = append(kept, m)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Line < kept[j].Line })
+	return kept
+}
+
+// absorb fills what dst lacks from src.
+func absorb(dst *knowledge.Mention, src knowledge.Mention) {
+	if dst.SIG == "" {
+		dst.SIG = src.SIG
+	}
+	if dst.Link == "" {
+		dst.Link = src.Link
+	}
+	if dst.Text == "" {
+		dst.Text = src.Text
+	}
+	dst.FeatureGates = mergeNames(dst.FeatureGates, src.FeatureGates)
+}
+
+var stopWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "for": true, "to": true,
+	"in": true, "on": true, "and": true, "with": true, "by": true, "is": true, "now": true}
+
+// similarTitle reports whether two feature names name the same feature: the
+// same words (a one-letter spelling difference in a long word allowed, as in
+// unauthorized/unauthorised), or all of a name of three words or more
+// within the other.
+func similarTitle(a, b string) bool {
+	ta, tb := titleWords(a), titleWords(b)
+	if len(ta) == 0 || len(tb) == 0 {
+		return false
+	}
+	if len(ta) > len(tb) {
+		ta, tb = tb, ta
+	}
+	in := 0
+	for _, w := range ta {
+		for _, v := range tb {
+			if sameWord(w, v) {
+				in++
+				break
+			}
+		}
+	}
+	if in == len(ta) && len(ta) >= 3 {
+		return true
+	}
+	union := len(ta) + len(tb) - in
+	return float64(in)/float64(union) >= 0.75
+}
+
+func titleWords(t string) []string {
+	var out []string
+	for _, w := range strings.Fields(normTitle(t)) {
+		if !stopWords[w] && !contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// sameWord allows one substituted letter in words of six letters or more.
+func sameWord(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) != len(b) || len(a) < 6 {
+		return false
+	}
+	diff := 0
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] {
+			diff++
+		}
+	}
+	return diff == 1
+}

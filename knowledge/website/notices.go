@@ -1,0 +1,183 @@
+package website
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// noticeHeadingRe marks a heading (or a list label such as "Removals:") that
+// announces deprecations, removals or upgrade actions.
+var noticeHeadingRe = regexp.MustCompile(`(?i)deprecat|\bremovals?\b|\bremoved\b|\bwithdraw|upgrade action|action required`)
+
+var (
+	removalHeadingRe     = regexp.MustCompile(`(?i)\b(?:removals?|removed|removing|removes?|withdrawal|withdrawn)\b`)
+	deprecationHeadingRe = regexp.MustCompile(`(?i)\b(?:deprecations?|deprecating|deprecates?)\b|\b(?:is|are|now|been)\s+deprecated\b`)
+	upgradeHeadingRe     = regexp.MustCompile(`(?i)\bupgrade action|action required|before upgrading`)
+
+	removalBodyRe = regexp.MustCompile(`(?i)\b(?:has|have)\s+(?:now\s+)?been\s+(?:completely\s+|fully\s+)?removed\b` +
+		`|\bwas\s+removed\b|\bwill\s+remove\b|\bremoves\b|\bwill\s+be\s+removed\b` +
+		`|\bno\s+longer\s+(?:be\s+)?served\b|\bstop(?:s|ped)?\s+serving\b`)
+	// laterRe follows "will be removed" in a deprecation: "in a future release".
+	laterRe           = regexp.MustCompile(`(?i)^\s+in\s+(?:a\s+)?(?:future|later)\b`)
+	deprecationBodyRe = regexp.MustCompile(`(?i)\bdeprecat`)
+	upgradeBodyRe     = regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+)?upgrad|\baction\s+required\b|\byou\s+must\b`)
+)
+
+// noticeKind decides what a notice warns of: the heading's words first,
+// then an upgrade-actions section, then the body's words, then what the
+// section it sits in announces, else a deprecation.
+func noticeKind(heading, context, body string) knowledge.NoticeKind {
+	switch {
+	case removalHeadingRe.MatchString(heading):
+		return knowledge.NoticeRemoval
+	case deprecationHeadingRe.MatchString(heading):
+		return knowledge.NoticeDeprecation
+	case upgradeHeadingRe.MatchString(heading) || upgradeHeadingRe.MatchString(context):
+		return knowledge.NoticeUpgrade
+	case saysRemoved(body):
+		return knowledge.NoticeRemoval
+	case deprecationBodyRe.MatchString(body):
+		return knowledge.NoticeDeprecation
+	case upgradeBodyRe.MatchString(body):
+		return knowledge.NoticeUpgrade
+	case removalHeadingRe.MatchString(context) && !deprecationHeadingRe.MatchString(context):
+		return knowledge.NoticeRemoval
+	}
+	return knowledge.NoticeDeprecation
+}
+
+// saysRemoved reports whether a body says something is or will be removed
+// now: "will be removed in a future release" is a deprecation's promise.
+func saysRemoved(body string) bool {
+	for _, m := range removalBodyRe.FindAllStringIndex(body, -1) {
+		if !laterRe.MatchString(body[m[1]:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// gvRe matches an API group/version: "flowcontrol.apiserver.k8s.io/v1beta3",
+// "batch/v1beta1", "extensions/v1beta1".
+var gvRe = regexp.MustCompile(`\b([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\b`)
+
+var (
+	// "The G/V API version of A and B is no longer served", also with
+	// several versions before "API versions of".
+	apiOfRe = regexp.MustCompile(`(?i)\bAPI\s+versions?\s+of\s+(.+?)\s+(?:is|are|was|were|will|has|have)\b`)
+	// "Kind in the G/V API version is no longer served".
+	kindInRe = regexp.MustCompile(`\b([A-Z][A-Za-z]+)\s+in\s+the\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\s+API\s+version`)
+	// "Removal of G/V from Kind".
+	fromKindRe = regexp.MustCompile(`(?i)\bremoval\s+of\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\s+from\s+([A-Z][A-Za-z]+)\b`)
+	// "use the G/V API version" names the replacement.
+	useRe    = regexp.MustCompile(`(?i)\buse\s+the\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\b`)
+	kindRe   = regexp.MustCompile(`^[A-Z][A-Za-z]+$`)
+	kindSepR = regexp.MustCompile(`\s*,\s*(?:and\s+)?|\s+and\s+`)
+)
+
+// apiRemovals reads the API versions a text says stop being served, with
+// the kinds they serve and the version to use instead. It returns nil when
+// the text names no such removal.
+func apiRemovals(text string) []knowledge.APIChange {
+	var out []knowledge.APIChange
+	var kinds []string
+	var gvs []string
+	for _, s := range sentences(text) {
+		if m := apiOfRe.FindStringSubmatchIndex(s); m != nil {
+			kinds = splitKinds(s[m[2]:m[3]])
+			gvs = gvRe.FindAllString(s[:m[0]], -1)
+		} else if m := kindInRe.FindStringSubmatch(s); m != nil {
+			kinds, gvs = []string{m[1]}, []string{m[2]}
+		} else if m := fromKindRe.FindStringSubmatch(s); m != nil {
+			kinds, gvs = []string{m[2]}, []string{m[1]}
+		}
+		if len(kinds) > 0 && len(gvs) > 0 {
+			break
+		}
+	}
+	if len(kinds) == 0 || len(gvs) == 0 {
+		return nil
+	}
+	replaced := ""
+	for _, m := range useRe.FindAllStringSubmatch(text, -1) {
+		if !contains(gvs, m[1]) {
+			replaced = m[1]
+			break
+		}
+	}
+	for _, gv := range gvs {
+		if contains(gvs[:indexOf(gvs, gv)], gv) {
+			continue
+		}
+		out = append(out, knowledge.APIChange{GroupVersion: gv, Kinds: kinds, ReplacedBy: replaced})
+	}
+	return out
+}
+
+// splitKinds reads "A, B, and C" into kinds, or nil if any is not a kind name.
+func splitKinds(s string) []string {
+	var out []string
+	for _, k := range kindSepR.Split(strings.TrimSpace(s), -1) {
+		k = strings.TrimSpace(strings.TrimPrefix(k, "and "))
+		if k == "" {
+			continue
+		}
+		if !kindRe.MatchString(k) {
+			return nil
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// apiTitle names an API removal: "FlowSchema and PriorityLevelConfiguration
+// (flowcontrol.apiserver.k8s.io/v1beta3)".
+func apiTitle(a knowledge.APIChange) string {
+	ks := a.Kinds
+	var names string
+	switch len(ks) {
+	case 0:
+		return a.GroupVersion
+	case 1:
+		names = ks[0]
+	default:
+		names = strings.Join(ks[:len(ks)-1], ", ") + " and " + ks[len(ks)-1]
+	}
+	return names + " (" + a.GroupVersion + ")"
+}
+
+func contains(list []string, s string) bool { return indexOf(list, s) >= 0 }
+
+func indexOf(list []string, s string) int {
+	for i, l := range list {
+		if l == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// dedupeNotices keeps the first of notices of one kind and release whose
+// titles read the same once markup and case are set aside.
+func dedupeNotices(ns []knowledge.Notice) []knowledge.Notice {
+	seen := map[string]bool{}
+	var out []knowledge.Notice
+	for _, n := range ns {
+		key := string(n.Kind) + "|" + n.Release.String() + "|" + normTitle(n.Title)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, n)
+	}
+	return out
+}
+
+var nonWordRe = regexp.MustCompile(`[^\p{L}\p{N}]+`)
+
+// normTitle lower-cases a title and keeps only its words.
+func normTitle(t string) string {
+	return strings.TrimSpace(nonWordRe.ReplaceAllString(strings.ToLower(plain(t)), " "))
+}
