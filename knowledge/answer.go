@@ -13,7 +13,8 @@ const (
 	KindReleases     Kind = "releases" // every known release
 	KindSearch       Kind = "search"
 	KindGate         Kind = "gate"
-	KindDiff         Kind = "diff"
+	KindDiff         Kind = "diff" // diff A B and upgrade A B
+	KindSIG          Kind = "sig"  // one SIG's KEPs
 	KindHelp         Kind = "help"
 	KindSubscription Kind = "subscription"
 	KindError        Kind = "error"
@@ -27,20 +28,21 @@ type Answerer interface {
 // Answer is a platform-neutral reply. Every adapter draws it within its
 // platform's limits; `bot ask --json` prints it as it is.
 type Answer struct {
-	Kind    Kind          `json:"kind"`
-	Title   string        `json:"title"`
-	Text    string        `json:"text"` // a short plain-text summary
-	KEP     *KEPFacts     `json:"kep,omitempty"`
-	Release *ReleaseFacts `json:"release,omitempty"`
-	Facts   []Fact        `json:"facts,omitempty"`
-	Items   []Item        `json:"items,omitempty"`
-	Notices []Notice      `json:"notices,omitempty"`
-	Links   []Link        `json:"links,omitempty"`
-	Notes   []string      `json:"notes,omitempty"` // caveats: sources that disagree, items left out
-	Sources []SourceRef   `json:"sources,omitempty"`
-	Error   *ErrorFacts   `json:"error,omitempty"`
-	Suggest []string      `json:"suggestions,omitempty"` // "did you mean" questions, best first
-	Query   string        `json:"query,omitempty"`       // the question as understood
+	Kind     Kind           `json:"kind"`
+	Title    string         `json:"title"`
+	Text     string         `json:"text"` // a short plain-text summary
+	KEP      *KEPFacts      `json:"kep,omitempty"`
+	Release  *ReleaseFacts  `json:"release,omitempty"`
+	Facts    []Fact         `json:"facts,omitempty"`
+	Releases []ReleaseFacts `json:"releases,omitempty"` // the releases answer: every known release
+	Items    []Item         `json:"items,omitempty"`
+	Notices  []Notice       `json:"notices,omitempty"`
+	Links    []Link         `json:"links,omitempty"`
+	Notes    []string       `json:"notes,omitempty"` // caveats: sources that disagree, items left out
+	Sources  []SourceRef    `json:"sources,omitempty"`
+	Error    *ErrorFacts    `json:"error,omitempty"`
+	Suggest  []string       `json:"suggestions,omitempty"` // "did you mean" questions, best first
+	Query    string         `json:"query,omitempty"`       // the question as understood
 }
 
 // Fact is one name/value line of an answer.

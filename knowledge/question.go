@@ -13,7 +13,8 @@ const (
 	AskHelp          QuestionKind = "help"          // help · help subscribe
 	AskGate          QuestionKind = "gate"          // gate NFTablesProxyMode
 	AskSearch        QuestionKind = "search"        // search image volume
-	AskDiff          QuestionKind = "diff"          // diff 1.29 1.32 · upgrade 1.29 1.32
+	AskDiff          QuestionKind = "diff"          // diff 1.29 1.32
+	AskUpgrade       QuestionKind = "upgrade"       // upgrade 1.29 1.32: diff, read as "I run 1.29 and go to 1.32"
 	AskSIG           QuestionKind = "sig"           // sig network [1.29]
 	AskSubscribe     QuestionKind = "subscribe"     // subscribe deprecations [filters]
 	AskUnsubscribe   QuestionKind = "unsubscribe"   // unsubscribe deprecations
