@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/ingest"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 )
@@ -35,7 +34,7 @@ func runSnapshot(_ context.Context, io stdio, args []string) int {
 		fmt.Fprintln(io.err, "bot snapshot: every shared source must read cleanly; the snapshot was not written.")
 		return exitBadInput
 	}
-	b, err := snapshot.Build(knowledge.Compile(res.Corpus))
+	b, err := snapshot.Build(res.Corpus)
 	if err != nil {
 		fmt.Fprintf(io.err, "bot snapshot: %v\n", err)
 		return exitFailure

@@ -16,7 +16,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/releasenote"
+	"github.com/kepbot/kepbot/knowledge/website"
 )
 
 // MaxDocumentBytes caps one release-note or website document. The real ones
@@ -34,14 +36,25 @@ func (w Warning) String() string { return w.Path + ": " + w.Problem }
 // Result is what Load found.
 type Result struct {
 	Corpus   *knowledge.Corpus
-	Files    int // documents read successfully
+	Files    int // documents, enhancements folders and archives read successfully
 	Warnings []Warning
+	// KEPReports describe each enhancements folder or archive read: how
+	// many kep.yaml files, KEPs, and what was skipped and why.
+	KEPReports []KEPReport
 }
 
-// Load reads every path: a release-note document (Markdown, .md or .txt), or
-// a folder of them (read recursively; hidden folders and node_modules are
-// passed over). It fails only when no path exists at all; unreadable
-// documents become warnings.
+// KEPReport is what one enhancements folder or archive held.
+type KEPReport struct {
+	Path   string
+	Report kepyaml.Report
+}
+
+// Load reads every path: a release note or post (Markdown, .md or .txt;
+// Chinese ones are read as release notes, others as the official English
+// posts and the deprecation guide), a kubernetes/enhancements checkout (a
+// folder holding keps/) or its .tar.gz, or a folder of any of these (read
+// recursively; hidden folders and node_modules are passed over). It fails
+// only when no path exists at all; what cannot be read becomes a warning.
 func Load(paths []string) (*Result, error) {
 	res := &Result{Corpus: &knowledge.Corpus{}}
 	if len(paths) == 0 {
@@ -56,6 +69,10 @@ func Load(paths []string) (*Result, error) {
 		}
 		found++
 		if info.IsDir() {
+			if isEnhancements(p) {
+				res.loadEnhancements(p)
+				continue
+			}
 			res.loadDir(p)
 			continue
 		}
@@ -82,12 +99,16 @@ func (r *Result) loadDir(dir string) {
 			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
 				return fs.SkipDir
 			}
+			if p != dir && isEnhancements(p) {
+				files = append(files, p)
+				return fs.SkipDir
+			}
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 || !d.Type().IsRegular() {
 			return nil
 		}
-		if isDocument(name) {
+		if isDocument(name) || isArchive(name) {
 			files = append(files, p)
 		}
 		return nil
@@ -97,8 +118,63 @@ func (r *Result) loadDir(dir string) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
+		if isEnhancements(f) {
+			r.loadEnhancements(f)
+			continue
+		}
 		r.loadFile(f)
 	}
+}
+
+// isEnhancements reports whether dir is a kubernetes/enhancements checkout:
+// it holds a keps folder.
+func isEnhancements(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, "keps"))
+	return err == nil && st.IsDir()
+}
+
+func isArchive(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".tar.gz") || strings.HasSuffix(n, ".tgz")
+}
+
+func (r *Result) loadEnhancements(dir string) {
+	res, err := kepyaml.LoadDir(dir, kepyaml.DefaultLimits())
+	if err != nil {
+		r.warn(dir, err.Error())
+		return
+	}
+	r.addKEPs(dir, res)
+}
+
+func (r *Result) loadArchive(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		r.warn(path, describe(err))
+		return
+	}
+	defer f.Close()
+	res, err := kepyaml.LoadTarGz(f, kepyaml.DefaultLimits())
+	if err != nil {
+		r.warn(path, err.Error())
+		return
+	}
+	r.addKEPs(path, res)
+}
+
+func (r *Result) addKEPs(path string, res *kepyaml.Result) {
+	if len(res.Corpus.KEPs) == 0 {
+		r.warn(path, "no kep.yaml found; give a kubernetes/enhancements checkout or its .tar.gz")
+		return
+	}
+	for i := range res.Corpus.Sources {
+		if res.Corpus.Sources[i].Path == "" {
+			res.Corpus.Sources[i].Path = path
+		}
+	}
+	r.Corpus.Add(res.Corpus)
+	r.KEPReports = append(r.KEPReports, KEPReport{Path: path, Report: res.Report})
+	r.Files++
 }
 
 func isDocument(name string) bool {
@@ -110,6 +186,10 @@ func isDocument(name string) bool {
 }
 
 func (r *Result) loadFile(path string) {
+	if isArchive(path) {
+		r.loadArchive(path)
+		return
+	}
 	data, err := readCapped(path, MaxDocumentBytes)
 	if err != nil {
 		r.warn(path, describe(err))
@@ -119,7 +199,15 @@ func (r *Result) loadFile(path string) {
 		r.warn(path, "not UTF-8 text; save it as UTF-8 Markdown")
 		return
 	}
-	c, err := releasenote.Parse(filepath.Base(path), data)
+	parse := website.Parse
+	if hasHan(data) {
+		parse = releasenote.Parse
+	}
+	c, err := parse(filepath.Base(path), data)
+	if errors.Is(err, website.ErrDescribesSources) {
+		r.Corpus.Skipped = append(r.Corpus.Skipped, knowledge.Skip{Path: path, Reason: "describes where the other documents came from"})
+		return
+	}
 	if err != nil {
 		r.warn(path, err.Error())
 		return

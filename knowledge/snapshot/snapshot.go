@@ -27,24 +27,31 @@ const SourceID = "kepbot-snapshot"
 //go:embed snapshot.json
 var embedded []byte
 
-// Load returns the built-in knowledge.
+// Load returns the built-in knowledge, compiled from the embedded facts.
+// Its Corpus is set, so a sync can build on it.
 func Load() (*knowledge.Knowledge, error) {
-	var k knowledge.Knowledge
-	if err := json.Unmarshal(embedded, &k); err != nil {
+	var c knowledge.Corpus
+	if err := json.Unmarshal(embedded, &c); err != nil {
 		return nil, fmt.Errorf("read the built-in snapshot: %w", err)
 	}
-	return &k, nil
+	k := knowledge.Compile(&c)
+	k.Corpus = &c
+	return k, nil
 }
 
 // Sources lists the folders of the shared tree a snapshot is built from.
 func Sources(sharedRoot string) []string {
-	return []string{filepath.Join(sharedRoot, "seeds")}
+	return []string{
+		filepath.Join(sharedRoot, "seeds"),
+		filepath.Join(sharedRoot, "data", "website"),
+		filepath.Join(sharedRoot, "data", "enhancements"),
+	}
 }
 
-// Build returns the snapshot file for k: facts only, one record a line so
-// that a rebuild's diff reads well.
-func Build(k *knowledge.Knowledge) ([]byte, error) {
-	f := factsOnly(k)
+// Build returns the snapshot file for a corpus: facts only, one record a
+// line so that a rebuild's diff reads well.
+func Build(c *knowledge.Corpus) ([]byte, error) {
+	f := factsOnly(c)
 	var b bytes.Buffer
 	b.WriteString("{\n")
 	sections := []struct {
@@ -52,9 +59,12 @@ func Build(k *knowledge.Knowledge) ([]byte, error) {
 		n    int
 		item func(int) any
 	}{
-		{"sources", len(f.Sources), func(i int) any { return f.Sources[i] }},
-		{"releases", len(f.Releases), func(i int) any { return f.Releases[i] }},
-		{"keps", len(f.KEPs), func(i int) any { return f.KEPs[i] }},
+		{"Sources", len(f.Sources), func(i int) any { return f.Sources[i] }},
+		{"Releases", len(f.Releases), func(i int) any { return f.Releases[i] }},
+		{"KEPs", len(f.KEPs), func(i int) any { return f.KEPs[i] }},
+		{"Mentions", len(f.Mentions), func(i int) any { return f.Mentions[i] }},
+		{"Notices", len(f.Notices), func(i int) any { return f.Notices[i] }},
+		{"Skipped", len(f.Skipped), func(i int) any { return f.Skipped[i] }},
 	}
 	for si, s := range sections {
 		fmt.Fprintf(&b, "%q: [", s.name)
@@ -79,40 +89,38 @@ func Build(k *knowledge.Knowledge) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// factsOnly copies k without any document's sentences: texts, section
-// headings and local paths go; names, numbers, stages, dates and links stay.
-func factsOnly(k *knowledge.Knowledge) *knowledge.Knowledge {
-	out := &knowledge.Knowledge{}
-	for _, s := range k.Sources {
+// factsOnly copies c without any document's sentences: texts, section
+// headings and local paths go; names, numbers, stages, dates, gates and
+// links stay. A mention without a KEP number keeps its place only by the
+// feature gates it names (its title is rebuilt from them): its own title is
+// a sentence of the note.
+func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
+	out := &knowledge.Corpus{Releases: c.Releases, KEPs: c.KEPs}
+	for _, s := range c.Sources {
 		s.Path = ""
 		out.Sources = append(out.Sources, s)
 	}
 	out.Sources = append(out.Sources, knowledge.Source{ID: SourceID, Name: "kepbot built-in snapshot (facts only)", Kind: knowledge.SourceSnapshot})
-	for _, r := range k.Releases {
-		items := r.Items
-		r.Items = nil
-		for _, it := range items {
-			if it.KEP == 0 { // its only name is a sentence of the note
+	for _, m := range c.Mentions {
+		m.Text, m.Section = "", ""
+		if m.KEP == 0 {
+			if len(m.FeatureGates) == 0 {
 				continue
 			}
-			it.Text = ""
-			r.Items = append(r.Items, it)
+			m.Title = "feature gate " + strings.Join(m.FeatureGates, ", ")
 		}
-		notices := r.Notices
-		r.Notices = nil
-		for _, n := range notices {
-			if n, ok := noticeFacts(n); ok {
-				r.Notices = append(r.Notices, n)
-			}
-		}
-		out.Releases = append(out.Releases, r)
+		out.Mentions = append(out.Mentions, m)
 	}
-	for _, kp := range k.KEPs {
-		kp.History = append([]knowledge.Mention(nil), kp.History...)
-		for i := range kp.History {
-			kp.History[i].Text, kp.History[i].Section = "", ""
+	for _, n := range c.Notices {
+		if n, ok := noticeFacts(n); ok {
+			out.Notices = append(out.Notices, n)
 		}
-		out.KEPs = append(out.KEPs, kp)
+	}
+	for _, sk := range c.Skipped {
+		if filepath.IsAbs(sk.Path) || strings.HasPrefix(sk.Path, "..") {
+			sk.Path = filepath.Base(sk.Path) // where the tree was read from is no fact
+		}
+		out.Skipped = append(out.Skipped, knowledge.Skip{Path: sk.Path, Reason: sk.Reason})
 	}
 	return out
 }
