@@ -1,0 +1,248 @@
+// Package discord is kepbot's Discord adapter: `!k8s …` prefix commands
+// and mentions on the gateway, the /k8s application command with
+// autocomplete (over the gateway or the HTTP interactions endpoint), and
+// answers drawn as embeds within Discord's limits.
+//
+// It translates and renders; it never decides an answer. Every message it
+// sends carries allowed_mentions with an empty parse list, and every text
+// it echoes is escaped. Tokens never reach a log, discordgo's included.
+package discord
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Time budgets.
+const (
+	// inlineBudget is how long an interaction waits for its answer before
+	// deferring: Discord invalidates an interaction not answered in 3 s.
+	inlineBudget = 1500 * time.Millisecond
+	// answerTimeout bounds the work on one question.
+	answerTimeout = 30 * time.Second
+	// sendTimeout bounds posting one answer, retries included.
+	sendTimeout = 30 * time.Second
+	// drainTimeout is how long Run waits for answers in flight at shutdown.
+	drainTimeout = 10 * time.Second
+)
+
+// Adapter serves kepbot on Discord. Make it with NewAdapter; run the
+// gateway with Run and mount Routes on the HTTP server.
+type Adapter struct {
+	cfg       Config
+	answerer  knowledge.Answerer
+	catalog   Catalog
+	log       zerolog.Logger
+	session   *discordgo.Session
+	rest      *rest
+	users     *userLimiter
+	publicKey ed25519.PublicKey
+	replays   *seenIDs
+
+	now          func() time.Time
+	inlineBudget time.Duration
+
+	mu      sync.Mutex
+	base    context.Context // Run's context; Background before Run
+	closing bool
+	wg      sync.WaitGroup // answers in flight
+	invalid invalidCounter
+}
+
+// NewAdapter returns the Discord adapter for cfg (defaults are filled in
+// and it is validated), answering with answerer and offering autocomplete
+// from catalog (nil offers none). It routes discordgo's own logging through
+// logger with tokens scrubbed. It fails with a message naming the config
+// key at fault.
+func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger zerolog.Logger) (*Adapter, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if !cfg.Enabled() {
+		return nil, errors.New("config: discord is not configured: set DISCORD_BOT_TOKEN (gateway) or DISCORD_PUBLIC_KEY (HTTP interactions)")
+	}
+	if answerer == nil {
+		return nil, errors.New("discord adapter: no answerer")
+	}
+	secrets.add(cfg.BotToken.Value())
+	a := &Adapter{
+		cfg:          cfg,
+		answerer:     answerer,
+		catalog:      catalog,
+		log:          logger.With().Str("adapter", "discord").Logger(),
+		users:        newUserLimiter(cfg.UserPerMinute, cfg.UserBurst),
+		replays:      newSeenIDs(),
+		now:          time.Now,
+		inlineBudget: inlineBudget,
+		base:         context.Background(),
+	}
+	if cfg.PublicKey != "" {
+		key, _ := hex.DecodeString(cfg.PublicKey) // Validate checked it
+		a.publicKey = ed25519.PublicKey(key)
+	}
+	routeLibraryLog(a.log)
+	s, err := newSession(cfg, a.countStatus)
+	if err != nil {
+		return nil, err
+	}
+	a.session = s
+	a.rest = &rest{s: s, invalid: &a.invalid, refused: &refusedChannels{}, now: a.clock}
+	s.AddHandler(a.onReady)
+	s.AddHandler(a.onMessageCreate)
+	s.AddHandler(a.onInteractionCreate)
+	return a, nil
+}
+
+// Name returns "discord".
+func (a *Adapter) Name() string { return "discord" }
+
+// Routes returns the HTTP routes to mount on the server's mux, keyed by
+// pattern: POST /discord/interactions when a public key is configured.
+func (a *Adapter) Routes() map[string]http.Handler {
+	if a.publicKey == nil {
+		return map[string]http.Handler{}
+	}
+	return map[string]http.Handler{"POST /discord/interactions": a.InteractionsHandler()}
+}
+
+// Run registers /k8s (when a bot token and an application ID are set),
+// connects to the gateway (when a bot token is set) and serves until ctx
+// ends, then disconnects and waits up to 10 s for answers in flight. It
+// fails when registering fails or the gateway cannot be opened; discordgo
+// reconnects by itself after a connection is lost.
+func (a *Adapter) Run(ctx context.Context) error {
+	a.mu.Lock()
+	a.base = ctx
+	a.closing = false
+	a.mu.Unlock()
+	if a.cfg.Register() {
+		if err := a.Register(ctx); err != nil {
+			return err
+		}
+	}
+	if a.cfg.Gateway() {
+		if err := a.session.Open(); err != nil {
+			return fmt.Errorf("discord: open gateway: %s", secrets.scrub(err.Error()))
+		}
+		a.log.Info().Str("prefix", a.cfg.Prefix).Msg("discord gateway connected")
+	}
+	<-ctx.Done()
+	a.mu.Lock()
+	a.closing = true
+	a.mu.Unlock()
+	if a.cfg.Gateway() {
+		if err := a.session.Close(); err != nil {
+			a.log.Warn().Str("error", secrets.scrub(err.Error())).Msg("discord gateway close")
+		}
+	}
+	done := make(chan struct{})
+	go func() { a.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(drainTimeout):
+		a.log.Warn().Msg("discord: answers still in flight at shutdown")
+	}
+	return nil
+}
+
+// Register replaces the application's commands with Commands: in every
+// configured guild, or globally when none is. It fails on the first
+// refusal.
+func (a *Adapter) Register(ctx context.Context) error {
+	guilds := a.cfg.Guilds
+	if len(guilds) == 0 {
+		guilds = []string{""}
+	}
+	for _, g := range guilds {
+		rctx, cancel := context.WithTimeout(ctx, sendTimeout)
+		err := a.rest.register(rctx, a.cfg.AppID, g, Commands())
+		cancel()
+		if err != nil {
+			return fmt.Errorf("register /%s: %w", CommandName, err)
+		}
+		a.log.Info().Str("guild", g).Msg("discord commands registered")
+	}
+	return nil
+}
+
+// InvalidRequests returns how many of kepbot's requests Discord refused
+// (401, 403, 429) in the last 10 minutes; past InvalidLimit kepbot stops
+// posting until the count falls.
+func (a *Adapter) InvalidRequests() int { return a.invalid.count(a.clock()) }
+
+func (a *Adapter) clock() time.Time { return a.now() }
+
+// countStatus counts a response toward the invalid-request budget.
+func (a *Adapter) countStatus(status int) {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusTooManyRequests:
+		a.invalid.add(a.clock())
+	}
+}
+
+// start begins one unit of work (an event, a follow-up): it returns a
+// context that outlives Run's own cancellation by at most timeout, so
+// that answers in flight at shutdown still go out, and false when the
+// adapter is shutting down.
+func (a *Adapter) start(timeout time.Duration) (context.Context, context.CancelFunc, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closing {
+		return nil, nil, false
+	}
+	a.wg.Add(1)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(a.base), timeout)
+	return ctx, func() { cancel(); a.wg.Done() }, true
+}
+
+// ask answers text as typed: parse, answer, and on failure an answer of
+// kind error that is safe to show. Internal errors are logged, not shown.
+func (a *Adapter) ask(ctx context.Context, text string, from knowledge.Origin, log zerolog.Logger) *knowledge.Answer {
+	q, err := knowledge.ParseQuestion(text)
+	if err != nil {
+		return knowledge.ErrorAnswer(err)
+	}
+	q.From = from
+	actx, cancel := context.WithTimeout(ctx, answerTimeout)
+	defer cancel()
+	ans, err := a.answerer.Answer(actx, q)
+	if err == nil && ans == nil {
+		err = errors.New("no answer")
+	}
+	if err != nil {
+		if knowledge.ErrorCode(err) == knowledge.EINTERNAL {
+			log.Error().Str("error", secrets.scrub(err.Error())).Str("question", string(q.Kind)).Msg("discord: answer failed")
+		}
+		ans = knowledge.ErrorAnswer(err)
+		ans.Query = q.Canonical()
+	}
+	return ans
+}
+
+// botUser returns the bot's own user ID once the gateway is ready. discordgo
+// keeps the READY user in its state before it runs any handler, even with
+// the state cache off.
+func (a *Adapter) botUser() string {
+	st := a.session.State
+	if st == nil {
+		return ""
+	}
+	st.RLock()
+	defer st.RUnlock()
+	if st.User == nil {
+		return ""
+	}
+	return st.User.ID
+}

@@ -1,0 +1,199 @@
+package discord
+
+import (
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Defaults for what the configuration leaves out.
+const (
+	DefaultPrefix        = "!k8s"
+	DefaultUserPerMinute = 10
+	DefaultUserBurst     = 5
+)
+
+// Environment variables ApplyEnv reads.
+const (
+	EnvBotToken   = "DISCORD_BOT_TOKEN"
+	EnvAppID      = "DISCORD_APP_ID"
+	EnvPublicKey  = "DISCORD_PUBLIC_KEY"
+	EnvPrefix     = "DISCORD_PREFIX"
+	EnvGuilds     = "DISCORD_GUILDS"
+	EnvAPIURL     = "DISCORD_API_URL"
+	EnvGatewayURL = "DISCORD_GATEWAY_URL"
+)
+
+// Config configures the Discord adapter. The gateway (prefix commands,
+// mentions, DMs and gateway interactions) runs when BotToken is set; the
+// HTTP interactions endpoint when PublicKey is; /k8s is registered at
+// start when both BotToken and AppID are.
+type Config struct {
+	// BotToken authenticates the gateway and REST calls. It is never
+	// logged; it comes from DISCORD_BOT_TOKEN or a file, never from YAML.
+	BotToken Secret `yaml:"-" json:"-"`
+	// AppID is the application ID, for registering /k8s. DISCORD_APP_ID.
+	AppID string `yaml:"app_id"`
+	// PublicKey is the application's Ed25519 public key (64 hex
+	// characters) that signs HTTP interactions. DISCORD_PUBLIC_KEY.
+	PublicKey string `yaml:"public_key"`
+	// Prefix starts a typed command, "!k8s". DISCORD_PREFIX.
+	Prefix string `yaml:"prefix"`
+	// Guilds, when set, register /k8s in these guilds only (instant
+	// updates, for development) instead of globally. DISCORD_GUILDS,
+	// comma-separated.
+	Guilds []string `yaml:"guilds"`
+	// APIURL replaces https://discord.com for REST calls (a proxy, a test
+	// server); a trailing /api/v9 is allowed. DISCORD_API_URL.
+	APIURL string `yaml:"api_url"`
+	// GatewayURL is the gateway WebSocket URL to use instead of the one
+	// GET /gateway returns. DISCORD_GATEWAY_URL.
+	GatewayURL string `yaml:"gateway_url"`
+	// UserPerMinute and UserBurst bound how fast one person may ask: a
+	// token bucket per user refilled UserPerMinute times a minute, holding
+	// at most UserBurst questions.
+	UserPerMinute int `yaml:"user_per_minute"`
+	UserBurst     int `yaml:"user_burst"`
+}
+
+// WithDefaults returns c with the defaults filled in where c leaves a
+// value unset.
+func (c Config) WithDefaults() Config {
+	if c.Prefix == "" {
+		c.Prefix = DefaultPrefix
+	}
+	if c.UserPerMinute == 0 {
+		c.UserPerMinute = DefaultUserPerMinute
+	}
+	if c.UserBurst == 0 {
+		c.UserBurst = DefaultUserBurst
+	}
+	return c
+}
+
+// ApplyEnv sets from the environment (read through getenv) every field
+// whose variable is set. Secret files (DISCORD_BOT_TOKEN_FILE) are the
+// config loader's business.
+func (c *Config) ApplyEnv(getenv func(string) string) {
+	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
+	if v := get(EnvBotToken); v != "" {
+		c.BotToken = NewSecret(v)
+	}
+	for _, f := range []struct {
+		dst  *string
+		name string
+	}{{&c.AppID, EnvAppID}, {&c.PublicKey, EnvPublicKey}, {&c.Prefix, EnvPrefix}, {&c.APIURL, EnvAPIURL}, {&c.GatewayURL, EnvGatewayURL}} {
+		if v := get(f.name); v != "" {
+			*f.dst = v
+		}
+	}
+	if v := get(EnvGuilds); v != "" {
+		c.Guilds = nil
+		for _, g := range strings.Split(v, ",") {
+			if g = strings.TrimSpace(g); g != "" {
+				c.Guilds = append(c.Guilds, g)
+			}
+		}
+	}
+}
+
+// Enabled reports whether Discord is configured at all: a bot token or a
+// public key.
+func (c *Config) Enabled() bool { return !c.BotToken.IsZero() || c.PublicKey != "" }
+
+// Gateway reports whether the gateway runs: a bot token is set.
+func (c *Config) Gateway() bool { return !c.BotToken.IsZero() }
+
+// Register reports whether /k8s is registered at start.
+func (c *Config) Register() bool { return !c.BotToken.IsZero() && c.AppID != "" }
+
+// Validate checks a configuration after WithDefaults and returns an error
+// naming every key at fault (and the variable that sets it), or nil. A
+// configuration that does not enable Discord is valid.
+func (c *Config) Validate() error {
+	if !c.Enabled() {
+		return nil
+	}
+	var p []string
+	add := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
+	if tok := c.BotToken.Value(); tok != "" && strings.ContainsFunc(tok, unicode.IsSpace) && !strings.HasPrefix(tok, "Bot ") {
+		add("discord.bot_token (%s) holds spaces; give the token exactly as the Developer Portal shows it", EnvBotToken)
+	}
+	if c.PublicKey != "" {
+		if b, err := hex.DecodeString(c.PublicKey); err != nil || len(b) != 32 {
+			add("discord.public_key (%s) must be the 64 hex characters the Developer Portal shows as Public Key; it has %d characters", EnvPublicKey, len(c.PublicKey))
+		}
+	}
+	if c.AppID != "" && !isSnowflake(c.AppID) {
+		add("discord.app_id (%s) must be the application ID, a number like 1234567890123456789", EnvAppID)
+	}
+	if len(c.Guilds) > 0 && c.AppID == "" {
+		add("discord.guilds (%s) is set but discord.app_id (%s) is not: registering commands in guilds needs the application ID", EnvGuilds, EnvAppID)
+	}
+	for _, g := range c.Guilds {
+		if !isSnowflake(g) {
+			add("discord.guilds (%s) holds %s; each guild is a numeric ID like 1234567890123456789", EnvGuilds, strconv.Quote(short(g, 24)))
+		}
+	}
+	switch {
+	case c.Prefix == "" || len(c.Prefix) > 16:
+		add("discord.prefix (%s) must be 1 to 16 characters, e.g. %s", EnvPrefix, DefaultPrefix)
+	case strings.ContainsFunc(c.Prefix, unicode.IsSpace) || strings.ContainsAny(c.Prefix, "<@`"):
+		add("discord.prefix (%s) %s must not hold spaces, <, @ or `; use a word like %s", EnvPrefix, strconv.Quote(c.Prefix), DefaultPrefix)
+	}
+	if msg := urlProblem(c.APIURL, "http", "https"); msg != "" {
+		add("discord.api_url (%s) %s", EnvAPIURL, msg)
+	}
+	if msg := urlProblem(c.GatewayURL, "ws", "wss"); msg != "" {
+		add("discord.gateway_url (%s) %s", EnvGatewayURL, msg)
+	}
+	if c.UserPerMinute < 1 || c.UserPerMinute > 600 {
+		add("discord.user_per_minute must be between 1 and 600 questions a minute; it is %d", c.UserPerMinute)
+	}
+	if c.UserBurst < 1 || c.UserBurst > 100 {
+		add("discord.user_burst must be between 1 and 100; it is %d", c.UserBurst)
+	}
+	switch len(p) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("config: %s", p[0])
+	}
+	return fmt.Errorf("config has %d problems:\n  %s", len(p), strings.Join(p, "\n  "))
+}
+
+// urlProblem says what is wrong with an optional base URL, or "".
+func urlProblem(raw string, schemes ...string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "is not a URL like " + schemes[1] + "://host:port"
+	}
+	for _, s := range schemes {
+		if u.Scheme == s {
+			if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+				return "must not carry a user, a query or a fragment"
+			}
+			return ""
+		}
+	}
+	return "must start with " + strings.Join(schemes, ":// or ") + "://"
+}
+
+// isSnowflake reports whether s is a Discord ID: 1 to 20 digits.
+func isSnowflake(s string) bool {
+	if s == "" || len(s) > 20 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,246 @@
+package discord
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// fakeDiscord is a local fake of Discord's REST API (v9) and gateway,
+// speaking the wire protocol discordgo speaks: it records every request,
+// answers as Discord would (or as a test's override says), and drives one
+// gateway connection: Hello, Identify, READY, then the events a test sends.
+type fakeDiscord struct {
+	t   *testing.T
+	srv *httptest.Server
+
+	mu       sync.Mutex
+	requests []recorded
+	override func(r *http.Request) (status int, body string, ok bool)
+
+	got      chan recorded     // every request, as it arrives
+	identify chan identifyData // the Identify of each connection
+	events   chan string       // dispatch payloads to send
+	closed   chan struct{}
+	once     sync.Once
+}
+
+type recorded struct {
+	Method, Path string
+	Auth         string
+	Body         []byte
+}
+
+type identifyData struct {
+	Token   string `json:"token"`
+	Intents int    `json:"intents"`
+}
+
+// botUserID is the bot's own user ID in the fake's READY.
+const botUserID = "900000000000000001"
+
+func newFakeDiscord(t *testing.T) *fakeDiscord {
+	f := &fakeDiscord{t: t, got: make(chan recorded, 256), identify: make(chan identifyData, 4),
+		events: make(chan string, 64), closed: make(chan struct{})}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v9/gateway", func(w http.ResponseWriter, r *http.Request) {
+		f.record(r)
+		fmt.Fprintf(w, `{"url":"ws://%s/gw"}`, r.Host)
+	})
+	mux.HandleFunc("GET /gw/", f.gateway)
+	mux.HandleFunc("/api/v9/", f.rest)
+	f.srv = httptest.NewServer(mux)
+	t.Cleanup(func() {
+		f.once.Do(func() { close(f.closed) })
+		f.srv.CloseClientConnections()
+		f.srv.Close()
+	})
+	return f
+}
+
+// gatewayURL is the fake's gateway, as DISCORD_GATEWAY_URL.
+func (f *fakeDiscord) gatewayURL() string {
+	return "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/gw"
+}
+
+func (f *fakeDiscord) record(r *http.Request) recorded {
+	body, _ := io.ReadAll(r.Body)
+	rec := recorded{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Body: body}
+	f.mu.Lock()
+	f.requests = append(f.requests, rec)
+	f.mu.Unlock()
+	select {
+	case f.got <- rec:
+	default:
+		f.t.Errorf("fake discord: request channel full at %s %s", rec.Method, rec.Path)
+	}
+	return rec
+}
+
+// setOverride makes the fake answer requests fn accepts as fn says.
+func (f *fakeDiscord) setOverride(fn func(r *http.Request) (int, string, bool)) {
+	f.mu.Lock()
+	f.override = fn
+	f.mu.Unlock()
+}
+
+// rest answers the REST endpoints kepbot calls, as Discord does.
+func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {
+	rec := f.record(r)
+	r.Body = io.NopCloser(strings.NewReader(string(rec.Body)))
+	w.Header().Set("Content-Type", "application/json")
+	f.mu.Lock()
+	override := f.override
+	f.mu.Unlock()
+	if override != nil {
+		if status, body, ok := override(r); ok {
+			w.WriteHeader(status)
+			io.WriteString(w, body)
+			return
+		}
+	}
+	p := strings.TrimPrefix(r.URL.Path, "/api/v9/")
+	switch {
+	case r.Method == http.MethodPost && strings.HasPrefix(p, "channels/") && strings.HasSuffix(p, "/messages"):
+		fmt.Fprintf(w, `{"id":"%d","channel_id":"%s"}`, time.Now().UnixNano(), strings.Split(p, "/")[1])
+	case r.Method == http.MethodPost && strings.HasPrefix(p, "interactions/") && strings.HasSuffix(p, "/callback"):
+		w.WriteHeader(http.StatusNoContent)
+	case strings.HasPrefix(p, "webhooks/") && (r.Method == http.MethodPatch || r.Method == http.MethodPost):
+		io.WriteString(w, `{"id":"1","channel_id":"1"}`)
+	case r.Method == http.MethodPut && strings.HasPrefix(p, "applications/") && strings.HasSuffix(p, "/commands"):
+		w.Write(rec.Body)
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"message":"404: Not Found","code":0}`)
+	}
+}
+
+var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+// gateway speaks the gateway protocol: op 10 Hello, read op 2 Identify,
+// READY, then dispatch f.events; heartbeats are acknowledged.
+func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
+	c, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		f.t.Errorf("fake gateway upgrade: %v", err)
+		return
+	}
+	defer c.Close()
+	var wmu sync.Mutex
+	send := func(s string) error {
+		wmu.Lock()
+		defer wmu.Unlock()
+		return c.WriteMessage(websocket.TextMessage, []byte(s))
+	}
+	if send(`{"op":10,"d":{"heartbeat_interval":45000}}`) != nil {
+		return
+	}
+	var ident struct {
+		Op int          `json:"op"`
+		D  identifyData `json:"d"`
+	}
+	if err := c.ReadJSON(&ident); err != nil || ident.Op != 2 {
+		f.t.Errorf("fake gateway: want Identify (op 2), got op %d, %v", ident.Op, err)
+		return
+	}
+	f.identify <- ident.D
+	seq := 1
+	ready := fmt.Sprintf(`{"op":0,"s":%d,"t":"READY","d":{"v":9,"session_id":"s1","user":{"id":%q,"username":"kepbot","bot":true},"guilds":[]}}`, seq, botUserID)
+	if send(ready) != nil {
+		return
+	}
+	go func() { // heartbeats and the client's close
+		for {
+			var m struct {
+				Op int `json:"op"`
+			}
+			if err := c.ReadJSON(&m); err != nil {
+				return
+			}
+			if m.Op == 1 {
+				send(`{"op":11}`)
+			}
+		}
+	}()
+	for {
+		select {
+		case <-f.closed:
+			return
+		case <-r.Context().Done():
+			return
+		case ev := <-f.events:
+			seq++
+			if send(strings.Replace(ev, `"s":0`, fmt.Sprintf(`"s":%d`, seq), 1)) != nil {
+				return
+			}
+		}
+	}
+}
+
+// dispatch sends one gateway event of type typ with data d.
+func (f *fakeDiscord) dispatch(typ string, d any) {
+	b, err := json.Marshal(d)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.events <- fmt.Sprintf(`{"op":0,"s":0,"t":%q,"d":%s}`, typ, b)
+}
+
+// next returns the next request matching method and a path prefix,
+// failing the test after timeout.
+func (f *fakeDiscord) next(method, pathPrefix string, timeout time.Duration) recorded {
+	f.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case r := <-f.got:
+			if r.Method == method && strings.HasPrefix(r.Path, pathPrefix) {
+				return r
+			}
+		case <-deadline:
+			f.t.Fatalf("no %s %s within %s", method, pathPrefix, timeout)
+			return recorded{}
+		}
+	}
+}
+
+// all returns every request so far.
+func (f *fakeDiscord) all() []recorded {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]recorded(nil), f.requests...)
+}
+
+// checkAllMessagesMuted fails the test unless every request that creates
+// or edits a message carries allowed_mentions with an empty parse list.
+func (f *fakeDiscord) checkAllMessagesMuted(t *testing.T) int {
+	t.Helper()
+	n := 0
+	for _, r := range f.all() {
+		carries := (r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/messages")) ||
+			strings.HasPrefix(r.Path, "/api/v9/webhooks/")
+		if strings.HasSuffix(r.Path, "/callback") {
+			var c struct {
+				Type int `json:"type"`
+			}
+			json.Unmarshal(r.Body, &c)
+			carries = c.Type == 4 || c.Type == 5 || c.Type == 7
+		}
+		if !carries {
+			continue
+		}
+		n++
+		if !strings.Contains(string(r.Body), `"allowed_mentions":{"parse":[]`) {
+			t.Errorf("%s %s lacks \"allowed_mentions\":{\"parse\":[]: %s", r.Method, r.Path, r.Body)
+		}
+	}
+	return n
+}

@@ -1,0 +1,123 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rs/zerolog"
+
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/store"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files and "+CommandsFile)
+
+// testToken is shaped like a real bot token (base64 user ID, timestamp,
+// HMAC) but is made up.
+const testToken = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhIjKl.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab"
+
+// testInteractionToken is shaped like an interaction token (base64
+// "interaction:…") but is made up.
+const testInteractionToken = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmFiY2RlZmdoaWprbG1ub3A.secret-part"
+
+// openKnowledge saves testdata/corpus.json (made-up facts, our own words)
+// in a real bbolt file in a temporary folder.
+func openKnowledge(t testing.TB) knowledge.KnowledgeStore {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c knowledge.Corpus
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("read corpus: %v", err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Knowledge().ReplaceKnowledge(context.Background(), knowledge.Compile(&c)); err != nil {
+		t.Fatal(err)
+	}
+	return db.Knowledge()
+}
+
+// testEngine is the real engine over openKnowledge.
+func testEngine(t testing.TB) *knowledge.Engine {
+	t.Helper()
+	return knowledge.NewEngine(openKnowledge(t))
+}
+
+// testCatalog loads the autocomplete catalog from the same store.
+func testCatalog(t testing.TB, kb knowledge.KnowledgeStore) *StaticCatalog {
+	t.Helper()
+	c, err := LoadCatalog(context.Background(), kb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// answerFunc is a fake Answerer: a function, and a count of its calls.
+type answerFunc struct {
+	calls atomic.Int64
+	fn    func(ctx context.Context, q knowledge.Question) (*knowledge.Answer, error)
+}
+
+func (f *answerFunc) Answer(ctx context.Context, q knowledge.Question) (*knowledge.Answer, error) {
+	f.calls.Add(1)
+	return f.fn(ctx, q)
+}
+
+// logBuffer collects log lines from several goroutines.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func testLogger(t testing.TB) (zerolog.Logger, *logBuffer) {
+	buf := &logBuffer{}
+	return zerolog.New(buf).Level(zerolog.DebugLevel), buf
+}
+
+// golden compares got with the file at path, or writes it with -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (go test -update writes it): %v", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs (-want +got; go test -update rewrites it):\n%s", path, diff)
+	}
+}

@@ -1,0 +1,134 @@
+package discord
+
+import (
+	"context"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// later sends what follows a first interaction response.
+type later func(ctx context.Context)
+
+// onInteractionCreate answers an interaction that came over the gateway:
+// the first response goes to the callback endpoint, the rest follow.
+func (a *Adapter) onInteractionCreate(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+	if ic == nil || ic.Interaction == nil {
+		return
+	}
+	i := ic.Interaction
+	ctx, done, ok := a.start(answerTimeout + sendTimeout)
+	if !ok {
+		return
+	}
+	defer done()
+	log := a.interactionLog(i, "gateway")
+	first, rest := a.interact(i, log)
+	if err := a.rest.respond(ctx, i, first); err != nil {
+		log.Warn().Str("error", err.Error()).Msg("discord: interaction response failed")
+		return
+	}
+	if rest != nil {
+		rest(ctx)
+	}
+}
+
+// interact handles one interaction, from the gateway or HTTP. It returns
+// the first response at once: a PONG, autocomplete choices, an error or
+// help shown only to the asker, the answer when it is ready within the
+// inline budget, or else a deferral. When more must be sent after the
+// first response (the answer after a deferral, or its further messages),
+// it also returns the function that sends it.
+func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callback, later) {
+	switch i.Type {
+	case discordgo.InteractionPing:
+		return pong(), nil
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return autocompleteResult(choices(a.catalog, i.ApplicationCommandData())), nil
+	case discordgo.InteractionApplicationCommand:
+	default:
+		return reply(textMessage("I only answer /"+CommandName+" commands.", true)), nil
+	}
+	user, name := interactionUser(i)
+	if ok, _ := a.users.allow(user, a.clock()); !ok {
+		log.Info().Msg("discord: user over their question rate")
+		return reply(textMessage(limitedText, true)), nil
+	}
+	text, err := commandText(i.ApplicationCommandData())
+	if err != nil {
+		return reply(errorMessage(knowledge.ErrorAnswer(err))), nil
+	}
+	ctx, done, ok := a.start(answerTimeout)
+	if !ok {
+		return reply(textMessage("kepbot is restarting; ask again in a minute.", true)), nil
+	}
+	origin := knowledge.Origin{Platform: "discord", Workspace: i.GuildID, Channel: i.ChannelID, User: user, UserName: name}
+	answers := make(chan *knowledge.Answer, 1)
+	go func() {
+		defer done()
+		answers <- a.ask(ctx, text, origin, log)
+	}()
+	t := time.NewTimer(a.inlineBudget)
+	defer t.Stop()
+	select {
+	case ans := <-answers:
+		log.Info().Str("kind", string(ans.Kind)).Msg("discord: answered")
+		msgs := Render(ans)
+		return reply(msgs[0]), a.followups(i, log, msgs[1:])
+	case <-t.C:
+	}
+	return deferred(), func(ctx context.Context) {
+		var ans *knowledge.Answer
+		select {
+		case ans = <-answers:
+		case <-ctx.Done():
+			ans = knowledge.ErrorAnswer(ctx.Err())
+		}
+		log.Info().Str("kind", string(ans.Kind)).Bool("deferred", true).Msg("discord: answered")
+		msgs := Render(ans)
+		if err := a.rest.editOriginal(ctx, i, msgs[0]); err != nil {
+			log.Warn().Str("error", err.Error()).Msg("discord: deferred response edit failed")
+			return
+		}
+		a.followups(i, log, msgs[1:])(ctx)
+	}
+}
+
+// followups returns the function that posts msgs after the first
+// response, or nil when there are none. After a deferral nothing can be
+// ephemeral any more, so nothing is.
+func (a *Adapter) followups(i *discordgo.Interaction, log zerolog.Logger, msgs []Message) later {
+	if len(msgs) == 0 {
+		return nil
+	}
+	return func(ctx context.Context) {
+		for _, m := range msgs {
+			if err := a.rest.followup(ctx, i, m); err != nil {
+				log.Warn().Str("error", err.Error()).Msg("discord: follow-up failed")
+				return
+			}
+		}
+	}
+}
+
+// interactionUser returns who invoked i: the member in a guild, the user
+// in a DM.
+func interactionUser(i *discordgo.Interaction) (id, name string) {
+	switch {
+	case i.Member != nil && i.Member.User != nil:
+		return i.Member.User.ID, i.Member.User.Username
+	case i.User != nil:
+		return i.User.ID, i.User.Username
+	}
+	return "", ""
+}
+
+// interactionLog scopes the log to one interaction, without its token.
+func (a *Adapter) interactionLog(i *discordgo.Interaction, via string) zerolog.Logger {
+	user, _ := interactionUser(i)
+	return a.log.With().Str("platform", "discord").Str("guild", i.GuildID).Str("channel", i.ChannelID).
+		Str("user", user).Str("interaction", i.ID).Str("via", via).Logger()
+}

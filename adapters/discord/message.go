@@ -1,0 +1,94 @@
+package discord
+
+import "github.com/bwmarrin/discordgo"
+
+// Message is one message kepbot sends, before it becomes a channel message,
+// an interaction response or a webhook follow-up. Render makes them within
+// Discord's limits.
+type Message struct {
+	Content string
+	Embeds  []*discordgo.MessageEmbed
+	// Ephemeral messages are shown only to the person who asked. Only
+	// interaction responses can be ephemeral; a channel message ignores it.
+	Ephemeral bool
+}
+
+// noMentions is the allowed_mentions every message carries: an empty
+// parse list (serialised as "parse":[]), no users, no roles, no reply
+// ping. Discord's default for bot messages parses @everyone and roles.
+func noMentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+func (m Message) flags() discordgo.MessageFlags {
+	if m.Ephemeral {
+		return discordgo.MessageFlagsEphemeral
+	}
+	return 0
+}
+
+// send is m as a channel message (POST /channels/{id}/messages).
+func (m Message) send() *discordgo.MessageSend {
+	return &discordgo.MessageSend{Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions()}
+}
+
+// response is m as the data of an interaction response (type 4).
+func (m Message) response() *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Flags: m.flags()}
+}
+
+// edit is m as an edit of the deferred original response.
+func (m Message) edit() *discordgo.WebhookEdit {
+	content := m.Content
+	embeds := m.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	return &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, AllowedMentions: noMentions()}
+}
+
+// followup is m as a follow-up message after the original response.
+func (m Message) followup() *discordgo.WebhookParams {
+	return &discordgo.WebhookParams{Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Flags: m.flags()}
+}
+
+// callback is an interaction response as kepbot sends it, as the body of
+// an HTTP interaction or to the callback endpoint. Unlike discordgo's own
+// type, an autocomplete answer always carries its choices, even none.
+type callback struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data any                               `json:"data,omitempty"`
+}
+
+// autocompleteData is the data of an autocomplete answer (type 8).
+type autocompleteData struct {
+	Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
+}
+
+// pong answers Discord's PING (type 1).
+func pong() *callback { return &callback{Type: discordgo.InteractionResponsePong} }
+
+// autocompleteResult answers an autocomplete interaction (type 8).
+func autocompleteResult(c []*discordgo.ApplicationCommandOptionChoice) *callback {
+	if c == nil {
+		c = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	return &callback{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: autocompleteData{Choices: c}}
+}
+
+// deferred is the type 5 response that buys time: Discord shows "kepbot
+// is thinking…" until the original response is edited.
+func deferred() *callback {
+	return &callback{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{AllowedMentions: noMentions()}}
+}
+
+// reply is m as an immediate interaction response (type 4).
+func reply(m Message) *callback {
+	return &callback{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.response()}
+}
+
+// textMessage is a short message of kepbot's own words (already safe).
+func textMessage(s string, ephemeral bool) Message {
+	return Message{Content: truncate(s, MaxContent), Ephemeral: ephemeral}
+}

@@ -1,0 +1,146 @@
+package discord
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Packing budgets, below the limits in limits.go so that what is added
+// last (the "…and N more" line) always fits.
+const (
+	headerBudget = 4500 // the first embed's title, text, fields and footer
+	maxLine      = 1000 // one line of a list
+	moreReserve  = 40   // room kept for "…and N more"
+)
+
+// doc is an answer laid out for Discord before it is cut into messages:
+// a header embed (title, link, summary, fields, sources footer) and lines
+// (items, notices, notes) that continue across embeds and messages. Every
+// string in it is already escaped.
+type doc struct {
+	title, url, text string
+	color            int
+	fields           []*discordgo.MessageEmbedField
+	lines            []string
+	footer           string
+	ephemeral        bool
+}
+
+// page is one embed being filled: the embed itself and its lines, kept
+// apart until the description is joined.
+type page struct {
+	embed *discordgo.MessageEmbed
+	lines []string
+}
+
+func (p *page) description() string {
+	body := strings.Join(p.lines, "\n")
+	switch {
+	case p.embed.Description == "":
+		return body
+	case body == "":
+		return p.embed.Description
+	}
+	return p.embed.Description + "\n\n" + body
+}
+
+func (p *page) size() int {
+	d := p.embed.Description
+	p.embed.Description = p.description()
+	n := embedSize(p.embed)
+	p.embed.Description = d
+	return n
+}
+
+// messages cuts d into at most max messages within Discord's limits. Lines
+// that do not fit are dropped from the end and counted in a last line
+// "…and N more".
+func (d *doc) messages(max int) []Message {
+	if max < 1 {
+		max = 1
+	}
+	header := d.header()
+	var msgs [][]*page
+	cur := []*page{{embed: header}}
+	total := embedSize(header)
+	dropped := 0
+	for i, line := range d.lines {
+		line = truncate(line, maxLine)
+		last := cur[len(cur)-1]
+		add := length(line) + 2
+		onLastMessage := len(msgs) == max-1
+		reserve := 0
+		if onLastMessage && i < len(d.lines)-1 {
+			reserve = moreReserve
+		}
+		if length(last.description())+add+reserve <= MaxDescription && total+add+reserve <= MaxEmbedTotal {
+			last.lines = append(last.lines, line)
+			total += add
+			continue
+		}
+		// A new embed in this message, or a new message.
+		if len(cur) < MaxEmbeds && total+length(line)+reserve <= MaxEmbedTotal {
+			cur = append(cur, &page{embed: &discordgo.MessageEmbed{Color: d.color}, lines: []string{line}})
+			total += length(line)
+			continue
+		}
+		if onLastMessage {
+			dropped = len(d.lines) - i
+			break
+		}
+		msgs = append(msgs, cur)
+		cur = []*page{{embed: &discordgo.MessageEmbed{Color: d.color}, lines: []string{line}}}
+		total = length(line)
+	}
+	if dropped > 0 {
+		last := cur[len(cur)-1]
+		last.lines = append(last.lines, fmt.Sprintf("*…and %d more*", dropped))
+	}
+	msgs = append(msgs, cur)
+	out := make([]Message, 0, len(msgs))
+	for _, pages := range msgs {
+		m := Message{Ephemeral: d.ephemeral}
+		for _, p := range pages {
+			p.embed.Description = p.description()
+			m.Embeds = append(m.Embeds, p.embed)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// header builds the first embed: title, URL, summary, as many fields as fit
+// its budget (the rest become lines) and the footer.
+func (d *doc) header() *discordgo.MessageEmbed {
+	e := &discordgo.MessageEmbed{
+		Title:       truncate(d.title, MaxTitle),
+		URL:         d.url,
+		Description: truncate(d.text, 2000),
+		Color:       d.color,
+	}
+	if d.footer != "" {
+		e.Footer = &discordgo.MessageEmbedFooter{Text: truncate(d.footer, 1000)}
+	}
+	if e.Title == "" && e.Description == "" {
+		e.Description = "…"
+	}
+	size := embedSize(e)
+	var rest []string
+	for _, f := range d.fields {
+		name := truncate(f.Name, MaxFieldName)
+		value := truncate(f.Value, MaxFieldValue)
+		if name == "" || value == "" {
+			continue
+		}
+		if len(e.Fields) < MaxFields && size+length(name)+length(value) <= headerBudget {
+			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: name, Value: value, Inline: f.Inline})
+			size += length(name) + length(value)
+			continue
+		}
+		rest = append(rest, "**"+f.Name+"**: "+f.Value)
+	}
+	d.lines = append(rest, d.lines...)
+	return e
+}

@@ -1,0 +1,202 @@
+package discord
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Embed colours by kind of answer.
+const (
+	colorKEP     = 0x326CE5 // Kubernetes blue
+	colorRelease = 0x2E9E5B
+	colorList    = 0x5865F2
+	colorHelp    = 0x99AAB5
+	colorError   = 0xED4245
+)
+
+// Render draws a as Discord messages within Discord's limits: a KEP or
+// gate as an embed with its stage timeline, gates, links and a sources
+// footer; a release with its facts and highlights; lists, searches and
+// diffs as lines that continue across embeds and messages (at most
+// MaxMessagesAnswer, then "…and N more"); help as an embed and errors as a
+// short text, both ephemeral where the platform allows. All text from the
+// answer is escaped; the messages carry no mentions. A nil answer is an
+// apology.
+func Render(a *knowledge.Answer) []Message {
+	if a == nil {
+		return []Message{textMessage("Sorry, I have no answer to that.", true)}
+	}
+	switch a.Kind {
+	case knowledge.KindError:
+		return []Message{errorMessage(a)}
+	case knowledge.KindHelp:
+		d := baseDoc(a, colorHelp)
+		d.ephemeral = true
+		d.fields = factFields(a.Facts, false)
+		return d.messages(1)
+	}
+	var d *doc
+	switch {
+	case a.KEP != nil:
+		d = kepDoc(a)
+	case a.Release != nil:
+		d = releaseDoc(a)
+	default:
+		d = baseDoc(a, colorList)
+		d.fields = factFields(a.Facts, len(a.Facts) <= 6)
+		d.lines = append(d.lines, itemLines(a.Items, nil)...)
+	}
+	d.lines = append(d.lines, noticeLines(a.Notices)...)
+	d.lines = append(d.lines, noteLines(a.Notes)...)
+	return d.messages(MaxMessagesAnswer)
+}
+
+// baseDoc lays out what every answer has: title, summary, sources.
+func baseDoc(a *knowledge.Answer, color int) *doc {
+	return &doc{title: Escape(a.Title), text: Escape(a.Text), color: color, footer: sourcesFooter(a.Sources)}
+}
+
+// errorMessage is an error answer as a short text with "did you mean".
+func errorMessage(a *knowledge.Answer) Message {
+	text := a.Text
+	if text == "" && a.Error != nil {
+		text = a.Error.Message
+	}
+	if text == "" {
+		text = knowledge.ErrorMessage(fmt.Errorf("unknown"))
+	}
+	s := "⚠️ " + Escape(text)
+	var sugg []string
+	for _, q := range a.Suggest {
+		if c := code(truncate(q, 80)); c != "" {
+			sugg = append(sugg, c)
+		}
+		if len(sugg) == 3 {
+			break
+		}
+	}
+	if len(sugg) > 0 {
+		s += "\nDid you mean " + strings.Join(sugg, " or ") + "?"
+	}
+	return textMessage(s, true)
+}
+
+func kepDoc(a *knowledge.Answer) *doc {
+	d := baseDoc(a, colorKEP)
+	f := a.KEP
+	for _, l := range f.Links {
+		if u := safeURL(l.URL); u != "" {
+			d.url = u
+			break
+		}
+	}
+	add := func(name, value string, inline bool) {
+		if value != "" {
+			d.fields = append(d.fields, &discordgo.MessageEmbedField{Name: name, Value: value, Inline: inline})
+		}
+	}
+	add("Stage", f.Stage.Label(), true)
+	add("SIG", Escape(f.SIG), true)
+	add("Status", Escape(f.Status), true)
+	add("Reached", stageMap(f.Milestones), true)
+	add("Planned", stageMap(f.Targets), true)
+	add("Timeline", timeline(f.Timeline), false)
+	var gates []string
+	for _, g := range f.FeatureGates {
+		gates = append(gates, Escape(g))
+	}
+	add("Feature gates", strings.Join(gates, ", "), false)
+	links := append(append([]knowledge.Link(nil), f.Links...), a.Links...)
+	add("Links", strings.Join(linkLines(links), "\n"), false)
+	d.fields = append(d.fields, factFields(a.Facts, false)...)
+	if len(a.Items) > 0 {
+		d.lines = append(d.lines, "**What the documents said**")
+		d.lines = append(d.lines, itemLines(a.Items, f)...)
+	}
+	return d
+}
+
+func releaseDoc(a *knowledge.Answer) *doc {
+	d := baseDoc(a, colorRelease)
+	r := a.Release
+	add := func(name, value string) {
+		if value != "" {
+			d.fields = append(d.fields, &discordgo.MessageEmbedField{Name: name, Value: value, Inline: true})
+		}
+	}
+	add("Date", Escape(r.Date))
+	add("Theme", Escape(r.Theme))
+	if c := r.Enhancements; !c.IsZero() {
+		counts := fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha)
+		if c.Total > 0 {
+			counts = fmt.Sprintf("%d: %s", c.Total, counts)
+		}
+		add("Enhancements", counts)
+	}
+	d.fields = append(d.fields, factFields(a.Facts, true)...)
+	d.lines = append(d.lines, linkLines(a.Links)...)
+	if len(a.Items) > 0 {
+		d.lines = append(d.lines, "**Highlights**")
+		d.lines = append(d.lines, itemLines(a.Items, nil)...)
+	}
+	return d
+}
+
+// factFields turns facts into embed fields (the packer makes lines of
+// those that do not fit).
+func factFields(facts []knowledge.Fact, inline bool) []*discordgo.MessageEmbedField {
+	var out []*discordgo.MessageEmbedField
+	for _, f := range facts {
+		out = append(out, &discordgo.MessageEmbedField{Name: Escape(f.Name), Value: Escape(f.Value), Inline: inline})
+	}
+	return out
+}
+
+// stageMap writes "alpha 1.29, beta 1.31" in stage order.
+func stageMap(m map[string]string) string {
+	var parts []string
+	for _, s := range knowledge.GraduationStages {
+		if v, ok := m[s.String()]; ok && v != "" {
+			parts = append(parts, s.Label()+" "+Escape(v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// timeline writes "alpha 1.29 → beta 1.31 → back to alpha 1.32", without
+// the repeats that do not move the graduation.
+func timeline(steps []knowledge.Step) string {
+	var parts []string
+	for _, s := range steps {
+		switch {
+		case s.Repeat:
+		case s.Back:
+			parts = append(parts, "back to "+s.Stage.Label()+" "+s.Release.String())
+		default:
+			parts = append(parts, s.Stage.Label()+" "+s.Release.String())
+		}
+	}
+	return strings.Join(parts, " → ")
+}
+
+// linkLines writes each link with a safe URL as "title: URL", the URL
+// shown as it is rather than behind a masked link.
+func linkLines(links []knowledge.Link) []string {
+	var out []string
+	for _, l := range links {
+		u := safeURL(l.URL)
+		if u == "" {
+			continue
+		}
+		if t := Escape(l.Title); t != "" {
+			out = append(out, t+": "+u)
+		} else {
+			out = append(out, u)
+		}
+	}
+	return out
+}

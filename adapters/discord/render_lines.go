@@ -1,0 +1,150 @@
+package discord
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// maxQuote caps a quoted document's words in one list line.
+const maxQuote = 300
+
+// itemLines writes items one a line: "• **KEP-3866** nftables backend · GA
+// in 1.29 · sig-network — “quote”", numbered when ranked. In the answer
+// about one KEP (kep set) it is "• GA in 1.29 — “quote”", with the name
+// the document gives only when it differs from the KEP's.
+func itemLines(items []knowledge.Item, kep *knowledge.KEPFacts) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		var b strings.Builder
+		if it.Rank > 0 {
+			fmt.Fprintf(&b, "%d\\. ", it.Rank)
+		} else {
+			b.WriteString("• ")
+		}
+		if kep != nil {
+			b.WriteString(stageIn(it.Stage, it.Release))
+			if it.Title != "" && !strings.EqualFold(it.Title, kep.Title) {
+				b.WriteString(": " + Escape(it.Title))
+			}
+		} else {
+			if it.KEP > 0 {
+				fmt.Fprintf(&b, "**KEP-%d** ", it.KEP)
+			}
+			b.WriteString(Escape(it.Title))
+			if s := stageIn(it.Stage, it.Release); s != "" {
+				b.WriteString(" · " + s)
+			}
+			if it.SIG != "" {
+				b.WriteString(" · " + Escape(it.SIG))
+			}
+		}
+		if it.Text != "" {
+			b.WriteString(" — “" + truncate(Escape(it.Text), maxQuote) + "”")
+		}
+		out = append(out, strings.TrimSpace(b.String()))
+	}
+	return out
+}
+
+// stageIn writes "GA in 1.29", "beta", "1.29" or "".
+func stageIn(s knowledge.Stage, v knowledge.Version) string {
+	switch {
+	case s != knowledge.StageNone && !v.IsZero():
+		return s.Label() + " in " + v.String()
+	case s != knowledge.StageNone:
+		return s.Label()
+	}
+	return v.String()
+}
+
+// noticeLines writes a heading and one line a notice: "• **Deprecated** in
+// 1.29: title (KEP-1; gates: A) · API x/v1beta1 (Kind): use x/v1 —
+// “quote”".
+func noticeLines(ns []knowledge.Notice) []string {
+	if len(ns) == 0 {
+		return nil
+	}
+	out := []string{"**Notices**"}
+	for _, n := range ns {
+		var b strings.Builder
+		fmt.Fprintf(&b, "• **%s** in %s: %s", noticeLabel(n.Kind), n.Release, Escape(n.Title))
+		var tags []string
+		if n.KEP > 0 {
+			tags = append(tags, fmt.Sprintf("KEP-%d", n.KEP))
+		}
+		if len(n.FeatureGates) > 0 {
+			tags = append(tags, "gates: "+escapeAll(n.FeatureGates))
+		}
+		if len(tags) > 0 {
+			b.WriteString(" (" + strings.Join(tags, "; ") + ")")
+		}
+		if api := n.API; api != nil {
+			b.WriteString(" · API " + Escape(api.GroupVersion))
+			if len(api.Kinds) > 0 {
+				b.WriteString(" (" + escapeAll(api.Kinds) + ")")
+			}
+			if api.ReplacedBy != "" {
+				b.WriteString(": use " + Escape(api.ReplacedBy))
+			}
+		}
+		if n.Text != "" {
+			b.WriteString(" — “" + truncate(Escape(n.Text), maxQuote) + "”")
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func noticeLabel(k knowledge.NoticeKind) string {
+	switch k {
+	case knowledge.NoticeDeprecation:
+		return "Deprecated"
+	case knowledge.NoticeRemoval:
+		return "Removed"
+	case knowledge.NoticeUpgrade:
+		return "Upgrade note"
+	}
+	return "Notice"
+}
+
+// noteLines writes the answer's caveats (sources that disagree, items left
+// out), one a line.
+func noteLines(notes []string) []string {
+	out := make([]string, 0, len(notes))
+	for _, n := range notes {
+		out = append(out, "ℹ️ "+Escape(n))
+	}
+	return out
+}
+
+// sourcesFooter names the sources with their dates: "Sources: a (as of
+// 2024-08-13) · b". Footers show no markdown, so the names are made plain
+// and @everyone broken, not backslash-escaped.
+func sourcesFooter(srcs []knowledge.SourceRef) string {
+	if len(srcs) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(srcs))
+	for _, s := range srcs {
+		p := plain(s.Name)
+		if s.AsOf != "" {
+			p += " (as of " + plain(s.AsOf) + ")"
+		}
+		parts = append(parts, p)
+	}
+	label := "Source: "
+	if len(parts) > 1 {
+		label = "Sources: "
+	}
+	return truncate(breakMentions(label+strings.Join(parts, " · ")), 1000)
+}
+
+func escapeAll(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = Escape(s)
+	}
+	return strings.Join(out, ", ")
+}
