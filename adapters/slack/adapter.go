@@ -1,0 +1,276 @@
+// Package slack is kepbot's Slack adapter. It takes questions from the
+// /k8s slash command, app mentions and direct messages, over Socket Mode or
+// over HTTP (or both), asks the knowledge core, and draws the Answer in
+// Block Kit within Slack's limits and its 3-second deadline.
+//
+// It translates and draws; it never decides an answer.
+package slack
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+	slackapi "github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+
+	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Platform is the Origin.Platform and metrics label of this adapter.
+const Platform = "slack"
+
+// DefaultInlineBudget is how long a slash command waits for its answer
+// before acking without it; the answer then goes to response_url. Slack
+// gives 3 s; the rest is margin for the network.
+const DefaultInlineBudget = 2 * time.Second
+
+// postTimeout bounds one post of a late answer, a mention reply or a page.
+const postTimeout = 15 * time.Second
+
+// Recorder counts answers and errors. *metrics.Metrics implements it.
+type Recorder interface {
+	Answered(platform, kind string, took time.Duration)
+	Failed(platform, reason string)
+}
+
+// Config configures an Adapter.
+type Config struct {
+	BotToken       config.Secret   // xoxb-…; needed to post mention and DM answers
+	AppToken       config.Secret   // xapp-…; with BotToken, runs Socket Mode
+	SigningSecrets []config.Secret // current first; with any, mounts the HTTP endpoints
+	APIURL         string          // Web API base, "" for Slack's
+	Command        string          // the slash command, "/k8s"
+	Debug          bool            // slack-go debug output, logged at debug level
+	// InlineBudget is how long a slash command waits for its answer
+	// before acking without it (DefaultInlineBudget when zero).
+	InlineBudget time.Duration
+	// HTTPClient posts to Slack (nil: a client with a 15 s timeout).
+	HTTPClient *http.Client
+}
+
+// FromConfig maps the Slack section of the service config.
+func FromConfig(s config.Slack) Config {
+	c := Config{BotToken: s.BotToken, AppToken: s.AppToken, APIURL: s.APIURL, Command: s.Command, Debug: s.Debug}
+	for _, sec := range []config.Secret{s.SigningSecret, s.SigningSecretPrevious} {
+		if !sec.IsZero() {
+			c.SigningSecrets = append(c.SigningSecrets, sec)
+		}
+	}
+	return c
+}
+
+// Adapter serves Slack. Run runs Socket Mode (when configured) and, in
+// every mode, finishes the work in flight when its context ends; Mount
+// adds the HTTP endpoints to a mux.
+type Adapter struct {
+	cfg      Config
+	answerer knowledge.Answerer
+	log      zerolog.Logger
+	rec      Recorder
+	api      *slackapi.Client // nil without a bot token
+	verify   *verifier
+	events   *dedupe
+	bg       group
+	http     *http.Client
+	budget   time.Duration
+	botUser  atomic.Pointer[string] // the bot's user ID, once auth.test said
+	smOpts   []socketmode.Option
+	allowURL func(*url.URL) bool
+}
+
+// Option changes an Adapter; tests use them.
+type Option func(*Adapter)
+
+// WithRecorder records answers and errors in rec.
+func WithRecorder(rec Recorder) Option { return func(a *Adapter) { a.rec = rec } }
+
+// WithClock makes signature checks use now.
+func WithClock(now func() time.Time) Option { return func(a *Adapter) { a.verify.now = now } }
+
+// WithSocketModeOptions passes options to the Socket Mode client (a ping
+// interval, a dialer).
+func WithSocketModeOptions(opts ...socketmode.Option) Option {
+	return func(a *Adapter) { a.smOpts = append(a.smOpts, opts...) }
+}
+
+// WithResponseURLs lets response_url posts go to hosts allow accepts, as
+// well as to Slack's hooks.slack.com (for tests and proxies).
+func WithResponseURLs(allow func(*url.URL) bool) Option {
+	return func(a *Adapter) { a.allowURL = allow }
+}
+
+// NewAdapter returns a Slack adapter answering with answerer (the
+// knowledge engine) and logging to log. It fails when cfg configures
+// neither Socket Mode nor HTTP.
+func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opts ...Option) (*Adapter, error) {
+	if answerer == nil {
+		return nil, errors.New("slack: no answerer")
+	}
+	socket := !cfg.AppToken.IsZero() && !cfg.BotToken.IsZero()
+	if !socket && len(cfg.SigningSecrets) == 0 {
+		return nil, errors.New("slack: neither Socket Mode (SLACK_APP_TOKEN and SLACK_BOT_TOKEN) nor HTTP (SLACK_SIGNING_SECRET) is configured")
+	}
+	if cfg.Command == "" {
+		cfg.Command = config.DefaultSlackCommand
+	}
+	a := &Adapter{
+		cfg:      cfg,
+		answerer: answerer,
+		log:      log.With().Str("adapter", Platform).Logger(),
+		rec:      nopRecorder{},
+		verify:   newVerifier(cfg.SigningSecrets),
+		events:   newDedupe(dedupeTTL, dedupeMax),
+		http:     cfg.HTTPClient,
+		budget:   cfg.InlineBudget,
+	}
+	if a.http == nil {
+		a.http = &http.Client{Timeout: postTimeout}
+	}
+	if a.budget <= 0 {
+		a.budget = DefaultInlineBudget
+	}
+	for _, o := range opts {
+		o(a)
+	}
+	if a.rec == nil {
+		a.rec = nopRecorder{}
+	}
+	if !cfg.BotToken.IsZero() {
+		a.api = a.newClient()
+	}
+	return a, nil
+}
+
+// newClient returns the Web API client: the bot token, the app token for
+// Socket Mode, the API base, our HTTP client and our logger.
+func (a *Adapter) newClient() *slackapi.Client {
+	opts := []slackapi.Option{
+		slackapi.OptionHTTPClient(a.http),
+		slackapi.OptionRetry(1), // one retry of a 429, after its Retry-After
+		slackapi.OptionLog(slackLogger{a.log}),
+		slackapi.OptionDebug(a.cfg.Debug),
+	}
+	if !a.cfg.AppToken.IsZero() {
+		opts = append(opts, slackapi.OptionAppLevelToken(a.cfg.AppToken.Value()))
+	}
+	if a.cfg.APIURL != "" {
+		opts = append(opts, slackapi.OptionAPIURL(withSlash(a.cfg.APIURL)))
+	}
+	return slackapi.New(a.cfg.BotToken.Value(), opts...)
+}
+
+func withSlash(u string) string {
+	if u != "" && u[len(u)-1] != '/' {
+		return u + "/"
+	}
+	return u
+}
+
+// Name is "slack".
+func (a *Adapter) Name() string { return Platform }
+
+// SocketMode reports whether Run holds a Socket Mode connection.
+func (a *Adapter) SocketMode() bool { return !a.cfg.AppToken.IsZero() && !a.cfg.BotToken.IsZero() }
+
+// HTTPEnabled reports whether Mount adds the HTTP endpoints.
+func (a *Adapter) HTTPEnabled() bool { return len(a.cfg.SigningSecrets) > 0 }
+
+// Run serves until ctx ends: it holds the Socket Mode connection when
+// configured, then waits for every answer in flight (late slash answers,
+// mention replies, pages) before it returns. It fails when Slack refuses
+// the tokens.
+func (a *Adapter) Run(ctx context.Context) error {
+	var err error
+	if a.SocketMode() {
+		err = a.runSocket(ctx)
+	} else if err = a.identifyOnce(ctx); err == nil {
+		<-ctx.Done()
+	}
+	a.bg.Wait()
+	return err
+}
+
+// identifyOnce runs identify when there is a bot token to identify with.
+func (a *Adapter) identifyOnce(ctx context.Context) error {
+	if a.api == nil {
+		return nil
+	}
+	return a.identify(ctx)
+}
+
+// identify learns the bot's own user ID, so that its own messages are
+// never answered. It fails only when Slack refuses the token.
+func (a *Adapter) identify(ctx context.Context) error {
+	resp, err := a.api.AuthTestContext(ctx)
+	if err != nil {
+		if fatalAuth(err) {
+			return errors.New("slack refused SLACK_BOT_TOKEN (" + err.Error() + "): check the token in the app's OAuth & Permissions page")
+		}
+		a.log.Warn().Err(safeErr(err)).Msg("auth.test failed; own messages are recognised by bot_id only")
+		return nil
+	}
+	id := resp.UserID
+	a.botUser.Store(&id)
+	a.log.Info().Str("bot_user", resp.UserID).Str("team", resp.TeamID).Msg("slack bot identified")
+	return nil
+}
+
+func (a *Adapter) botUserID() string {
+	if p := a.botUser.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+func fatalAuth(err error) bool {
+	switch err.Error() {
+	case "invalid_auth", "account_inactive", "not_authed", "token_revoked", "token_expired":
+		return true
+	}
+	return false
+}
+
+// group runs background work and waits for it. Once Wait has begun, Go
+// runs its function inline instead: work that arrives while stopping is
+// done, not lost, and Wait never races an Add.
+type group struct {
+	mu     sync.Mutex
+	wg     sync.WaitGroup
+	closed bool
+}
+
+// Go runs f in the background, or inline once Wait has begun.
+func (g *group) Go(f func()) {
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		f()
+		return
+	}
+	g.wg.Add(1)
+	g.mu.Unlock()
+	go func() {
+		defer g.wg.Done()
+		f()
+	}()
+}
+
+// Wait stops taking background work and waits for what is running.
+func (g *group) Wait() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	g.wg.Wait()
+}
+
+type nopRecorder struct{}
+
+func (nopRecorder) Answered(string, string, time.Duration) {}
+func (nopRecorder) Failed(string, string)                  {}

@@ -1,0 +1,163 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/kepbot/kepbot/internal/logging"
+	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// errNoAnswer is what an Answerer that returns neither an answer nor an
+// error is logged as.
+var errNoAnswer = errors.New("the answerer returned no answer and no error")
+
+// ask parses text, answers it and records it. It never fails: a question
+// it cannot parse, a miss and an internal error (logged, never shown) all
+// become answers of kind error, and so does a panic in the answerer.
+func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Origin, start time.Time) (ans *knowledge.Answer) {
+	defer func() {
+		if p := recover(); p != nil {
+			ans = a.failed(fmt.Errorf("answer panicked: %v", p), from, knowledge.Question{})
+		}
+		a.rec.Answered(Platform, string(ans.Kind), time.Since(start))
+		if a.log.GetLevel() <= zerolog.DebugLevel {
+			l := logging.Request(a.log, Platform, from.Channel, string(ans.Kind))
+			l.Debug().Str("via", via).Str("user", from.User).Str("question", ans.Query).
+				Dur("took", time.Since(start)).Msg("answered")
+		}
+	}()
+	q, err := knowledge.ParseQuestion(text)
+	if err != nil {
+		return knowledge.ErrorAnswer(err)
+	}
+	q.From = from
+	ans, err = a.answerer.Answer(ctx, q)
+	if err == nil && ans == nil {
+		err = errNoAnswer
+	}
+	if err != nil {
+		return a.failed(err, from, q)
+	}
+	if ans.Query == "" {
+		ans.Query = q.Canonical()
+	}
+	return ans
+}
+
+// failed turns err into the error answer; an internal error is logged
+// (without the question's text) and counted, and the user sees only an
+// apology.
+func (a *Adapter) failed(err error, from knowledge.Origin, q knowledge.Question) *knowledge.Answer {
+	if knowledge.ErrorCode(err) == knowledge.EINTERNAL {
+		a.rec.Failed(Platform, metrics.ReasonInternal)
+		l := logging.Request(a.log, Platform, from.Channel, string(q.Kind))
+		l.Error().Err(err).Msg("answer failed")
+	}
+	ans := knowledge.ErrorAnswer(err)
+	if q.Kind != "" {
+		ans.Query = q.Canonical()
+	}
+	return ans
+}
+
+// answerWithin asks on the calling goroutine and gives the answer the
+// inline budget. When the budget runs out first, onLate runs at once (from
+// a timer: it must send the empty ack, so that Slack's 3 s are kept), and
+// the answer, once ready, goes to late in the background group (so a stop
+// waits for it) while answerWithin returns nil.
+func (a *Adapter) answerWithin(ctx context.Context, text, via string, from knowledge.Origin, onLate func(), late func(*knowledge.Answer)) *knowledge.Answer {
+	start := time.Now()
+	g := &lateGate{}
+	t := time.AfterFunc(a.budget, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.state == waiting {
+			g.state = wentLate
+			a.rec.Failed(Platform, metrics.ReasonLate)
+			onLate()
+		}
+	})
+	ans := a.ask(context.WithoutCancel(ctx), text, via, from, start) // a late answer outlives the request
+	t.Stop()
+	g.mu.Lock()
+	inTime := g.state == waiting
+	g.state = answered
+	g.mu.Unlock()
+	if inTime {
+		return ans
+	}
+	a.bg.Go(func() { late(ans) })
+	return nil
+}
+
+// lateGate decides once whether the answer or the budget came first; its
+// lock also orders onLate's writes before the caller goes on.
+type lateGate struct {
+	mu    sync.Mutex
+	state int
+}
+
+const (
+	waiting = iota
+	answered
+	wentLate
+)
+
+// slashText splits a slash command's text into the question and whether
+// the user asked for a public answer with a trailing --public (also —public
+// and –public, which is what --public becomes after typographic
+// autocorrection). An empty question is help.
+func slashText(text string) (question string, public bool) {
+	f := strings.Fields(text)
+	if n := len(f); n > 0 {
+		switch strings.ToLower(f[n-1]) {
+		case publicFlag, "—public", "–public":
+			public, f = true, f[:n-1]
+		}
+	}
+	question = strings.Join(f, " ")
+	if question == "" {
+		question = "help"
+	}
+	return question, public
+}
+
+// userMention matches a user mention as Slack writes it in message text:
+// <@U123> or <@U123|name>.
+var userMention = regexp.MustCompile(`<@([A-Z0-9]+)(?:\|[^>]*)?>`)
+
+// mentionText is the question in a mention or a DM: Slack's escaping
+// undone, the bot's own mention removed (any leading mention when the
+// bot's ID is not known).
+func mentionText(text, botUser string) string {
+	if botUser != "" {
+		text = userMention.ReplaceAllStringFunc(text, func(m string) string {
+			if userMention.FindStringSubmatch(m)[1] == botUser {
+				return " "
+			}
+			return m
+		})
+	} else if loc := userMention.FindStringIndex(strings.TrimSpace(text)); loc != nil && loc[0] == 0 {
+		text = strings.TrimSpace(text)[loc[1]:]
+	}
+	text = unescaper.Replace(text)
+	q := strings.Join(strings.Fields(text), " ")
+	if q == "" {
+		q = "help"
+	}
+	return q
+}
+
+// origin is who asked, for the engine (subscriptions) and the logs.
+func origin(team, channel, user, userName string) knowledge.Origin {
+	return knowledge.Origin{Platform: Platform, Workspace: team, Channel: channel, User: user, UserName: userName}
+}

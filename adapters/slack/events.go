@@ -1,0 +1,133 @@
+package slack
+
+import (
+	"context"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// eventEnvelope is the part of an Events API delivery kepbot reads, over
+// HTTP or as a Socket Mode events_api payload.
+type eventEnvelope struct {
+	Type      string     `json:"type"`
+	Challenge string     `json:"challenge"`
+	TeamID    string     `json:"team_id"`
+	EventID   string     `json:"event_id"`
+	Event     innerEvent `json:"event"`
+}
+
+// innerEvent is an app_mention or a message event.
+type innerEvent struct {
+	Type        string `json:"type"`
+	Subtype     string `json:"subtype"`
+	User        string `json:"user"`
+	BotID       string `json:"bot_id"`
+	Text        string `json:"text"`
+	Channel     string `json:"channel"`
+	ChannelType string `json:"channel_type"`
+	TS          string `json:"ts"`
+	ThreadTS    string `json:"thread_ts"`
+}
+
+// interaction is the part of a block_actions payload kepbot reads.
+type interaction struct {
+	Type        string `json:"type"`
+	ResponseURL string `json:"response_url"`
+	Team        struct {
+		ID string `json:"id"`
+	} `json:"team"`
+	User struct {
+		ID       string `json:"id"`
+		Username string `json:"username"`
+	} `json:"user"`
+	Channel struct {
+		ID string `json:"id"`
+	} `json:"channel"`
+	Actions []struct {
+		ActionID string `json:"action_id"`
+		BlockID  string `json:"block_id"`
+		Value    string `json:"value"`
+	} `json:"actions"`
+}
+
+// slash answers a slash command within the inline budget: it returns the
+// answer and how to draw it, or a nil answer when it was late. Then onLate
+// has acked without it, and the answer goes to the command's response_url
+// when ready.
+func (a *Adapter) slash(ctx context.Context, cmd slashCommand, via string, onLate func()) (*knowledge.Answer, RenderOptions) {
+	text, public := slashText(cmd.Text)
+	opts := RenderOptions{Slash: true, Public: public}
+	from := origin(cmd.Team, cmd.Channel, cmd.User, cmd.UserName)
+	ans := a.answerWithin(ctx, text, via, from, onLate, func(ans *knowledge.Answer) {
+		a.postResponse(cmd.ResponseURL, Render(ans, opts), cmd.Channel)
+	})
+	return ans, opts
+}
+
+// onEvent answers an app_mention, or a message in a DM with the bot, once:
+// retries (same event_id) and the same message seen as both a mention and
+// a DM (same channel and ts) are answered only the first time. Bots,
+// the bot itself, edits and other subtypes are ignored.
+func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
+	ev := env.Event
+	switch {
+	case ev.Type == "app_mention":
+	case ev.Type == "message" && ev.ChannelType == "im":
+	default:
+		return
+	}
+	if ev.Subtype != "" || ev.BotID != "" || ev.User == "" || ev.User == a.botUserID() || ev.Channel == "" {
+		return
+	}
+	now := time.Now()
+	if !a.events.first("event:"+env.EventID, now) || !a.events.first("message:"+ev.Channel+":"+ev.TS, now) {
+		a.rec.Failed(Platform, metrics.ReasonDuplicate)
+		a.log.Debug().Str("event_id", env.EventID).Str("retry", retry).Str("via", via).Msg("event already answered")
+		return
+	}
+	if a.api == nil {
+		l := a.log.Sample(&zerolog.BurstSampler{Burst: 1, Period: time.Hour})
+		l.Warn().Msg("a mention or DM arrived but SLACK_BOT_TOKEN is not set, so kepbot cannot answer it")
+		return
+	}
+	thread := ev.ThreadTS
+	if thread == "" && ev.Type == "app_mention" {
+		thread = ev.TS // answer a channel mention in its thread
+	}
+	text := mentionText(ev.Text, a.botUserID())
+	from := origin(env.TeamID, ev.Channel, ev.User, "")
+	a.bg.Go(func() {
+		ans := a.ask(context.Background(), text, via, from, now)
+		a.postMessage(ev.Channel, thread, Render(ans, RenderOptions{}))
+	})
+}
+
+// onInteraction answers a page button: it asks the question in the
+// button's value again and replaces the message with the page asked for.
+func (a *Adapter) onInteraction(p interaction) {
+	if p.Type != "block_actions" || p.ResponseURL == "" {
+		return
+	}
+	for _, act := range p.Actions {
+		if act.ActionID != actionPrev && act.ActionID != actionNext {
+			continue
+		}
+		query, page, public, ok := parsePageValue(act.Value)
+		if !ok {
+			a.rec.Failed(Platform, metrics.ReasonBadRequest)
+			return
+		}
+		from := origin(p.Team.ID, p.Channel.ID, p.User.ID, p.User.Username)
+		start := time.Now()
+		a.bg.Go(func() {
+			ans := a.ask(context.Background(), query, "button", from, start)
+			m := Render(ans, RenderOptions{Slash: true, Public: public, Page: page, Replace: true})
+			a.postResponse(p.ResponseURL, m, from.Channel)
+		})
+		return
+	}
+}

@@ -1,0 +1,153 @@
+package slack
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/slack-go/slack/slacktest"
+	"github.com/slack-go/slack/socketmode"
+
+	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// fakeSlack is slack-go's slacktest server with the methods kepbot calls
+// recorded: chat.postMessage (form), response_url posts (JSON, under
+// /response/), auth.test, apps.connections.open (a URL with a ticket, as
+// Slack's has) and, for Socket Mode, a /ws handler the test scripts.
+type fakeSlack struct {
+	srv       *slacktest.Server
+	mu        sync.Mutex
+	posts     []url.Values
+	responses []map[string]any
+	opens     atomic.Int32
+	conns     atomic.Int32
+	authErr   atomic.Pointer[string]
+}
+
+// setAuthError makes auth.test fail with code.
+func (f *fakeSlack) setAuthError(code string) { f.authErr.Store(&code) }
+
+// ticket is the secret part of the Socket Mode URL; it must never be logged.
+const ticket = "tkt-SECRET-9f8e7d"
+
+// newFakeSlack starts the fake; ws, when set, serves each Socket Mode
+// connection (n counts from 1).
+func newFakeSlack(t *testing.T, ws func(n int, c *websocket.Conn)) *fakeSlack {
+	t.Helper()
+	f := &fakeSlack{}
+	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
+		c.Handle("/auth.test", func(w http.ResponseWriter, r *http.Request) {
+			if e := f.authErr.Load(); e != nil {
+				_, _ = io.WriteString(w, `{"ok":false,"error":"`+*e+`"}`)
+				return
+			}
+			_, _ = io.WriteString(w, `{"ok":true,"user_id":"`+testBotUser+`","team_id":"T1","bot_id":"B1"}`)
+		})
+		c.Handle("/chat.postMessage", func(w http.ResponseWriter, r *http.Request) {
+			_ = r.ParseForm()
+			f.mu.Lock()
+			f.posts = append(f.posts, r.PostForm)
+			f.mu.Unlock()
+			_, _ = io.WriteString(w, `{"ok":true,"channel":"`+r.PostForm.Get("channel")+`","ts":"1700000000.000100"}`)
+		})
+		c.Handle("/response/", func(w http.ResponseWriter, r *http.Request) {
+			var m map[string]any
+			_ = json.NewDecoder(r.Body).Decode(&m)
+			f.mu.Lock()
+			f.responses = append(f.responses, m)
+			f.mu.Unlock()
+			_, _ = io.WriteString(w, "ok")
+		})
+		c.Handle("/apps.connections.open", func(w http.ResponseWriter, r *http.Request) {
+			f.opens.Add(1)
+			ws := strings.Replace(f.srv.GetAPIURL(), "http://", "ws://", 1) + "ws?ticket=" + ticket
+			_, _ = io.WriteString(w, `{"ok":true,"url":"`+ws+`"}`)
+		})
+		if ws != nil {
+			c.Handle("/ws", slacktest.Websocket(func(c *websocket.Conn) { ws(int(f.conns.Add(1)), c) }))
+		}
+	})
+	f.srv.Start()
+	t.Cleanup(f.srv.Stop)
+	return f
+}
+
+func (f *fakeSlack) apiURL() string { return f.srv.GetAPIURL() }
+
+// responseURL is a response_url on the fake.
+func (f *fakeSlack) responseURL(name string) string { return f.apiURL() + "response/" + name }
+
+func (f *fakeSlack) postedMessages() []url.Values {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]url.Values(nil), f.posts...)
+}
+
+func (f *fakeSlack) responsePosts() []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]map[string]any(nil), f.responses...)
+}
+
+// newSocketAdapter returns an adapter in Socket Mode (and HTTP) against f.
+func newSocketAdapter(t *testing.T, f *fakeSlack, ans knowledge.Answerer, debug bool, logs *logBuffer) *Adapter {
+	t.Helper()
+	cfg := Config{
+		BotToken: config.NewSecret(testBotToken), AppToken: config.NewSecret(testAppToken),
+		SigningSecrets: []config.Secret{config.NewSecret(testSecret)},
+		APIURL:         f.apiURL(), Debug: debug,
+	}
+	a, err := NewAdapter(cfg, ans, testLogger(logs, testBotToken, testAppToken, testSecret),
+		WithSocketModeOptions(socketmode.OptionPingInterval(time.Hour)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// envelope is a Socket Mode message from Slack.
+func envelope(typ, id string, retry int, payload string) map[string]any {
+	return map[string]any{"type": typ, "envelope_id": id, "retry_attempt": retry, "payload": json.RawMessage(payload),
+		"accepts_response_payload": typ == "slash_commands"}
+}
+
+// mentionPayload is an events_api payload of an app_mention.
+func mentionPayload(eventID, ts, text string) string {
+	b, _ := json.Marshal(map[string]any{
+		"type": "event_callback", "team_id": "T1", "event_id": eventID,
+		"event": map[string]any{"type": "app_mention", "user": "U1", "text": text, "channel": "C1", "ts": ts},
+	})
+	return string(b)
+}
+
+// slashPayload is a slash_commands payload.
+func slashPayload(text, responseURL string) string {
+	b, _ := json.Marshal(map[string]any{
+		"team_id": "T1", "channel_id": "C1", "user_id": "U1", "user_name": "u", "command": "/k8s",
+		"text": text, "response_url": responseURL, "trigger_id": "1.2.3",
+	})
+	return string(b)
+}
+
+// readAcks reads acks from c until it has n or the connection fails.
+func readAcks(c *websocket.Conn, n int) []map[string]any {
+	var acks []map[string]any
+	for len(acks) < n {
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		var m map[string]any
+		if err := c.ReadJSON(&m); err != nil {
+			return acks
+		}
+		acks = append(acks, m)
+	}
+	return acks
+}

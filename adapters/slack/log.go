@@ -1,0 +1,31 @@
+package slack
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/rs/zerolog"
+)
+
+// slackLogger routes slack-go's own log lines (its debug output when
+// Config.Debug is on) into zerolog at debug level, where the redacting
+// writer scrubs them like every other line.
+type slackLogger struct{ l zerolog.Logger }
+
+// Output implements slack-go's logger interface.
+func (s slackLogger) Output(_ int, msg string) error {
+	s.l.Debug().Str("source", "slack-go").Msg(strings.TrimSpace(msg))
+	return nil
+}
+
+// safeErr strips the URL from a *url.Error, whose message repeats the URL
+// it failed on: a response_url is a bearer capability and never goes into
+// a log or an error.
+func safeErr(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return errors.New(strings.ToLower(ue.Op) + " failed: " + ue.Err.Error())
+	}
+	return err
+}
