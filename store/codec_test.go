@@ -187,7 +187,8 @@ func TestDecodeRejectsBadNumbers(t *testing.T) {
 	}
 }
 
-// FuzzDecode feeds arbitrary bytes to every decoder. None may panic, and a
+// FuzzDecode feeds arbitrary bytes to every decoder (the gate and corpus
+// ones too). None may panic, and a
 // KEP that decodes must survive another encode and decode unchanged.
 func FuzzDecode(f *testing.F) {
 	for _, tc := range append(filledCases(), codecCases(&sampleKnowledge().KEPs[1], &knowledge.Release{},
@@ -211,5 +212,7 @@ func FuzzDecode(f *testing.F) {
 		_ = decodeNotice(b, &n)
 		var s knowledge.Source
 		_ = decodeSource(b, &s)
+		_, _, _ = decodeGate(b)
+		_, _ = decodeCorpus(b)
 	})
 }

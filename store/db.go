@@ -116,8 +116,9 @@ func openFailure(path string, timeout time.Duration, err error) error {
 	return fmt.Errorf("open %s: %w", path, err)
 }
 
-// prepare checks the schema and creates what a new database lacks. It
-// writes only when there is something to create.
+// prepare checks the schema, creates what a new database lacks and
+// upgrades an older schema in place. It writes only when there is
+// something to create or upgrade.
 func (db *DB) prepare() error {
 	var version int
 	var setup bool
@@ -130,7 +131,7 @@ func (db *DB) prepare() error {
 	if err != nil || !setup {
 		return err
 	}
-	return db.bolt.Update(setupSchema)
+	return db.bolt.Update(func(tx *bolt.Tx) error { return setupSchema(tx, version) })
 }
 
 // Path returns the file the database was opened from.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,8 +151,8 @@ func TestOpenCreatesFoldersAndFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if version != "1" {
-		t.Errorf("schema_version = %q; want \"1\"", version)
+	if want := strconv.Itoa(SchemaVersion); version != want {
+		t.Errorf("schema_version = %q; want %q", version, want)
 	}
 }
 
@@ -174,8 +175,8 @@ func TestOpenRefusesFilesItCannotUse(t *testing.T) {
 			return err
 		}), ErrNotDatabase, []string{"bbolt database, but not kepbot's", `"widgets"`, "--db"}},
 		{"newer schema", kepbotWith(func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("2"))
-		}), ErrNewerSchema, []string{"newer kepbot", "schema version 2", "reads version 1", "upgrade kepbot", "--db"}},
+			return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("3"))
+		}), ErrNewerSchema, []string{"newer kepbot", "schema version 3", "reads version 2", "upgrade kepbot", "--db"}},
 		{"damaged schema version", kepbotWith(func(tx *bolt.Tx) error {
 			return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("two"))
 		}), ErrNotDatabase, []string{`schema_version is "two"`, "damaged"}},

@@ -9,20 +9,23 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP     byte = 0x4B // 'K'
+	fmtKEP     byte = 0x6B // 'k': schema 2, with Disagreements
+	fmtKEPv1   byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
 	fmtRelease byte = 0x52 // 'R'
 	fmtItem    byte = 0x49 // 'I'
 	fmtNotice  byte = 0x4E // 'N'
 	fmtSource  byte = 0x53 // 'S'
+	fmtGate    byte = 0x47 // 'G'
 )
 
 // Smallest encodings, used to bound list lengths while decoding.
 const (
-	minMentionSize   = 13 // twelve fields, the release two numbers, one byte each at least
-	minMilestoneSize = 3  // key length and two version numbers
+	minMentionSize      = 13 // twelve fields, the release two numbers, one byte each at least
+	minMilestoneSize    = 3  // key length and two version numbers
+	minDisagreementSize = 9  // eight fields, the release two numbers
 )
 
-// encodeKEP appends k, with its History, to buf.
+// encodeKEP appends k, with its History and Disagreements, to buf.
 func encodeKEP(buf []byte, k *knowledge.KEP) []byte {
 	e := encoder{buf: append(buf, fmtKEP)}
 	e.int(k.Number)
@@ -47,6 +50,10 @@ func encodeKEP(buf []byte, k *knowledge.KEP) []byte {
 	for i := range k.History {
 		e.mention(&k.History[i])
 	}
+	e.uvarint(uint64(len(k.Disagreements)))
+	for i := range k.Disagreements {
+		e.disagreement(&k.Disagreements[i])
+	}
 	return e.buf
 }
 
@@ -65,11 +72,16 @@ func (e *encoder) mention(m *knowledge.Mention) {
 	e.str(m.Via)
 }
 
-// decodeKEP reads a value encodeKEP wrote; it fails with errCorrupt on
-// anything else.
+// decodeKEP reads a value encodeKEP wrote, or one schema 1 wrote (the same
+// layout without Disagreements); it fails with errCorrupt on anything else.
 func decodeKEP(b []byte) (*knowledge.KEP, error) {
 	d := newDecoder(b)
-	d.header(fmtKEP, "KEP")
+	v1 := len(b) > 0 && b[0] == fmtKEPv1
+	if v1 {
+		d.header(fmtKEPv1, "KEP")
+	} else {
+		d.header(fmtKEP, "KEP")
+	}
 	k := &knowledge.KEP{
 		Number: d.int(),
 		Title:  d.str(),
@@ -93,6 +105,14 @@ func decodeKEP(b []byte) (*knowledge.KEP, error) {
 			d.mention(&k.History[i])
 		}
 	}
+	if !v1 {
+		if n := d.count(minDisagreementSize); n > 0 {
+			k.Disagreements = make([]knowledge.Disagreement, n)
+			for i := range k.Disagreements {
+				d.disagreement(&k.Disagreements[i])
+			}
+		}
+	}
 	if err := d.finish(); err != nil {
 		return nil, err
 	}
@@ -112,6 +132,28 @@ func (d *decoder) mention(m *knowledge.Mention) {
 	m.Source = d.str()
 	m.Line = d.int()
 	m.Via = d.str()
+}
+
+func (e *encoder) disagreement(g *knowledge.Disagreement) {
+	e.str(string(g.Kind))
+	e.int(g.KEP)
+	e.str(g.Source)
+	e.version(g.Release)
+	e.stage(g.Stage)
+	e.str(g.Claim)
+	e.str(g.Trusted)
+	e.int(g.Likely)
+}
+
+func (d *decoder) disagreement(g *knowledge.Disagreement) {
+	g.Kind = knowledge.DisagreementKind(d.str())
+	g.KEP = d.int()
+	g.Source = d.str()
+	g.Release = d.version()
+	g.Stage = d.stage()
+	g.Claim = d.str()
+	g.Trusted = d.str()
+	g.Likely = d.int()
 }
 
 // encodeRelease appends a release's facts (not its items or notices) to buf.

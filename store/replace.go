@@ -16,20 +16,35 @@ import (
 const ctxCheckEvery = 64
 
 // ReplaceKnowledge swaps everything known for k in one transaction: it
-// drops the knowledge buckets, writes k into new ones and records the time,
-// counts and sources of the replace in meta. Readers see the old knowledge
-// or the new, never a mix.
+// drops the knowledge buckets, writes k into new ones (with the feature
+// gate index built from its KEPs, and k.Corpus when it is not nil) and
+// records the time, counts and sources of the replace in meta. Readers see
+// the old knowledge or the new, never a mix. The sync state is kept as it
+// is; ReplaceWithSync replaces it too.
 //
 // It fails, leaving the database exactly as it was, when ctx is done before
 // the commit, when k gives a KEP number or release version twice, when a
 // number, version, stage or notice kind cannot be a key (negative, or too
-// large), or when bbolt cannot write.
+// large), when a feature gate name is over 1 KiB, or when bbolt cannot write.
 func (s *KnowledgeStore) ReplaceKnowledge(ctx context.Context, k *knowledge.Knowledge) error {
+	return s.replace(ctx, k, nil)
+}
+
+// replace is ReplaceKnowledge, recording st in the same transaction when it
+// is not nil.
+func (s *KnowledgeStore) replace(ctx context.Context, k *knowledge.Knowledge, st *SyncState) error {
 	if k == nil {
 		return errors.New("replace knowledge: no knowledge given")
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("replace knowledge: %w", err)
+	}
+	var corpus []byte
+	if k.Corpus != nil {
+		var err error
+		if corpus, err = encodeCorpus(k.Corpus); err != nil { // outside the write lock
+			return fmt.Errorf("replace knowledge: %w", err)
+		}
 	}
 	sum := replaceSummary{At: s.now().UTC(), Stats: k.Stats()}
 	for _, src := range k.Sources {
@@ -37,11 +52,16 @@ func (s *KnowledgeStore) ReplaceKnowledge(ctx context.Context, k *knowledge.Know
 	}
 	err := s.db.bolt.Update(func(tx *bolt.Tx) error {
 		w := &writer{ctx: ctx, tx: tx}
-		if err := w.knowledge(k); err != nil {
+		if err := w.knowledge(k, corpus); err != nil {
 			return err
 		}
 		if err := putReplaceSummary(tx, sum); err != nil {
 			return err
+		}
+		if st != nil {
+			if err := putSyncState(tx, *st); err != nil {
+				return err
+			}
 		}
 		return ctx.Err() // the last chance not to commit
 	})
@@ -61,7 +81,8 @@ type writer struct {
 	arena []byte
 }
 
-func (w *writer) knowledge(k *knowledge.Knowledge) error {
+// knowledge writes k, and corpus (an encoded Corpus) unless it is nil.
+func (w *writer) knowledge(k *knowledge.Knowledge, corpus []byte) error {
 	buckets := make(map[string]*bolt.Bucket, len(knowledgeBuckets))
 	for _, name := range knowledgeBuckets {
 		if err := w.tx.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
@@ -82,7 +103,18 @@ func (w *writer) knowledge(k *knowledge.Knowledge) error {
 			return err
 		}
 	}
-	return w.keps(buckets[string(bucketKEPs)], k.KEPs)
+	if err := w.keps(buckets[string(bucketKEPs)], k.KEPs); err != nil {
+		return err
+	}
+	if err := w.gates(buckets[string(bucketGates)], k.KEPs); err != nil {
+		return err
+	}
+	if corpus != nil {
+		if err := buckets[string(bucketCorpus)].Put(keyCorpus, corpus); err != nil {
+			return fmt.Errorf("write corpus: %w", err)
+		}
+	}
+	return nil
 }
 
 // put writes one value, and looks at the context every ctxCheckEvery values.

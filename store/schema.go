@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -14,7 +15,12 @@ import (
 // SchemaVersion is the layout of buckets, keys and values this package
 // reads and writes. Open refuses a database whose meta bucket names a later
 // one, so an old kepbot never misreads what a new one wrote.
-const SchemaVersion = 1
+//
+// Version 2 added the gates and corpus buckets, the sync state in meta and
+// KEP values with Disagreements. Open upgrades a version 1 database in place
+// (see upgradeFromV1): it stays readable, without a corpus until the next
+// `bot ingest`.
+const SchemaVersion = 2
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
@@ -27,14 +33,17 @@ var (
 	bucketItems    = []byte("release_items")
 	bucketNotices  = []byte("release_notices")
 	bucketSources  = []byte("sources")
+	bucketGates    = []byte("gates")
+	bucketCorpus   = []byte("corpus")
 
-	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources}
+	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus}
 )
 
 // Keys in the meta bucket.
 var (
-	keySchemaVersion = []byte("schema_version") // decimal text, e.g. "1"
+	keySchemaVersion = []byte("schema_version") // decimal text, e.g. "2"
 	keyLastReplace   = []byte("last_replace")   // JSON replaceSummary
+	// keySync ("sync", JSON SyncState) is in syncstate.go.
 )
 
 // replaceSummary is what meta keeps about the last ReplaceKnowledge. It is
@@ -105,20 +114,54 @@ func needsSetup(tx *bolt.Tx, version int) bool {
 }
 
 // setupSchema makes a new database a kepbot one, and brings an older
-// schema up to SchemaVersion (there is none older yet). It also recreates
-// any knowledge bucket that is missing, so readers can rely on them.
-func setupSchema(tx *bolt.Tx) error {
+// schema up to SchemaVersion. It also recreates any knowledge bucket that
+// is missing, so readers can rely on them.
+func setupSchema(tx *bolt.Tx, from int) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
 		return fmt.Errorf("create bucket %s: %w", bucketMeta, err)
-	}
-	if err := meta.Put(keySchemaVersion, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-		return fmt.Errorf("write schema version: %w", err)
 	}
 	for _, name := range knowledgeBuckets {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
+	}
+	if from == 1 {
+		if err := upgradeFromV1(tx); err != nil {
+			return err
+		}
+	}
+	if err := meta.Put(keySchemaVersion, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+		return fmt.Errorf("write schema version: %w", err)
+	}
+	return nil
+}
+
+// upgradeFromV1 builds the feature gate index from the KEPs a version 1
+// database holds. Their values keep the version 1 layout, which decodeKEP
+// reads (with no Disagreements); the next replace rewrites them. Version 1
+// kept no corpus, so LoadCorpus says to re-run `bot ingest`.
+func upgradeFromV1(tx *bolt.Tx) error {
+	var keps []knowledge.KEP
+	err := tx.Bucket(bucketKEPs).ForEach(func(k, raw []byte) error {
+		kp, err := decodeKEP(raw)
+		if err != nil {
+			if n, kerr := kepFromKey(k); kerr == nil {
+				return fmt.Errorf("KEP-%d: %w", n, err)
+			}
+			return fmt.Errorf("KEP key %x: %w", k, err)
+		}
+		keps = append(keps, *kp)
+		return nil
+	})
+	if err == nil {
+		w := &writer{ctx: context.Background(), tx: tx}
+		err = w.gates(tx.Bucket(bucketGates), keps)
+	}
+	if err != nil {
+		return &schemaProblem{ErrNotDatabase, fmt.Sprintf(
+			"this database was written by an older kepbot (schema version 1) and cannot be upgraded (%v); "+
+				"move it aside and re-run `bot ingest`, or use --db with another path", err)}
 	}
 	return nil
 }

@@ -1,0 +1,165 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// encodeKEPv1 is the schema 1 layout: the schema 2 one without the
+// Disagreements count at the end, under format byte 'K'.
+func encodeKEPv1(k *knowledge.KEP) []byte {
+	if len(k.Disagreements) > 0 {
+		panic("encodeKEPv1: schema 1 had no disagreements")
+	}
+	b := encodeKEP(nil, k)
+	if b[len(b)-1] != 0 {
+		panic("encodeKEPv1: the KEP layout changed")
+	}
+	return append([]byte{fmtKEPv1}, b[1:len(b)-1]...)
+}
+
+func TestDecodeKEPReadsSchema1(t *testing.T) {
+	for _, k := range sampleKnowledge().KEPs {
+		got, err := decodeKEP(encodeKEPv1(&k))
+		if err != nil {
+			t.Fatalf("KEP-%d: %v", k.Number, err)
+		}
+		if diff := cmp.Diff(&k, got, equateEmpty); diff != "" {
+			t.Errorf("KEP-%d (-want +got):\n%s", k.Number, diff)
+		}
+	}
+	b := encodeKEPv1(&sampleKnowledge().KEPs[1])
+	for i := range len(b) {
+		if _, err := decodeKEP(b[:i]); !errors.Is(err, errCorrupt) {
+			t.Fatalf("the first %d of %d bytes: %v; want errCorrupt", i, len(b), err)
+		}
+	}
+	if _, err := decodeKEP(append(b, 0)); !errors.Is(err, errCorrupt) {
+		t.Errorf("a schema 1 KEP with a trailing byte: %v; want errCorrupt", err)
+	}
+}
+
+// writeV1 makes the database a kepbot 1 would have left: schema_version 1,
+// KEPs in the schema 1 layout, no gates, corpus or sync state. damage, when
+// not nil, changes it further.
+func writeV1(t *testing.T, k *knowledge.Knowledge, damage func(tx *bolt.Tx) error) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustReplace(t, db, k)
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{bucketGates, bucketCorpus} {
+			if err := tx.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		if err := meta.Delete(keySync); err != nil {
+			return err
+		}
+		if err := meta.Put(keySchemaVersion, []byte("1")); err != nil {
+			return err
+		}
+		keps := tx.Bucket(bucketKEPs)
+		for i := range k.KEPs {
+			key, _ := kepKey(k.KEPs[i].Number)
+			if err := keps.Put(key[:], encodeKEPv1(&k.KEPs[i])); err != nil {
+				return err
+			}
+		}
+		if damage != nil {
+			return damage(tx)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestOpenUpgradesSchema1(t *testing.T) {
+	k := sampleKnowledge()
+	path := writeV1(t, k, nil)
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatalf("Open of a schema 1 database: %v", err)
+	}
+	defer db.Close()
+	info := infoOf(t, db)
+	if info.SchemaVersion != SchemaVersion {
+		t.Errorf("schema version %d after the upgrade; want %d", info.SchemaVersion, SchemaVersion)
+	}
+	if info.Stats != k.Stats() {
+		t.Errorf("info stats %+v; want the last replace's %+v kept", info.Stats, k.Stats())
+	}
+	if diff := diffKnowledge(k, snapshot(t, db)); diff != "" {
+		t.Errorf("knowledge after the upgrade (-written +read):\n%s", diff)
+	}
+	got, err := db.Knowledge().FindKEPByGate(t.Context(), "roundtables")
+	if err != nil || got.Number != 99 {
+		t.Errorf("gate RoundTables after the upgrade: %v, %v; want KEP-99 from the rebuilt index", got, err)
+	}
+	_, err = db.Knowledge().LoadCorpus(t.Context())
+	if knowledge.ErrorCode(err) != knowledge.ENOTFOUND || !strings.Contains(err.Error(), "re-run `bot ingest`") {
+		t.Errorf("LoadCorpus: %v; want ENOTFOUND saying to re-run bot ingest", err)
+	}
+	if st := syncStateOf(t, db); !st.IsZero() {
+		t.Errorf("sync state %+v; want none", st)
+	}
+
+	// The next replace writes schema 2 values.
+	k2 := sampleKnowledge()
+	k2.KEPs[0].Disagreements = []knowledge.Disagreement{{Kind: knowledge.DisagreeGATwice, KEP: 1000, Source: "notes-1.10.md", Claim: "GA twice", Trusted: "GA once"}}
+	mustReplace(t, db, k2)
+	if diff := diffKnowledge(k2, snapshot(t, db)); diff != "" {
+		t.Errorf("knowledge after a replace (-given +read):\n%s", diff)
+	}
+}
+
+func TestOpenRefusesASchema1DatabaseItCannotUpgrade(t *testing.T) {
+	path := writeV1(t, sampleKnowledge(), func(tx *bolt.Tx) error {
+		key, _ := kepKey(7)
+		return tx.Bucket(bucketKEPs).Put(key[:], []byte{fmtKEPv1, 0x0E, 0xFF})
+	})
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path, Options{})
+	if err == nil {
+		db.Close()
+		t.Fatal("Open succeeded")
+	}
+	t.Log(err)
+	for _, want := range []string{"open " + path, "older kepbot (schema version 1)", "re-run `bot ingest`", "--db"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message does not say %q", want)
+		}
+	}
+	if !errors.Is(err, ErrNotDatabase) {
+		t.Errorf("error does not wrap ErrNotDatabase")
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("a refused upgrade changed the file")
+	}
+}
