@@ -1,0 +1,251 @@
+// Package serve runs `bot serve`: every configured chat adapter at once,
+// and one HTTP server with /healthz, /readyz, /metrics and the adapters'
+// own endpoints (Slack's /slack/*, Discord's later). When its context ends
+// (SIGINT, SIGTERM) it stops taking work, finishes what is in flight and
+// returns, so that the caller can close the database.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	stdlog "log"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/kepbot/kepbot/adapters/slack"
+	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Adapter is one chat platform connection. Run serves until ctx ends, then
+// finishes the work it has in flight and returns; it returns early, with
+// an error, only when the platform refuses it for good (a revoked token).
+type Adapter interface {
+	Name() string
+	Run(ctx context.Context) error
+}
+
+// Mounter is an Adapter with HTTP endpoints on the shared server.
+type Mounter interface {
+	Mount(mux *http.ServeMux)
+}
+
+// Deps is what Run needs. Config and Answerer are required.
+type Deps struct {
+	Config   *config.Config
+	Answerer knowledge.Answerer // the knowledge engine
+	// Ready reports whether kepbot can answer: the database open and the
+	// knowledge loaded. nil means always ready.
+	Ready   func() error
+	Logger  zerolog.Logger
+	Metrics *metrics.Metrics // nil: new metrics on their own registry
+	Version string           // for kepbot_build_info
+	// Adapters are adapters built by the caller (Discord, later); Slack is
+	// built here from Config.
+	Adapters []Adapter
+	// Listener is where the HTTP server listens; nil listens on
+	// Config.HTTP.Addr.
+	Listener net.Listener
+}
+
+// ErrNoAdapters is what Run returns when nothing is configured to serve.
+var ErrNoAdapters = errors.New("no chat adapter is configured: set SLACK_APP_TOKEN and SLACK_BOT_TOKEN for Slack Socket Mode, " +
+	"or SLACK_SIGNING_SECRET for the Slack HTTP endpoints (see configs/bot.example.yaml)")
+
+// HTTP server timeouts. Slack gives an answer 3 s; nothing kepbot serves
+// should take longer to read or write.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = 15 * time.Second
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+)
+
+// Run serves until ctx ends or an adapter fails. It fails at once with
+// ErrNoAdapters when none is configured, and when it cannot listen. On a
+// stop it shuts the HTTP server down (no new requests, handlers in flight
+// finish) and waits for every adapter's work in flight, each within
+// Config.HTTP.ShutdownTimeout; it returns nil after a clean stop.
+func Run(ctx context.Context, d Deps) error {
+	if d.Config == nil || d.Answerer == nil {
+		return errors.New("serve: Config and Answerer are required")
+	}
+	cfg, log := d.Config, d.Logger
+	m := d.Metrics
+	if m == nil {
+		m = metrics.New(d.Version)
+	}
+	adapters, err := buildAdapters(d, m)
+	if err != nil {
+		return err
+	}
+	if len(adapters) == 0 {
+		return ErrNoAdapters
+	}
+	h := &health{ready: d.Ready}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", h.healthz)
+	mux.HandleFunc("GET /readyz", h.readyz)
+	mux.Handle("GET /metrics", m.Handler())
+	for _, a := range adapters {
+		if mt, ok := a.(Mounter); ok {
+			mt.Mount(mux)
+		}
+	}
+	ln := d.Listener
+	if ln == nil {
+		if ln, err = net.Listen("tcp", cfg.HTTP.Addr); err != nil {
+			return fmt.Errorf("listen on %s (http.addr, BOT_HTTP_ADDR): %w", cfg.HTTP.Addr, err)
+		}
+	}
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          stdlog.New(httpErrorLog{log}, "", 0),
+	}
+	return run(ctx, log, cfg.HTTP.ShutdownTimeout, srv, ln, adapters, h)
+}
+
+// buildAdapters returns the Slack adapter when the config has one, then
+// the caller's adapters.
+func buildAdapters(d Deps, m *metrics.Metrics) ([]Adapter, error) {
+	var out []Adapter
+	if d.Config.SlackSocketMode() || d.Config.SlackHTTP() {
+		s, err := slack.NewAdapter(slack.FromConfig(d.Config.Slack), d.Answerer, d.Logger, slack.WithRecorder(m))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	for _, a := range d.Adapters {
+		if a != nil {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// run serves srv on ln and runs the adapters until ctx ends or one fails,
+// then stops everything within timeout.
+func run(ctx context.Context, log zerolog.Logger, timeout time.Duration, srv *http.Server, ln net.Listener, adapters []Adapter, h *health) error {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu      sync.Mutex
+		failure error // the first adapter or server failure
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if failure == nil {
+			failure = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	failed := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		return failure
+	}
+
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fail(fmt.Errorf("http server on %s: %w", ln.Addr(), err))
+		}
+	}()
+	var wg sync.WaitGroup
+	names := make([]string, len(adapters))
+	for i, a := range adapters {
+		names[i] = a.Name()
+		wg.Go(func() {
+			if err := a.Run(runCtx); err != nil && runCtx.Err() == nil {
+				fail(fmt.Errorf("%s: %w", a.Name(), err))
+			}
+		})
+	}
+	log.Info().Str("addr", ln.Addr().String()).Str("adapters", strings.Join(names, ",")).Msg("serving")
+
+	<-runCtx.Done()
+	h.draining.Store(true)
+	if err := failed(); err == nil {
+		log.Info().Msg("stopping: finishing the answers in flight")
+	} else {
+		log.Error().Err(err).Msg("stopping")
+	}
+	shutCtx, shutCancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	defer shutCancel()
+	var stopErr error
+	if err := srv.Shutdown(shutCtx); err != nil {
+		stopErr = fmt.Errorf("http server did not finish its requests within %s: %w", timeout, err)
+		_ = srv.Close()
+	}
+	<-served
+	adaptersDone := make(chan struct{})
+	go func() { wg.Wait(); close(adaptersDone) }()
+	select {
+	case <-adaptersDone:
+	case <-shutCtx.Done():
+		stopErr = errors.Join(stopErr, fmt.Errorf("adapters did not finish their work within %s (http.shutdown_timeout)", timeout))
+	}
+	if err := failed(); err != nil {
+		return errors.Join(err, stopErr)
+	}
+	if stopErr == nil {
+		log.Info().Msg("stopped")
+	}
+	return stopErr
+}
+
+// health serves /healthz (the process answers) and /readyz (it can answer
+// questions: not stopping, and Ready says yes).
+type health struct {
+	ready    func() error
+	draining atomic.Bool
+}
+
+func (h *health) healthz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+func (h *health) readyz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if h.draining.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("not ready: stopping\n"))
+		return
+	}
+	if h.ready != nil {
+		if err := h.ready(); err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte("not ready: " + err.Error() + "\n"))
+			return
+		}
+	}
+	_, _ = w.Write([]byte("ready\n"))
+}
+
+// httpErrorLog sends net/http's own complaints (bad requests, TLS errors)
+// to the log at warn level.
+type httpErrorLog struct{ l zerolog.Logger }
+
+func (e httpErrorLog) Write(p []byte) (int, error) {
+	e.l.Warn().Str("source", "net/http").Msg(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
