@@ -33,9 +33,16 @@ type Adapter interface {
 	Run(ctx context.Context) error
 }
 
-// Mounter is an Adapter with HTTP endpoints on the shared server.
+// Mounter is an Adapter with HTTP endpoints on the shared server, which
+// it adds itself.
 type Mounter interface {
 	Mount(mux *http.ServeMux)
+}
+
+// Router is an Adapter with HTTP endpoints given as ServeMux patterns
+// ("POST /discord/interactions") and their handlers.
+type Router interface {
+	Routes() map[string]http.Handler
 }
 
 // Deps is what Run needs. Config and Answerer are required.
@@ -96,10 +103,8 @@ func Run(ctx context.Context, d Deps) error {
 	mux.HandleFunc("GET /healthz", h.healthz)
 	mux.HandleFunc("GET /readyz", h.readyz)
 	mux.Handle("GET /metrics", m.Handler())
-	for _, a := range adapters {
-		if mt, ok := a.(Mounter); ok {
-			mt.Mount(mux)
-		}
+	if err := mount(mux, adapters); err != nil {
+		return err
 	}
 	ln := d.Listener
 	if ln == nil {
@@ -136,6 +141,28 @@ func buildAdapters(d Deps, m *metrics.Metrics) ([]Adapter, error) {
 		}
 	}
 	return out, nil
+}
+
+// mount adds every adapter's HTTP endpoints to mux. Two adapters claiming
+// the same pattern is a wiring mistake, reported instead of net/http's
+// panic.
+func mount(mux *http.ServeMux, adapters []Adapter) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("serve: adapters' HTTP routes conflict: %v", p)
+		}
+	}()
+	for _, a := range adapters {
+		if mt, ok := a.(Mounter); ok {
+			mt.Mount(mux)
+		}
+		if rt, ok := a.(Router); ok {
+			for pattern, h := range rt.Routes() {
+				mux.Handle(pattern, h)
+			}
+		}
+	}
+	return nil
 }
 
 // run serves srv on ln and runs the adapters until ctx ends or one fails,

@@ -325,6 +325,36 @@ func TestExtraAdapterMountsRoutes(t *testing.T) {
 	}
 }
 
+// routesAdapter gives its endpoints as patterns, as the Discord adapter does.
+type routesAdapter struct{ mountedAdapter }
+
+func (r *routesAdapter) Mount(*http.ServeMux) {}
+func (r *routesAdapter) Routes() map[string]http.Handler {
+	return map[string]http.Handler{"POST /discord/interactions": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("routed"))
+	})}
+}
+
+func TestRouterAdapterAndConflicts(t *testing.T) {
+	eng, _ := engine(t)
+	s := start(t, Deps{Config: httpConfig(t), Answerer: eng, Logger: zerolog.Nop(), Adapters: []Adapter{&routesAdapter{}}})
+	waitUp(t, s.base)
+	resp, err := http.Post(s.base+"/discord/interactions", "application/json", bytes.NewReader(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "routed" {
+		t.Errorf("routed endpoint answered %q", b)
+	}
+	err = Run(context.Background(), Deps{Config: httpConfig(t), Answerer: eng, Logger: zerolog.Nop(),
+		Adapters: []Adapter{&routesAdapter{}, &mountedAdapter{}}})
+	if err == nil || !strings.Contains(err.Error(), "conflict") {
+		t.Errorf("two adapters on one route: Run = %v, want a conflict error", err)
+	}
+}
+
 func TestListenFailureNamesTheKey(t *testing.T) {
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
