@@ -2,19 +2,25 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/kepbot/kepbot/adapters/console"
+	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/logging"
+	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// runServe runs the configured adapters. With none configured it is the
-// terminal chat.
+// runServe runs every configured adapter and the HTTP server (health,
+// metrics, Slack's endpoints) until SIGINT or SIGTERM, then closes the
+// database. With no adapter configured it is the terminal chat.
 func runServe(ctx context.Context, io stdio, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.err)
-	dbPath := dbFlag(fs, io.getenv)
+	configPath := fs.String("config", "", "the YAML config `FILE` (see configs/bot.example.yaml)")
+	dbOverride := fs.String("db", "", "the bbolt database `PATH` (default: the config's db, $BOT_DB, else "+defaultDB+")")
 	if err := fs.Parse(args); err != nil {
 		return exitBadInput
 	}
@@ -22,15 +28,51 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		fmt.Fprintf(io.err, "bot serve: unexpected %q; to ask one question use `bot ask %s`.\n", fs.Arg(0), fs.Arg(0))
 		return exitBadInput
 	}
-	db, err := openKnowledge(ctx, dbPath())
+	cfg, err := config.Load(*configPath, io.getenv)
+	if err != nil {
+		fmt.Fprintf(io.err, "bot serve: %v\n", err)
+		return exitBadInput
+	}
+	if *dbOverride != "" {
+		cfg.DB = *dbOverride
+	}
+	db, err := openKnowledge(ctx, cfg.DB)
 	if err != nil {
 		fmt.Fprintf(io.err, "bot: %v\n", err)
 		return exitFailure
 	}
 	defer db.Close()
-	chat := &console.Chat{In: io.in, Out: io.out, Asker: knowledge.NewEngine(db.Knowledge()), User: io.getenv("USER")}
-	if err := chat.Run(ctx); err != nil {
-		fmt.Fprintf(io.err, "bot: %v\n", err)
+	kb := db.Knowledge()
+	eng := knowledge.NewEngine(kb)
+
+	if !cfg.HasAdapters() {
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: eng, User: io.getenv("USER")}
+		if err := chat.Run(ctx); err != nil {
+			fmt.Fprintf(io.err, "bot: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
+	}
+
+	logger := logging.New(cfg.Log, io.err, cfg.Secrets()...)
+	err = serve.Run(ctx, serve.Deps{
+		Config:   cfg,
+		Answerer: eng,
+		Ready: func() error {
+			empty, err := kb.IsEmpty(context.Background())
+			if err != nil {
+				return err
+			}
+			if empty {
+				return errors.New("no knowledge loaded")
+			}
+			return nil
+		},
+		Logger:  logger,
+		Version: version,
+	})
+	if err != nil {
+		logger.Error().Err(err).Msg("serve stopped")
 		return exitFailure
 	}
 	return exitOK
