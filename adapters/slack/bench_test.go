@@ -98,3 +98,14 @@ func BenchmarkSlashCommandHTTPServer(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRenderKEP draws a KEP card and encodes it: the renderer's share
+// of the slash path.
+func BenchmarkRenderKEP(b *testing.B) {
+	a := kepAnswer()
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = Render(a, RenderOptions{Slash: true}).AppendJSON(buf[:0])
+	}
+}
