@@ -1,0 +1,181 @@
+// Package fetch downloads one file over https from an allowlist of hosts,
+// guarded against server-side request forgery (reliability notes §5.4):
+// https only; the host checked on the URL, on every redirect (at most
+// MaxRedirects) and again at dial time, where it is resolved once and
+// dialled only at addresses that are public (never loopback, private,
+// link-local, CGNAT, ULA, unspecified, multicast or IPv4-mapped); no proxy
+// from the environment; one total timeout; a cap on the bytes read; and
+// If-None-Match for a cheap "nothing new".
+//
+// It knows nothing of kepbot's knowledge. Errors name the URL without its
+// user info, query or fragment (see Redact), as those may carry a token.
+package fetch
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"time"
+)
+
+// Defaults for Options.
+const (
+	DefaultTimeout  = 5 * time.Minute
+	DefaultMaxBytes = 256 << 20 // a GitHub tarball of kubernetes/enhancements is far smaller
+	MaxRedirects    = 5
+)
+
+// DefaultHosts are the hosts a GitHub tarball is fetched from: the API
+// answers with a redirect to codeload.
+var DefaultHosts = []string{"api.github.com", "codeload.github.com", "github.com"}
+
+// Resolver looks up a host's addresses; *net.Resolver is one.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// Options tune a Client. The zero Options fetch from DefaultHosts with the
+// default timeout and cap.
+type Options struct {
+	// AllowedHosts are the exact host names (or IP addresses, for tests)
+	// that may be fetched; nil means DefaultHosts.
+	AllowedHosts []string
+	// LoopbackHosts are hosts of AllowedHosts that may resolve to a
+	// loopback address: only for tests against a local server. Private,
+	// link-local and the other refused addresses stay refused for them.
+	LoopbackHosts []string
+	// Timeout bounds a whole fetch: connecting, redirects, the headers and
+	// reading the body. Zero or less means DefaultTimeout.
+	Timeout time.Duration
+	// MaxBytes caps the body, read as sent (compressed). Zero or less
+	// means DefaultMaxBytes.
+	MaxBytes int64
+	// RootCAs verifies servers; nil means the system's roots.
+	RootCAs *x509.CertPool
+	// Resolver looks host names up; nil means net.DefaultResolver.
+	Resolver Resolver
+	// UserAgent names the client; empty means "kepbot".
+	UserAgent string
+}
+
+// Client fetches URLs under its Options. It is safe for concurrent use.
+type Client struct {
+	http      *http.Client
+	allowed   map[string]bool
+	allowList []string
+	loopback  map[string]bool
+	resolver  Resolver
+	timeout   time.Duration
+	maxBytes  int64
+	userAgent string
+	// testDial, when set by this package's tests, replaces the dial that
+	// follows every check.
+	testDial func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// New returns a Client for opts. It fails when a loopback host is not
+// also an allowed host.
+func New(opts Options) (*Client, error) {
+	c := &Client{
+		allowed:   map[string]bool{},
+		loopback:  map[string]bool{},
+		resolver:  opts.Resolver,
+		timeout:   opts.Timeout,
+		maxBytes:  opts.MaxBytes,
+		userAgent: opts.UserAgent,
+	}
+	hosts := opts.AllowedHosts
+	if hosts == nil {
+		hosts = DefaultHosts
+	}
+	for _, h := range hosts {
+		h = normalizeHost(h)
+		if !c.allowed[h] {
+			c.allowed[h] = true
+			c.allowList = append(c.allowList, h)
+		}
+	}
+	for _, h := range opts.LoopbackHosts {
+		h = normalizeHost(h)
+		if !c.allowed[h] {
+			return nil, fmt.Errorf("fetch: loopback host %q is not an allowed host", h)
+		}
+		c.loopback[h] = true
+	}
+	if c.resolver == nil {
+		c.resolver = net.DefaultResolver
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	if c.maxBytes <= 0 {
+		c.maxBytes = DefaultMaxBytes
+	}
+	if c.userAgent == "" {
+		c.userAgent = "kepbot"
+	}
+	c.http = &http.Client{
+		Transport: &http.Transport{
+			Proxy:                  nil, // never from the environment
+			DialContext:            c.dialContext,
+			TLSClientConfig:        &tls.Config{RootCAs: opts.RootCAs, MinVersion: tls.VersionTLS12},
+			ForceAttemptHTTP2:      true,
+			DisableCompression:     true, // the cap counts the bytes as sent; no transparent gunzip
+			MaxIdleConns:           2,
+			IdleConnTimeout:        30 * time.Second,
+			TLSHandshakeTimeout:    30 * time.Second,
+			MaxResponseHeaderBytes: 64 << 10,
+		},
+		CheckRedirect: c.checkRedirect,
+	}
+	return c, nil
+}
+
+// checkRedirect re-applies checkURL to every redirect, allows at most
+// MaxRedirects, and drops the Referer header (it would carry the previous
+// URL's query to the next host).
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	req.Header.Del("Referer")
+	if len(via) > MaxRedirects {
+		return refuse("stopped after %d redirects", MaxRedirects)
+	}
+	if _, err := c.checkURL(req.URL.String()); err != nil {
+		return refuse("redirect to %s: %v", Redact(req.URL.String()), err)
+	}
+	return nil
+}
+
+// Close lets go of idle connections.
+func (c *Client) Close() { c.http.CloseIdleConnections() }
+
+// The errors a fetch fails with, found with errors.Is. ErrNotAllowed is in
+// guard.go.
+var (
+	ErrTimeout  = errors.New("timed out")
+	ErrTooLarge = errors.New("too large")
+	ErrStatus   = errors.New("unexpected HTTP status")
+)
+
+// Error is what Get and reads of a Response's Body fail with: the URL,
+// redacted, and what went wrong.
+type Error struct {
+	URL string
+	Err error
+}
+
+func (e *Error) Error() string { return "fetch " + e.URL + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// StatusError is an HTTP status other than 200 and 304.
+type StatusError struct {
+	Code   int
+	Status string // "500 Internal Server Error"
+}
+
+func (e *StatusError) Error() string        { return "the server answered HTTP " + e.Status }
+func (e *StatusError) Is(target error) bool { return target == ErrStatus }
