@@ -21,6 +21,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
+	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
 )
 
@@ -37,6 +38,41 @@ const (
 	drainTimeout = 10 * time.Second
 )
 
+// Platform is the platform name in origins, logs and metrics.
+const Platform = "discord"
+
+// Recorder counts answers and errors. *metrics.Metrics implements it.
+type Recorder interface {
+	Answered(platform, kind string, took time.Duration)
+	Failed(platform, reason string)
+}
+
+type nopRecorder struct{}
+
+func (nopRecorder) Answered(string, string, time.Duration) {}
+func (nopRecorder) Failed(string, string)                  {}
+
+// Option changes an Adapter.
+type Option func(*Adapter)
+
+// WithRecorder records answers and errors in rec.
+func WithRecorder(rec Recorder) Option {
+	return func(a *Adapter) {
+		if rec != nil {
+			a.rec = rec
+		}
+	}
+}
+
+// WithClock makes signature windows, rate limits and refusals use now.
+func WithClock(now func() time.Time) Option {
+	return func(a *Adapter) {
+		if now != nil {
+			a.now = now
+		}
+	}
+}
+
 // Adapter serves kepbot on Discord. Make it with NewAdapter; run the
 // gateway with Run and mount Routes on the HTTP server.
 type Adapter struct {
@@ -44,6 +80,7 @@ type Adapter struct {
 	answerer  knowledge.Answerer
 	catalog   Catalog
 	log       zerolog.Logger
+	rec       Recorder
 	session   *discordgo.Session
 	rest      *rest
 	users     *userLimiter
@@ -65,7 +102,7 @@ type Adapter struct {
 // from catalog (nil offers none). It routes discordgo's own logging through
 // logger with tokens scrubbed. It fails with a message naming the config
 // key at fault.
-func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger zerolog.Logger) (*Adapter, error) {
+func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger zerolog.Logger, opts ...Option) (*Adapter, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -81,12 +118,16 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 		cfg:          cfg,
 		answerer:     answerer,
 		catalog:      catalog,
-		log:          logger.With().Str("adapter", "discord").Logger(),
+		log:          logger.With().Str("adapter", Platform).Logger(),
+		rec:          nopRecorder{},
 		users:        newUserLimiter(cfg.UserPerMinute, cfg.UserBurst),
 		replays:      newSeenIDs(),
 		now:          time.Now,
 		inlineBudget: inlineBudget,
 		base:         context.Background(),
+	}
+	for _, o := range opts {
+		o(a)
 	}
 	if cfg.PublicKey != "" {
 		key, _ := hex.DecodeString(cfg.PublicKey) // Validate checked it
@@ -106,7 +147,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 }
 
 // Name returns "discord".
-func (a *Adapter) Name() string { return "discord" }
+func (a *Adapter) Name() string { return Platform }
 
 // Routes returns the HTTP routes to mount on the server's mux, keyed by
 // pattern: POST /discord/interactions when a public key is configured.
@@ -134,6 +175,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	}
 	if a.cfg.Gateway() {
 		if err := a.session.Open(); err != nil {
+			a.rec.Failed(Platform, metrics.ReasonConnection)
 			return fmt.Errorf("discord: open gateway: %s", secrets.scrub(err.Error()))
 		}
 		a.log.Info().Str("prefix", a.cfg.Prefix).Msg("discord gateway connected")
@@ -209,7 +251,15 @@ func (a *Adapter) start(timeout time.Duration) (context.Context, context.CancelF
 
 // ask answers text as typed: parse, answer, and on failure an answer of
 // kind error that is safe to show. Internal errors are logged, not shown.
+// The answer is recorded with the time it took.
 func (a *Adapter) ask(ctx context.Context, text string, from knowledge.Origin, log zerolog.Logger) *knowledge.Answer {
+	start := time.Now()
+	ans := a.answer(ctx, text, from, log)
+	a.rec.Answered(Platform, string(ans.Kind), time.Since(start))
+	return ans
+}
+
+func (a *Adapter) answer(ctx context.Context, text string, from knowledge.Origin, log zerolog.Logger) *knowledge.Answer {
 	q, err := knowledge.ParseQuestion(text)
 	if err != nil {
 		return knowledge.ErrorAnswer(err)
@@ -223,6 +273,7 @@ func (a *Adapter) ask(ctx context.Context, text string, from knowledge.Origin, l
 	}
 	if err != nil {
 		if knowledge.ErrorCode(err) == knowledge.EINTERNAL {
+			a.rec.Failed(Platform, metrics.ReasonInternal)
 			log.Error().Str("error", secrets.scrub(err.Error())).Str("question", string(q.Kind)).Msg("discord: answer failed")
 		}
 		ans = knowledge.ErrorAnswer(err)

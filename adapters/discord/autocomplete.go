@@ -112,20 +112,23 @@ func choices(cat Catalog, d discordgo.ApplicationCommandInteractionData) []*disc
 	return out
 }
 
-// kepChoices matches typed digits against KEP numbers (prefix first), and
-// typed words against titles (all words, a title starting with them first).
+// kepChoices matches typed digits against KEP numbers (the number itself,
+// then numbers starting with them, then holding them), and typed words
+// against titles (a title starting with them, then holding them all).
 func kepChoices(keps []KEPName, typed string) []*discordgo.ApplicationCommandOptionChoice {
 	q := strings.ToLower(strings.TrimSpace(typed))
 	q = strings.TrimLeft(strings.TrimPrefix(q, "kep"), "-:#_ ")
 	digits := q != "" && strings.Trim(q, "0123456789") == ""
 	words := strings.Fields(q)
-	var first, second []KEPName
+	var exact, first, second []KEPName
 	for _, k := range keps {
 		num := strconv.Itoa(k.Number)
 		title := strings.ToLower(k.Title)
 		switch {
 		case q == "":
 			first = append(first, k)
+		case digits && num == strings.TrimLeft(q, "0"):
+			exact = append(exact, k)
 		case digits && strings.HasPrefix(num, q):
 			first = append(first, k)
 		case digits && strings.Contains(num, q):
@@ -135,12 +138,9 @@ func kepChoices(keps []KEPName, typed string) []*discordgo.ApplicationCommandOpt
 		case !digits && containsAll(title, words):
 			second = append(second, k)
 		}
-		if len(first) >= MaxChoices {
-			break
-		}
 	}
 	out := []*discordgo.ApplicationCommandOptionChoice{}
-	for _, k := range append(first, second...) {
+	for _, k := range slices.Concat(exact, first, second) {
 		if len(out) == MaxChoices {
 			break
 		}
@@ -151,7 +151,8 @@ func kepChoices(keps []KEPName, typed string) []*discordgo.ApplicationCommandOpt
 }
 
 // nameChoices offers names starting with q first, then (when anywhere is
-// set) names holding q, case aside.
+// set) names holding q, case aside. With anywhere set (gate names), each
+// group is ordered shortest first, so that the exact name leads.
 func nameChoices(names []string, q string, anywhere bool) []*discordgo.ApplicationCommandOptionChoice {
 	var first, second []string
 	for _, n := range names {
@@ -162,9 +163,14 @@ func nameChoices(names []string, q string, anywhere bool) []*discordgo.Applicati
 		case anywhere && strings.Contains(low, q):
 			second = append(second, n)
 		}
-		if len(first) >= MaxChoices {
+		if !anywhere && len(first) >= MaxChoices {
 			break
 		}
+	}
+	if anywhere {
+		shortFirst := func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b)) }
+		slices.SortFunc(first, shortFirst)
+		slices.SortFunc(second, shortFirst)
 	}
 	out := []*discordgo.ApplicationCommandOptionChoice{}
 	for _, n := range append(first, second...) {

@@ -61,6 +61,13 @@ func breakMentions(s string) string {
 	return b.String()
 }
 
+// esc escapes at most max characters of s: s is cut before escaping (so a
+// huge text costs no more than a short one) and the result truncated to
+// max with "…".
+func esc(s string, max int) string {
+	return truncate(Escape(cutRunes(s, max+1)), max)
+}
+
 // mentionWord reports whether s starts with "everyone" or "here", in any case.
 func mentionWord(s string) bool {
 	for _, w := range []string{"everyone", "here"} {

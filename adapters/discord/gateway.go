@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
+	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
 )
 
@@ -47,7 +48,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 		return
 	}
 	defer done()
-	log := a.log.With().Str("platform", "discord").Str("guild", m.GuildID).Str("channel", m.ChannelID).
+	log := a.log.With().Str("platform", Platform).Str("guild", m.GuildID).Str("channel", m.ChannelID).
 		Str("user", m.Author.ID).Str("via", "message").Logger()
 	if a.rest.refused.has(m.ChannelID, a.clock()) {
 		log.Debug().Msg("discord: channel refused kepbot recently; not answering")
@@ -61,7 +62,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 		}
 		return
 	}
-	origin := knowledge.Origin{Platform: "discord", Workspace: m.GuildID, Channel: m.ChannelID, User: m.Author.ID, UserName: m.Author.Username}
+	origin := knowledge.Origin{Platform: Platform, Workspace: m.GuildID, Channel: m.ChannelID, User: m.Author.ID, UserName: m.Author.Username}
 	ans := a.ask(ctx, text, origin, log)
 	log.Info().Str("kind", string(ans.Kind)).Msg("discord: answered")
 	a.post(ctx, log, m.ChannelID, Render(ans))
@@ -71,6 +72,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 func (a *Adapter) post(ctx context.Context, log zerolog.Logger, channel string, msgs []Message) {
 	for _, msg := range msgs {
 		if err := a.rest.sendChannel(ctx, channel, msg); err != nil {
+			a.rec.Failed(Platform, metrics.ReasonPost)
 			log.Warn().Str("error", err.Error()).Msg("discord: post failed")
 			return
 		}

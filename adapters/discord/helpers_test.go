@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
@@ -76,6 +78,35 @@ type answerFunc struct {
 func (f *answerFunc) Answer(ctx context.Context, q knowledge.Question) (*knowledge.Answer, error) {
 	f.calls.Add(1)
 	return f.fn(ctx, q)
+}
+
+// countRecorder counts what an adapter records, by kind and by reason.
+type countRecorder struct {
+	mu       sync.Mutex
+	answered map[string]int
+	failed   map[string]int
+}
+
+func newCountRecorder() *countRecorder {
+	return &countRecorder{answered: map[string]int{}, failed: map[string]int{}}
+}
+
+func (c *countRecorder) Answered(platform, kind string, _ time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.answered[platform+"/"+kind]++
+}
+
+func (c *countRecorder) Failed(platform, reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failed[platform+"/"+reason]++
+}
+
+func (c *countRecorder) counts() (answered, failed map[string]int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.answered), maps.Clone(c.failed)
 }
 
 // logBuffer collects log lines from several goroutines.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/kepbot/kepbot/internal/metrics"
 )
 
 // HTTP interaction limits. Discord documents no replay window for
@@ -47,6 +49,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxInteractionBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
+		a.rec.Failed(Platform, metrics.ReasonBadRequest)
 		if errors.As(err, &tooBig) {
 			http.Error(w, "interaction body too large", http.StatusRequestEntityTooLarge)
 			return
@@ -61,10 +64,12 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	}
 	var i discordgo.Interaction
 	if err := json.Unmarshal(body, &i); err != nil || i.Type == 0 {
+		a.rec.Failed(Platform, metrics.ReasonBadRequest)
 		http.Error(w, "not an interaction", http.StatusBadRequest)
 		return
 	}
 	if i.Type != discordgo.InteractionPing && !a.replays.first(i.ID, a.clock()) {
+		a.rec.Failed(Platform, metrics.ReasonDuplicate)
 		a.unverified(w, "replayed interaction")
 		return
 	}
@@ -116,6 +121,7 @@ func (a *Adapter) checkHeaders(sig, ts string) string {
 // unverified answers 401. Discord probes endpoints with bad signatures on
 // purpose, so this logs at debug only.
 func (a *Adapter) unverified(w http.ResponseWriter, why string) {
+	a.rec.Failed(Platform, metrics.ReasonBadRequest)
 	a.log.Debug().Str("reason", why).Msg("discord: unverified interaction refused")
 	http.Error(w, "invalid request signature", http.StatusUnauthorized)
 }

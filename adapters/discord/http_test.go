@@ -24,18 +24,18 @@ var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 // httpAdapter returns an adapter serving HTTP interactions only (no bot
 // token), its signing key, and a mux with its routes mounted.
-func httpAdapter(t *testing.T, ans knowledge.Answerer, cat Catalog, apiURL string) (*Adapter, ed25519.PrivateKey, *http.ServeMux) {
+func httpAdapter(t *testing.T, ans knowledge.Answerer, cat Catalog, apiURL string, opts ...Option) (*Adapter, ed25519.PrivateKey, *http.ServeMux) {
 	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	logger, _ := testLogger(t)
-	a, err := NewAdapter(Config{PublicKey: hex.EncodeToString(pub), APIURL: apiURL}, ans, cat, logger)
+	opts = append(opts, WithClock(func() time.Time { return now }))
+	a, err := NewAdapter(Config{PublicKey: hex.EncodeToString(pub), APIURL: apiURL}, ans, cat, logger, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.now = func() time.Time { return now }
 	mux := http.NewServeMux()
 	for pattern, h := range a.Routes() {
 		mux.Handle(pattern, h)
@@ -73,7 +73,8 @@ func TestInteractionSignatures(t *testing.T) {
 	ans := &answerFunc{fn: func(context.Context, knowledge.Question) (*knowledge.Answer, error) {
 		return &knowledge.Answer{Kind: knowledge.KindKEP, Title: "KEP-1: One", Text: "One."}, nil
 	}}
-	a, key, mux := httpAdapter(t, ans, nil, "")
+	rec := newCountRecorder()
+	_, key, mux := httpAdapter(t, ans, nil, "", WithRecorder(rec))
 	_, otherKey, _ := ed25519.GenerateKey(nil)
 	ping := interactionBody(t, "p1", discordgo.InteractionPing, discordgo.ApplicationCommandInteractionData{})
 	cmd := func(id string) []byte {
@@ -130,7 +131,10 @@ func TestInteractionSignatures(t *testing.T) {
 	if got := ans.calls.Load(); got != 3 {
 		t.Errorf("answerer called %d times, want 3 (only the valid commands)", got)
 	}
-	_ = a
+	answered, failed := rec.counts()
+	if answered["discord/kep"] != 3 || failed["discord/bad_request"] != 15 || failed["discord/duplicate"] != 1 {
+		t.Errorf("recorded answers %v and failures %v; want 3 kep answers, 15 bad requests (one a duplicate)", answered, failed)
+	}
 }
 
 // dataOf returns the data object of an interaction response.

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
+	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
 )
 
@@ -28,6 +29,7 @@ func (a *Adapter) onInteractionCreate(_ *discordgo.Session, ic *discordgo.Intera
 	log := a.interactionLog(i, "gateway")
 	first, rest := a.interact(i, log)
 	if err := a.rest.respond(ctx, i, first); err != nil {
+		a.rec.Failed(Platform, metrics.ReasonPost)
 		log.Warn().Str("error", err.Error()).Msg("discord: interaction response failed")
 		return
 	}
@@ -65,7 +67,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 	if !ok {
 		return reply(textMessage("kepbot is restarting; ask again in a minute.", true)), nil
 	}
-	origin := knowledge.Origin{Platform: "discord", Workspace: i.GuildID, Channel: i.ChannelID, User: user, UserName: name}
+	origin := knowledge.Origin{Platform: Platform, Workspace: i.GuildID, Channel: i.ChannelID, User: user, UserName: name}
 	answers := make(chan *knowledge.Answer, 1)
 	go func() {
 		defer done()
@@ -80,6 +82,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		return reply(msgs[0]), a.followups(i, log, msgs[1:])
 	case <-t.C:
 	}
+	a.rec.Failed(Platform, metrics.ReasonLate)
 	return deferred(), func(ctx context.Context) {
 		var ans *knowledge.Answer
 		select {
@@ -90,6 +93,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		log.Info().Str("kind", string(ans.Kind)).Bool("deferred", true).Msg("discord: answered")
 		msgs := Render(ans)
 		if err := a.rest.editOriginal(ctx, i, msgs[0]); err != nil {
+			a.rec.Failed(Platform, metrics.ReasonPost)
 			log.Warn().Str("error", err.Error()).Msg("discord: deferred response edit failed")
 			return
 		}
@@ -107,6 +111,7 @@ func (a *Adapter) followups(i *discordgo.Interaction, log zerolog.Logger, msgs [
 	return func(ctx context.Context) {
 		for _, m := range msgs {
 			if err := a.rest.followup(ctx, i, m); err != nil {
+				a.rec.Failed(Platform, metrics.ReasonPost)
 				log.Warn().Str("error", err.Error()).Msg("discord: follow-up failed")
 				return
 			}
@@ -129,6 +134,6 @@ func interactionUser(i *discordgo.Interaction) (id, name string) {
 // interactionLog scopes the log to one interaction, without its token.
 func (a *Adapter) interactionLog(i *discordgo.Interaction, via string) zerolog.Logger {
 	user, _ := interactionUser(i)
-	return a.log.With().Str("platform", "discord").Str("guild", i.GuildID).Str("channel", i.ChannelID).
+	return a.log.With().Str("platform", Platform).Str("guild", i.GuildID).Str("channel", i.ChannelID).
 		Str("user", user).Str("interaction", i.ID).Str("via", via).Logger()
 }

@@ -87,6 +87,19 @@ func truncate(s string, max int) string {
 	return out + "…"
 }
 
+// cutRunes returns the first n runes of s, without an ellipsis: the cheap
+// cut made before expensive work on text that will be truncated anyway.
+func cutRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
 // short returns s cut to n runes, for echoing bad values in config errors.
 func short(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {

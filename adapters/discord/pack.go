@@ -28,11 +28,31 @@ type doc struct {
 	ephemeral        bool
 }
 
-// page is one embed being filled: the embed itself and its lines, kept
-// apart until the description is joined.
+// page is one embed being filled: the embed itself, its lines (kept apart
+// until the description is joined) and the description's length so far.
 type page struct {
 	embed *discordgo.MessageEmbed
 	lines []string
+	n     int
+}
+
+func newPage(e *discordgo.MessageEmbed) *page { return &page{embed: e, n: length(e.Description)} }
+
+// cost is what adding line adds to the description: the line and the
+// break before it.
+func (p *page) cost(line string) int {
+	switch {
+	case len(p.lines) > 0:
+		return length(line) + 1
+	case p.embed.Description != "":
+		return length(line) + 2
+	}
+	return length(line)
+}
+
+func (p *page) add(line string, cost int) {
+	p.lines = append(p.lines, line)
+	p.n += cost
 }
 
 func (p *page) description() string {
@@ -46,14 +66,6 @@ func (p *page) description() string {
 	return p.embed.Description + "\n\n" + body
 }
 
-func (p *page) size() int {
-	d := p.embed.Description
-	p.embed.Description = p.description()
-	n := embedSize(p.embed)
-	p.embed.Description = d
-	return n
-}
-
 // messages cuts d into at most max messages within Discord's limits. Lines
 // that do not fit are dropped from the end and counted in a last line
 // "…and N more".
@@ -63,40 +75,44 @@ func (d *doc) messages(max int) []Message {
 	}
 	header := d.header()
 	var msgs [][]*page
-	cur := []*page{{embed: header}}
-	total := embedSize(header)
+	cur := []*page{newPage(header)}
+	total := embedSize(header) // of the embeds of the current message
 	dropped := 0
 	for i, line := range d.lines {
 		line = truncate(line, maxLine)
 		last := cur[len(cur)-1]
-		add := length(line) + 2
 		onLastMessage := len(msgs) == max-1
 		reserve := 0
 		if onLastMessage && i < len(d.lines)-1 {
 			reserve = moreReserve
 		}
-		if length(last.description())+add+reserve <= MaxDescription && total+add+reserve <= MaxEmbedTotal {
-			last.lines = append(last.lines, line)
-			total += add
+		if c := last.cost(line); last.n+c+reserve <= MaxDescription && total+c+reserve <= MaxEmbedTotal {
+			last.add(line, c)
+			total += c
 			continue
 		}
 		// A new embed in this message, or a new message.
-		if len(cur) < MaxEmbeds && total+length(line)+reserve <= MaxEmbedTotal {
-			cur = append(cur, &page{embed: &discordgo.MessageEmbed{Color: d.color}, lines: []string{line}})
-			total += length(line)
+		fresh := newPage(&discordgo.MessageEmbed{Color: d.color})
+		c := fresh.cost(line)
+		if len(cur) < MaxEmbeds && total+c+reserve <= MaxEmbedTotal {
+			fresh.add(line, c)
+			cur = append(cur, fresh)
+			total += c
 			continue
 		}
 		if onLastMessage {
 			dropped = len(d.lines) - i
 			break
 		}
+		fresh.add(line, c)
 		msgs = append(msgs, cur)
-		cur = []*page{{embed: &discordgo.MessageEmbed{Color: d.color}, lines: []string{line}}}
-		total = length(line)
+		cur = []*page{fresh}
+		total = c
 	}
 	if dropped > 0 {
 		last := cur[len(cur)-1]
-		last.lines = append(last.lines, fmt.Sprintf("*…and %d more*", dropped))
+		more := fmt.Sprintf("*…and %d more*", dropped)
+		last.add(more, last.cost(more))
 	}
 	msgs = append(msgs, cur)
 	out := make([]Message, 0, len(msgs))

@@ -57,7 +57,7 @@ func Render(a *knowledge.Answer) []Message {
 
 // baseDoc lays out what every answer has: title, summary, sources.
 func baseDoc(a *knowledge.Answer, color int) *doc {
-	return &doc{title: Escape(a.Title), text: Escape(a.Text), color: color, footer: sourcesFooter(a.Sources)}
+	return &doc{title: esc(a.Title, MaxTitle), text: esc(a.Text, maxText), color: color, footer: sourcesFooter(a.Sources)}
 }
 
 // errorMessage is an error answer as a short text with "did you mean".
@@ -69,7 +69,7 @@ func errorMessage(a *knowledge.Answer) Message {
 	if text == "" {
 		text = knowledge.ErrorMessage(fmt.Errorf("unknown"))
 	}
-	s := "⚠️ " + Escape(text)
+	s := "⚠️ " + esc(text, MaxContent-400)
 	var sugg []string
 	for _, q := range a.Suggest {
 		if c := code(truncate(q, 80)); c != "" {
@@ -100,14 +100,14 @@ func kepDoc(a *knowledge.Answer) *doc {
 		}
 	}
 	add("Stage", f.Stage.Label(), true)
-	add("SIG", Escape(f.SIG), true)
-	add("Status", Escape(f.Status), true)
+	add("SIG", esc(f.SIG, maxWord), true)
+	add("Status", esc(f.Status, maxWord), true)
 	add("Reached", stageMap(f.Milestones), true)
 	add("Planned", stageMap(f.Targets), true)
 	add("Timeline", timeline(f.Timeline), false)
 	var gates []string
 	for _, g := range f.FeatureGates {
-		gates = append(gates, Escape(g))
+		gates = append(gates, esc(g, maxWord))
 	}
 	add("Feature gates", strings.Join(gates, ", "), false)
 	links := append(append([]knowledge.Link(nil), f.Links...), a.Links...)
@@ -128,8 +128,8 @@ func releaseDoc(a *knowledge.Answer) *doc {
 			d.fields = append(d.fields, &discordgo.MessageEmbedField{Name: name, Value: value, Inline: true})
 		}
 	}
-	add("Date", Escape(r.Date))
-	add("Theme", Escape(r.Theme))
+	add("Date", esc(r.Date, maxWord))
+	add("Theme", esc(r.Theme, maxWord))
 	if c := r.Enhancements; !c.IsZero() {
 		counts := fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha)
 		if c.Total > 0 {
@@ -151,7 +151,7 @@ func releaseDoc(a *knowledge.Answer) *doc {
 func factFields(facts []knowledge.Fact, inline bool) []*discordgo.MessageEmbedField {
 	var out []*discordgo.MessageEmbedField
 	for _, f := range facts {
-		out = append(out, &discordgo.MessageEmbedField{Name: Escape(f.Name), Value: Escape(f.Value), Inline: inline})
+		out = append(out, &discordgo.MessageEmbedField{Name: esc(f.Name, MaxFieldName), Value: esc(f.Value, MaxFieldValue), Inline: inline})
 	}
 	return out
 }
@@ -161,7 +161,7 @@ func stageMap(m map[string]string) string {
 	var parts []string
 	for _, s := range knowledge.GraduationStages {
 		if v, ok := m[s.String()]; ok && v != "" {
-			parts = append(parts, s.Label()+" "+Escape(v))
+			parts = append(parts, s.Label()+" "+esc(v, maxWord))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -192,7 +192,7 @@ func linkLines(links []knowledge.Link) []string {
 		if u == "" {
 			continue
 		}
-		if t := Escape(l.Title); t != "" {
+		if t := esc(l.Title, maxWord); t != "" {
 			out = append(out, t+": "+u)
 		} else {
 			out = append(out, u)

@@ -7,8 +7,13 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// maxQuote caps a quoted document's words in one list line.
-const maxQuote = 300
+// Caps on one piece of answer text, before it is escaped.
+const (
+	maxQuote = 300  // a document's words quoted in a line
+	maxName  = 300  // a KEP, item or notice title, a source name
+	maxWord  = 200  // a SIG, status, date, gate, API group, link title
+	maxText  = 2000 // an answer's summary
+)
 
 // itemLines writes items one a line: "• **KEP-3866** nftables backend · GA
 // in 1.29 · sig-network — “quote”", numbered when ranked. In the answer
@@ -26,22 +31,22 @@ func itemLines(items []knowledge.Item, kep *knowledge.KEPFacts) []string {
 		if kep != nil {
 			b.WriteString(stageIn(it.Stage, it.Release))
 			if it.Title != "" && !strings.EqualFold(it.Title, kep.Title) {
-				b.WriteString(": " + Escape(it.Title))
+				b.WriteString(": " + esc(it.Title, maxName))
 			}
 		} else {
 			if it.KEP > 0 {
 				fmt.Fprintf(&b, "**KEP-%d** ", it.KEP)
 			}
-			b.WriteString(Escape(it.Title))
+			b.WriteString(esc(it.Title, maxName))
 			if s := stageIn(it.Stage, it.Release); s != "" {
 				b.WriteString(" · " + s)
 			}
 			if it.SIG != "" {
-				b.WriteString(" · " + Escape(it.SIG))
+				b.WriteString(" · " + esc(it.SIG, maxWord))
 			}
 		}
 		if it.Text != "" {
-			b.WriteString(" — “" + truncate(Escape(it.Text), maxQuote) + "”")
+			b.WriteString(" — “" + esc(it.Text, maxQuote) + "”")
 		}
 		out = append(out, strings.TrimSpace(b.String()))
 	}
@@ -69,7 +74,7 @@ func noticeLines(ns []knowledge.Notice) []string {
 	out := []string{"**Notices**"}
 	for _, n := range ns {
 		var b strings.Builder
-		fmt.Fprintf(&b, "• **%s** in %s: %s", noticeLabel(n.Kind), n.Release, Escape(n.Title))
+		fmt.Fprintf(&b, "• **%s** in %s: %s", noticeLabel(n.Kind), n.Release, esc(n.Title, maxName))
 		var tags []string
 		if n.KEP > 0 {
 			tags = append(tags, fmt.Sprintf("KEP-%d", n.KEP))
@@ -81,16 +86,16 @@ func noticeLines(ns []knowledge.Notice) []string {
 			b.WriteString(" (" + strings.Join(tags, "; ") + ")")
 		}
 		if api := n.API; api != nil {
-			b.WriteString(" · API " + Escape(api.GroupVersion))
+			b.WriteString(" · API " + esc(api.GroupVersion, maxWord))
 			if len(api.Kinds) > 0 {
 				b.WriteString(" (" + escapeAll(api.Kinds) + ")")
 			}
 			if api.ReplacedBy != "" {
-				b.WriteString(": use " + Escape(api.ReplacedBy))
+				b.WriteString(": use " + esc(api.ReplacedBy, maxWord))
 			}
 		}
 		if n.Text != "" {
-			b.WriteString(" — “" + truncate(Escape(n.Text), maxQuote) + "”")
+			b.WriteString(" — “" + esc(n.Text, maxQuote) + "”")
 		}
 		out = append(out, b.String())
 	}
@@ -114,7 +119,7 @@ func noticeLabel(k knowledge.NoticeKind) string {
 func noteLines(notes []string) []string {
 	out := make([]string, 0, len(notes))
 	for _, n := range notes {
-		out = append(out, "ℹ️ "+Escape(n))
+		out = append(out, "ℹ️ "+esc(n, maxLine))
 	}
 	return out
 }
@@ -128,7 +133,7 @@ func sourcesFooter(srcs []knowledge.SourceRef) string {
 	}
 	parts := make([]string, 0, len(srcs))
 	for _, s := range srcs {
-		p := plain(s.Name)
+		p := plain(cutRunes(s.Name, maxName))
 		if s.AsOf != "" {
 			p += " (as of " + plain(s.AsOf) + ")"
 		}
@@ -144,7 +149,7 @@ func sourcesFooter(srcs []knowledge.SourceRef) string {
 func escapeAll(ss []string) string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = Escape(s)
+		out[i] = esc(s, maxWord)
 	}
 	return strings.Join(out, ", ")
 }

@@ -163,14 +163,10 @@ func (r *rest) sendChannel(ctx context.Context, channel string, m Message) error
 }
 
 // register replaces the application's commands, globally (guild "") or in
-// one guild: a PUT, safe to repeat.
+// one guild, by bulk overwrite: a PUT, safe to repeat.
 func (r *rest) register(ctx context.Context, appID, guild string, cmds []*discordgo.ApplicationCommand) error {
-	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
-	if guild != "" {
-		endpoint = discordgo.EndpointApplicationGuildCommands(appID, guild)
-	}
 	return r.call(ctx, "register commands", "", true, func(opts ...discordgo.RequestOption) error {
-		_, err := r.s.RequestWithBucketID(http.MethodPut, endpoint, cmds, endpoint, opts...)
+		_, err := r.s.ApplicationCommandBulkOverwrite(appID, guild, cmds, opts...)
 		return err
 	})
 }
