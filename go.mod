@@ -19,6 +19,7 @@ require (
 	github.com/rs/zerolog v1.35.1 // indirect
 	github.com/slack-go/slack v0.35.0 // indirect
 	go.etcd.io/bbolt v1.4.3 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/crypto v0.0.0-20210421170649-83a5a9bb288b // indirect
 	golang.org/x/sys v0.48.0 // indirect
