@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,9 +15,12 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// goldenQuestions are asked of the real engine over testdata/corpus.json;
-// each answer's rendering (as the interaction reply Discord would get) is
-// kept under testdata/golden.
+// goldenQuestions name the answers under testdata/answers, one per kind
+// of answer and layout. They were captured from the engine over
+// testdata/corpus.json (go test -run TestRenderGolden -update-answers
+// captures them again); TestRenderGolden renders each as the interaction
+// reply Discord would get and keeps that under testdata/golden, so that a
+// change in the engine's wording does not move the renderer's goldens.
 var goldenQuestions = map[string]string{
 	"kep":           "kep 9101",
 	"kep_notes":     "KEP-9102",
@@ -37,12 +42,28 @@ var goldenQuestions = map[string]string{
 	"error_bad":     "kep abc",
 }
 
+var updateAnswers = flag.Bool("update-answers", false, "capture testdata/answers again from the engine")
+
 func TestRenderGolden(t *testing.T) {
-	e := testEngine(t)
+	var e *knowledge.Engine
+	if *updateAnswers {
+		e = testEngine(t)
+	}
 	for name, q := range goldenQuestions {
 		t.Run(name, func(t *testing.T) {
-			a := e.Ask(context.Background(), q, knowledge.Origin{Platform: "discord"})
-			msgs := Render(a)
+			in := filepath.Join("testdata", "answers", name+".json")
+			if *updateAnswers {
+				writeJSON(t, in, e.Ask(context.Background(), q, knowledge.Origin{Platform: Platform}))
+			}
+			b, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatalf("read answer (go test -update-answers captures it): %v", err)
+			}
+			var a knowledge.Answer
+			if err := json.Unmarshal(b, &a); err != nil {
+				t.Fatalf("%s: %v", in, err)
+			}
+			msgs := Render(&a)
 			for i, m := range msgs {
 				if err := CheckMessage(m); err != nil {
 					t.Errorf("message %d: %v", i, err)
@@ -52,15 +73,31 @@ func TestRenderGolden(t *testing.T) {
 			for _, m := range msgs {
 				payloads = append(payloads, m.response())
 			}
-			var got bytes.Buffer
-			enc := json.NewEncoder(&got)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(payloads); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, filepath.Join("testdata", "golden", name+".json"), got.Bytes())
+			golden(t, filepath.Join("testdata", "golden", name+".json"), encodeJSON(t, payloads))
 		})
+	}
+}
+
+// encodeJSON is v as indented JSON without HTML escapes, for reading.
+func encodeJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, encodeJSON(t, v), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
