@@ -2,7 +2,6 @@ package website
 
 import (
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -70,7 +69,7 @@ var actionRequiredRe = regexp.MustCompile(`(?i)\baction required before upgradin
 func (d *doc) actionRequired(s int) []knowledge.Notice {
 	sec := d.o[s]
 	for _, p := range paragraphs(sec.body) {
-		if !actionRequiredRe.MatchString(p) {
+		if !strings.Contains(asciiLower(p), "action required") || !actionRequiredRe.MatchString(p) {
 			continue
 		}
 		n := knowledge.Notice{
@@ -88,15 +87,15 @@ func (d *doc) actionRequired(s int) []knowledge.Notice {
 // kepsFromMentions gives a notice without a KEP number the KEP of the
 // feature mention made from the same section (one tied to its KEP by title).
 func kepsFromMentions(ns []knowledge.Notice, ms []knowledge.Mention) []knowledge.Notice {
-	for i := range ns {
-		if ns[i].KEP != 0 {
-			continue
+	byLine := map[int]int{}
+	for _, m := range ms {
+		if _, ok := byLine[m.Line]; !ok && m.KEP != 0 {
+			byLine[m.Line] = m.KEP
 		}
-		for _, m := range ms {
-			if m.Line == ns[i].Line && m.KEP != 0 {
-				ns[i].KEP = m.KEP
-				break
-			}
+	}
+	for i := range ns {
+		if ns[i].KEP == 0 {
+			ns[i].KEP = byLine[ns[i].Line]
 		}
 	}
 	return ns
@@ -142,132 +141,4 @@ func counts(preamble []block) knowledge.Counts {
 		}
 	}
 	return c
-}
-
-// mergeMentions joins what one announcement says twice of a feature: a
-// highlight and its entry in the list of graduations. Mentions of one KEP
-// and stage become one, the first (the highlight, in document order) keeping
-// its words. A highlight without a KEP number whose name matches exactly one
-// listed feature of the same stage takes that feature's KEP (Via "title").
-func mergeMentions(ms []knowledge.Mention) []knowledge.Mention {
-	var out []knowledge.Mention
-	at := map[[2]int]int{}
-	for _, m := range ms {
-		if m.KEP == 0 {
-			out = append(out, m)
-			continue
-		}
-		key := [2]int{m.KEP, int(m.Stage)}
-		if i, ok := at[key]; ok {
-			absorb(&out[i], m)
-			continue
-		}
-		at[key] = len(out)
-		out = append(out, m)
-	}
-	drop := map[int]bool{}
-	for i := range out {
-		if out[i].KEP != 0 {
-			continue
-		}
-		match := -1
-		for j := range out {
-			if out[j].KEP == 0 || out[j].Stage != out[i].Stage || !similarTitle(out[i].Title, out[j].Title) {
-				continue
-			}
-			if match >= 0 {
-				match = -2 // more than one: leave it
-				break
-			}
-			match = j
-		}
-		if match < 0 {
-			continue
-		}
-		hl := out[i]
-		hl.KEP, hl.Link, hl.Via = out[match].KEP, out[match].Link, "title"
-		absorb(&hl, out[match])
-		out[match] = hl
-		drop[i] = true
-	}
-	kept := out[:0]
-	for i, m := range out {
-		if !drop[i] {
-			kept = append(kept, m)
-		}
-	}
-	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Line < kept[j].Line })
-	return kept
-}
-
-// absorb fills what dst lacks from src.
-func absorb(dst *knowledge.Mention, src knowledge.Mention) {
-	if dst.SIG == "" {
-		dst.SIG = src.SIG
-	}
-	if dst.Link == "" {
-		dst.Link = src.Link
-	}
-	if dst.Text == "" {
-		dst.Text = src.Text
-	}
-	dst.FeatureGates = mergeNames(dst.FeatureGates, src.FeatureGates)
-}
-
-var stopWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "for": true, "to": true,
-	"in": true, "on": true, "and": true, "with": true, "by": true, "is": true, "now": true}
-
-// similarTitle reports whether two feature names name the same feature: the
-// same words (a one-letter spelling difference in a long word allowed, as in
-// unauthorized/unauthorised), or all of a name of three words or more
-// within the other.
-func similarTitle(a, b string) bool {
-	ta, tb := titleWords(a), titleWords(b)
-	if len(ta) == 0 || len(tb) == 0 {
-		return false
-	}
-	if len(ta) > len(tb) {
-		ta, tb = tb, ta
-	}
-	in := 0
-	for _, w := range ta {
-		for _, v := range tb {
-			if sameWord(w, v) {
-				in++
-				break
-			}
-		}
-	}
-	if in == len(ta) && len(ta) >= 3 {
-		return true
-	}
-	union := len(ta) + len(tb) - in
-	return float64(in)/float64(union) >= 0.75
-}
-
-func titleWords(t string) []string {
-	var out []string
-	for _, w := range strings.Fields(normTitle(t)) {
-		if !stopWords[w] && !contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// sameWord allows one substituted letter in words of six letters or more.
-func sameWord(a, b string) bool {
-	if a == b {
-		return true
-	}
-	if len(a) != len(b) || len(a) < 6 {
-		return false
-	}
-	diff := 0
-	for i := 0; i < len(a); i++ {
-		if a[i] != b[i] {
-			diff++
-		}
-	}
-	return diff == 1
 }

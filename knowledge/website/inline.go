@@ -14,35 +14,41 @@ type link struct {
 }
 
 var (
-	// linkRe matches [text](url "title") and ![alt](src); link text may hold
-	// one level of brackets ("[KEP [#1]](...)" does not occur, "[a [b] c]" might).
-	linkRe      = regexp.MustCompile(`(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()\s>]*(?:\([^()\s]*\)[^()\s>]*)*)>?(?:\s+"[^"]*")?\s*\)`)
 	shortcodeRe = regexp.MustCompile(`\{\{[<%].*?[>%]\}\}`)
 	htmlTagRe   = regexp.MustCompile(`</?[a-zA-Z][^<>]*>`)
-	spaceRe     = regexp.MustCompile(`\s+`)
 )
 
 // links returns the links in a Markdown text, images left out.
 func links(md string) []link {
 	var out []link
-	for _, m := range linkRe.FindAllStringSubmatch(md, -1) {
-		if m[1] == "!" {
-			continue
+	for _, l := range scanLinks(md) {
+		if !l.image {
+			out = append(out, link{Text: plain(l.text), URL: l.url})
 		}
-		out = append(out, link{Text: plain(m[2]), URL: m[3]})
 	}
 	return out
 }
 
 // dropAnchorLinks removes links to an anchor on the same page ("[moved to
-// beta](#another-feature)"): their words speak of
-// another section, so they must not be read as this one's.
+// beta](#another-feature)"): their words speak of another section, so they
+// must not be read as this one's.
 func dropAnchorLinks(md string) string {
-	return linkRe.ReplaceAllStringFunc(md, func(s string) string {
-		if m := linkRe.FindStringSubmatch(s); m != nil && strings.HasPrefix(m[3], "#") {
+	return rewriteLinks(md, func(l linkSpan) string {
+		if strings.HasPrefix(l.url, "#") {
 			return "…"
 		}
-		return s
+		return md[l.start:l.end]
+	})
+}
+
+// linkTexts replaces each link by its text and drops images, leaving the
+// rest (code spans included) as written.
+func linkTexts(md string) string {
+	return rewriteLinks(md, func(l linkSpan) string {
+		if l.image {
+			return ""
+		}
+		return l.text
 	})
 }
 
@@ -50,25 +56,43 @@ func dropAnchorLinks(md string) string {
 // HTML tags and shortcodes go, emphasis markers and code backticks are
 // removed (code keeps its characters), and whitespace collapses.
 func plain(md string) string {
-	md = shortcodeRe.ReplaceAllString(md, "")
-	md = linkRe.ReplaceAllStringFunc(md, func(s string) string {
-		m := linkRe.FindStringSubmatch(s)
-		if m[1] == "!" {
-			return ""
-		}
-		return m[2]
-	})
+	if strings.Contains(md, "{{") {
+		md = shortcodeRe.ReplaceAllString(md, "")
+	}
+	md = linkTexts(md)
 	var b strings.Builder
+	b.Grow(len(md))
 	parts := strings.Split(md, "`")
 	for i, p := range parts {
 		if i%2 == 1 && i < len(parts)-1 {
 			b.WriteString(p) // inside a code span: verbatim
 			continue
 		}
-		p = htmlTagRe.ReplaceAllString(p, "")
+		if strings.Contains(p, "<") {
+			p = htmlTagRe.ReplaceAllString(p, "")
+		}
 		b.WriteString(stripEmphasis(p))
 	}
-	return strings.TrimSpace(spaceRe.ReplaceAllString(b.String(), " "))
+	return collapseSpace(b.String())
+}
+
+// collapseSpace trims s and turns each run of white space into one space.
+func collapseSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // stripEmphasis removes *, ** and word-edge _ markers, leaving snake_case alone.

@@ -35,7 +35,7 @@ func (d *doc) contextOf(s int) context {
 		if c.notice || c.stage != knowledge.StageNone {
 			continue
 		}
-		if noticeHeadingRe.MatchString(h) {
+		if has(noticeHeadingRe, h, "deprecat", "remov", "withdraw", "upgrade", "action") {
 			c.notice = true
 		} else if st := headingStage(d.o[j].title); st != knowledge.StageNone {
 			c.stage = st
@@ -59,9 +59,10 @@ func (d *doc) parentHeading(s int) string {
 func (d *doc) mentionsOf(s int, st knowledge.Stage, withoutKEP bool) []knowledge.Mention {
 	sec := d.o[s]
 	raw := sec.title + "\n" + rawBody(sec.body)
+	text := plain(sec.title) + "\n" + strings.Join(paragraphs(sec.body), "\n")
 	base := knowledge.Mention{
 		Title: featureName(sec.title), Stage: st, Release: d.rel,
-		SIG:          sigOf(raw),
+		SIG:          sigOf(raw, text),
 		FeatureGates: mergeNames(gatesInHeading(sec.title), gatesIn(sec.body)),
 		Section:      d.parentHeading(s), Text: itemText(sec.body),
 		Source: d.name, Line: sec.line,
@@ -73,7 +74,6 @@ func (d *doc) mentionsOf(s int, st knowledge.Stage, withoutKEP bool) []knowledge
 		}
 		return []knowledge.Mention{base}
 	}
-	text := plain(raw)
 	var out []knowledge.Mention
 	for _, r := range refs {
 		m := base
@@ -94,7 +94,7 @@ func (d *doc) entryMentions(s int, st knowledge.Stage) []knowledge.Mention {
 		ls := links(e.text)
 		m := knowledge.Mention{
 			Title: ls[0].Text, Stage: st, Release: d.rel,
-			SIG: sigOf(e.text), FeatureGates: gatesIn([]block{e}),
+			SIG: sigOf(e.text, e.plain), FeatureGates: gatesIn([]block{e}),
 			Section: d.o.heading(s), Text: plain(e.text),
 			Source: d.name, Line: e.line,
 		}

@@ -23,6 +23,7 @@ type block struct {
 	level  int    // heading level 1-6
 	indent int    // list items: columns before the marker
 	text   string // heading text (anchor removed), or the lines joined with spaces
+	plain  string // text rendered by plain, for headings, paragraphs and items
 	line   int
 }
 
@@ -34,10 +35,17 @@ type frontMatter map[string]string
 // code, list items with continuation lines, tables, HTML lines, Hugo
 // shortcodes (dropped) and paragraphs. It never fails; an unclosed fence or
 // shortcode runs to the end of the text.
-func splitBlocks(src string) (frontMatter, []block) {
+func splitBlocks(src string) (fm frontMatter, out []block) {
 	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
 	fm, start := readFrontMatter(lines)
-	var out []block
+	defer func() {
+		for i := range out {
+			switch out[i].kind {
+			case blockHeading, blockParagraph, blockItem:
+				out[i].plain = plain(out[i].text)
+			}
+		}
+	}()
 	var cur *block
 	var curLines []string
 	flush := func() {
@@ -193,7 +201,7 @@ func headingText(l string) (int, string) {
 }
 
 func isBreak(l string) bool {
-	if strings.HasPrefix(strings.ToLower(l), "<hr") {
+	if len(l) >= 3 && strings.EqualFold(l[:3], "<hr") {
 		return true
 	}
 	c := l[0]

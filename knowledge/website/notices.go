@@ -3,6 +3,7 @@ package website
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -30,27 +31,43 @@ var (
 // section it sits in announces, else a deprecation.
 func noticeKind(heading, context, body string) knowledge.NoticeKind {
 	switch {
-	case removalHeadingRe.MatchString(heading):
+	case has(removalHeadingRe, heading, "remov", "withdraw"):
 		return knowledge.NoticeRemoval
-	case deprecationHeadingRe.MatchString(heading):
+	case has(deprecationHeadingRe, heading, "deprecat"):
 		return knowledge.NoticeDeprecation
-	case upgradeHeadingRe.MatchString(heading) || upgradeHeadingRe.MatchString(context):
+	case has(upgradeHeadingRe, heading, "upgrad", "action") || has(upgradeHeadingRe, context, "upgrad", "action"):
 		return knowledge.NoticeUpgrade
 	case saysRemoved(body):
 		return knowledge.NoticeRemoval
-	case deprecationBodyRe.MatchString(body):
+	case has(deprecationBodyRe, body, "deprecat"):
 		return knowledge.NoticeDeprecation
-	case upgradeBodyRe.MatchString(body):
+	case has(upgradeBodyRe, body, "upgrad", "action", "must"):
 		return knowledge.NoticeUpgrade
-	case removalHeadingRe.MatchString(context) && !deprecationHeadingRe.MatchString(context):
+	case has(removalHeadingRe, context, "remov", "withdraw") && !has(deprecationHeadingRe, context, "deprecat"):
 		return knowledge.NoticeRemoval
 	}
 	return knowledge.NoticeDeprecation
 }
 
+// has runs re on s only when s holds one of the lower-case hints (the
+// literal words re needs): most texts hold none, and the test is cheap.
+func has(re *regexp.Regexp, s string, hints ...string) bool {
+	low := asciiLower(s)
+	for _, h := range hints {
+		if strings.Contains(low, h) {
+			return re.MatchString(s)
+		}
+	}
+	return false
+}
+
 // saysRemoved reports whether a body says something is or will be removed
 // now: "will be removed in a future release" is a deprecation's promise.
 func saysRemoved(body string) bool {
+	low := asciiLower(body)
+	if !strings.Contains(low, "remov") && !strings.Contains(low, "serv") {
+		return false
+	}
 	for _, m := range removalBodyRe.FindAllStringIndex(body, -1) {
 		if !laterRe.MatchString(body[m[1]:]) {
 			return true
@@ -85,6 +102,9 @@ func apiRemovals(text string) []knowledge.APIChange {
 	var kinds []string
 	var gvs []string
 	for _, s := range sentences(text) {
+		if !strings.Contains(s, "/v") {
+			continue // names no group/version
+		}
 		if m := apiOfRe.FindStringSubmatchIndex(s); m != nil {
 			kinds = splitKinds(s[m[2]:m[3]])
 			gvs = gvRe.FindAllString(s[:m[0]], -1)
@@ -101,16 +121,25 @@ func apiRemovals(text string) []knowledge.APIChange {
 		return nil
 	}
 	replaced := ""
+	if !strings.Contains(asciiLower(text), "use the") {
+		text = ""
+	}
+	removed := map[string]bool{}
+	for _, gv := range gvs {
+		removed[gv] = true
+	}
 	for _, m := range useRe.FindAllStringSubmatch(text, -1) {
-		if !contains(gvs, m[1]) {
+		if !removed[m[1]] {
 			replaced = m[1]
 			break
 		}
 	}
+	seen := map[string]bool{}
 	for _, gv := range gvs {
-		if contains(gvs[:indexOf(gvs, gv)], gv) {
+		if seen[gv] {
 			continue
 		}
+		seen[gv] = true
 		out = append(out, knowledge.APIChange{GroupVersion: gv, Kinds: kinds, ReplacedBy: replaced})
 	}
 	return out
@@ -148,17 +177,6 @@ func apiTitle(a knowledge.APIChange) string {
 	return names + " (" + a.GroupVersion + ")"
 }
 
-func contains(list []string, s string) bool { return indexOf(list, s) >= 0 }
-
-func indexOf(list []string, s string) int {
-	for i, l := range list {
-		if l == s {
-			return i
-		}
-	}
-	return -1
-}
-
 // dedupeNotices keeps the first of notices of one kind and release whose
 // titles read the same once markup and case are set aside.
 func dedupeNotices(ns []knowledge.Notice) []knowledge.Notice {
@@ -175,9 +193,9 @@ func dedupeNotices(ns []knowledge.Notice) []knowledge.Notice {
 	return out
 }
 
-var nonWordRe = regexp.MustCompile(`[^\p{L}\p{N}]+`)
-
 // normTitle lower-cases a title and keeps only its words.
 func normTitle(t string) string {
-	return strings.TrimSpace(nonWordRe.ReplaceAllString(strings.ToLower(plain(t)), " "))
+	return strings.Join(strings.FieldsFunc(strings.ToLower(plain(t)), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	}), " ")
 }

@@ -9,6 +9,7 @@ import (
 type section struct {
 	level    int
 	title    string // the heading as written, Markdown included
+	name     string // the heading as plain text
 	line     int
 	parent   int // index in the outline, -1 at the top
 	children int // how many headings sit directly under it
@@ -34,12 +35,12 @@ func buildOutline(blocks []block) outline {
 			stack = stack[:len(stack)-1]
 		}
 		parent := stack[len(stack)-1]
-		if parent > 0 && b.level >= 3 && strings.HasSuffix(strings.TrimSpace(plain(b.text)), "?") {
+		if parent > 0 && b.level >= 3 && strings.HasSuffix(b.plain, "?") {
 			last := &out[len(out)-1]
-			last.body = append(last.body, block{kind: blockParagraph, text: b.text, line: b.line})
+			last.body = append(last.body, block{kind: blockParagraph, text: b.text, plain: b.plain, line: b.line})
 			continue
 		}
-		out = append(out, section{level: b.level, title: b.text, line: b.line, parent: parent})
+		out = append(out, section{level: b.level, title: b.text, name: b.plain, line: b.line, parent: parent})
 		out[parent].children++
 		stack = append(stack, len(out)-1)
 	}
@@ -56,7 +57,7 @@ func (o outline) ancestors(s int) []int {
 }
 
 // heading returns a section's title as plain text.
-func (o outline) heading(s int) string { return plain(o[s].title) }
+func (o outline) heading(s int) string { return o[s].name }
 
 // boilerplateRe matches the headings of a post's standing parts: the theme,
 // the policy explainer, availability, the team, velocity, events, webinar,
@@ -86,7 +87,7 @@ func (o outline) inBoilerplate(s int) bool {
 func paragraphs(body []block) []string {
 	var out []string
 	for i, b := range textBlocks(body) {
-		t := plain(b.text)
+		t := b.plain
 		if i == 0 {
 			t = dropSIGPrefix(t)
 		}
@@ -109,7 +110,7 @@ func textBlocks(body []block) []block {
 		if b.kind != blockParagraph && b.kind != blockItem {
 			continue
 		}
-		if isSIGNote(b.text) {
+		if isSIGNote(b.plain) {
 			continue
 		}
 		out = append(out, b)
@@ -130,8 +131,8 @@ func dropSIGPrefix(t string) string {
 	return strings.TrimSpace(t[end+1:])
 }
 
-func isSIGNote(md string) bool {
-	t := strings.TrimSpace(plain(md))
+// isSIGNote reports whether a plain paragraph only names SIGs in parentheses.
+func isSIGNote(t string) bool {
 	return strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") && strings.Contains(t, "SIG ")
 }
 
@@ -174,7 +175,7 @@ func listEntries(body []block) (entries []block, labels []string) {
 	for _, b := range body {
 		switch b.kind {
 		case blockParagraph:
-			label = plain(b.text)
+			label = b.plain
 		case blockItem:
 			if ls := links(b.text); len(ls) > 0 && strings.HasPrefix(strings.TrimSpace(b.text), "[") && trackerRe.MatchString(ls[0].URL) {
 				entries = append(entries, b)

@@ -39,7 +39,11 @@ func stageWord(w string) knowledge.Stage {
 
 // headingStage returns the stage a heading names, or StageNone.
 func headingStage(title string) knowledge.Stage {
-	m := headingStageRe.FindStringSubmatch(plain(title))
+	t := plain(title)
+	if !hasStageWord(t) {
+		return knowledge.StageNone
+	}
+	m := headingStageRe.FindStringSubmatch(t)
 	if m == nil {
 		return knowledge.StageNone
 	}
@@ -51,8 +55,12 @@ func headingStage(title string) knowledge.Stage {
 // of the past or of a plan) and the words of links to other sections.
 func bodyStage(body []block, rel knowledge.Version) knowledge.Stage {
 	for _, b := range textBlocks(body) {
-		for _, s := range sentences(plain(dropAnchorLinks(b.text))) {
-			if otherRelease(s, rel) {
+		text := b.plain
+		if strings.Contains(b.text, "](#") {
+			text = plain(dropAnchorLinks(b.text))
+		}
+		for _, s := range sentences(text) {
+			if !hasStageWord(s) || otherRelease(s, rel) {
 				continue
 			}
 			for _, re := range bodyStageRes {
@@ -63,6 +71,13 @@ func bodyStage(body []block, rel knowledge.Version) knowledge.Stage {
 		}
 	}
 	return knowledge.StageNone
+}
+
+// hasStageWord is a cheap test before the stage rules run.
+func hasStageWord(s string) bool {
+	low := asciiLower(s)
+	return strings.Contains(low, "alpha") || strings.Contains(low, "beta") || strings.Contains(low, "stable") ||
+		strings.Contains(low, "ga") || strings.Contains(low, "general")
 }
 
 // otherRelease reports whether a sentence names a release other than rel.
@@ -88,9 +103,14 @@ var (
 func featureName(title string) string {
 	t := plain(title)
 	for {
-		u := trailerRe.ReplaceAllString(t, "")
-		u = stageSuffixRe.ReplaceAllString(u, "")
-		u = stagePrefixRe.ReplaceAllString(u, "")
+		u := t
+		if strings.HasSuffix(u, ")") {
+			u = trailerRe.ReplaceAllString(u, "")
+		}
+		if hasStageWord(u) {
+			u = stageSuffixRe.ReplaceAllString(u, "")
+			u = stagePrefixRe.ReplaceAllString(u, "")
+		}
 		if u == t {
 			break
 		}

@@ -66,7 +66,7 @@ func Parse(name string, data []byte) (*knowledge.Corpus, error) {
 	if d.title == "" {
 		for _, b := range blocks {
 			if b.kind == blockHeading && b.level == 1 {
-				d.title = plain(b.text)
+				d.title = b.plain
 				break
 			}
 		}
@@ -134,7 +134,7 @@ func announcedRelease(d *doc, blocks []block) (knowledge.Version, bool) {
 		if b.kind != blockParagraph {
 			continue
 		}
-		if a := announceRe.FindStringSubmatch(plain(b.text)); a != nil && a[1] == m[1] {
+		if a := announceRe.FindStringSubmatch(b.plain); a != nil && a[1] == m[1] {
 			v, err := knowledge.ParseVersion(m[1])
 			return v, err == nil
 		}
