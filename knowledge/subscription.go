@@ -1,0 +1,293 @@
+package knowledge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Schedules say when a subscription's digests go out.
+const (
+	ScheduleRelease = "release" // when new knowledge lands (an ingest or sync adds notices); the default
+	ScheduleWeekly  = "weekly"  // once a week, Monday 09:00 UTC unless configured
+	ScheduleDaily   = "daily"   // once a day, 09:00 UTC unless configured
+)
+
+// Formats say how much of each notice a digest shows.
+const (
+	FormatCompact = "compact" // title, release, KEP, gates and API; the default
+	FormatFull    = "full"    // and the documents' own words
+)
+
+// SubscriptionState says whether a subscription gets digests.
+type SubscriptionState string
+
+// The states of a subscription.
+const (
+	SubscriptionActive SubscriptionState = "active"
+	// SubscriptionPaused: delivery failed for good (the channel is gone or
+	// the bot was removed); PausedReason says why. Subscribing again resumes.
+	SubscriptionPaused SubscriptionState = "paused"
+)
+
+// Filter is what a subscription asks for: the notices of one SIG (or all),
+// in the releases after From (or all), on a schedule, in a format.
+type Filter struct {
+	SIG      string  `json:"sig,omitempty"` // "network", without "sig-"; "" is every SIG
+	From     Version `json:"from,omitzero"` // only releases after this one; zero is every release
+	Schedule string  `json:"schedule"`      // ScheduleRelease, ScheduleWeekly or ScheduleDaily
+	Format   string  `json:"format"`        // FormatCompact or FormatFull
+}
+
+// ParseFilter reads subscribe filters as the parser or an adapter's
+// options give them (keys sig, from, schedule, format) and fills the
+// defaults: schedule release, format compact. It fails with EBADINPUT
+// naming the filter and the values it allows (from:abc, schedule:hourly).
+func ParseFilter(m map[string]string) (Filter, error) {
+	f := Filter{Schedule: ScheduleRelease, Format: FormatCompact}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // the same input always fails on the same filter
+	for _, k := range keys {
+		lk := strings.ToLower(strings.TrimSpace(k))
+		if !contains(filterKeys, lk) {
+			return Filter{}, badInput("subscribe", "I don't know the filter %q; the filters are sig, from, schedule and format.", echo(k))
+		}
+		v := strings.TrimSpace(m[k])
+		if v == "" {
+			return Filter{}, badInput("subscribe", "The filter %s: needs a value.", lk)
+		}
+		val, err := filterValue(lk, v)
+		if err != nil {
+			return Filter{}, err
+		}
+		switch lk {
+		case "sig":
+			f.SIG = val
+		case "from":
+			if f.From, err = ParseVersion(val); err != nil {
+				return Filter{}, badInput("subscribe", "from:%s is not a release; use one like from:1.29.", echo(v))
+			}
+		case "schedule":
+			f.Schedule = val
+		case "format":
+			f.Format = val
+		}
+	}
+	return f, nil
+}
+
+// String writes f as the filters of a subscribe command, defaults included:
+// "sig:network from:1.29 schedule:weekly format:full".
+func (f Filter) String() string {
+	var parts []string
+	if f.SIG != "" {
+		parts = append(parts, "sig:"+f.SIG)
+	}
+	if !f.From.IsZero() {
+		parts = append(parts, "from:"+f.From.String())
+	}
+	parts = append(parts, "schedule:"+f.Schedule, "format:"+f.Format)
+	return strings.Join(parts, " ")
+}
+
+// ChannelRef names one chat channel: the platform ("slack", "discord"),
+// the workspace (Slack team ID, Discord guild ID) and the channel ID.
+type ChannelRef struct {
+	Platform  string `json:"platform"`
+	Workspace string `json:"workspace,omitempty"`
+	Channel   string `json:"channel"`
+}
+
+// ID is the channel's key: "slack/T01/C0123". A channel has at most one
+// subscription, so this is also its subscription's ID.
+func (c ChannelRef) ID() string { return c.Platform + "/" + c.Workspace + "/" + c.Channel }
+
+// Validate fails with EBADINPUT when c cannot name a channel: no platform
+// or channel, or a part holding "/" or a control character.
+func (c ChannelRef) Validate() error {
+	if c.Platform == "" || c.Channel == "" {
+		return Errorf(EBADINPUT, "Subscriptions are for Slack and Discord channels; ask in the channel that should get the digests.")
+	}
+	for _, p := range []string{c.Platform, c.Workspace, c.Channel} {
+		if len(p) > 64 || strings.ContainsFunc(p, func(r rune) bool { return r == '/' || r < ' ' || r == 0x7f }) {
+			return Errorf(EBADINPUT, "That channel name cannot hold a subscription.")
+		}
+	}
+	return nil
+}
+
+// OriginChannel is the channel a question came from.
+func OriginChannel(o Origin) ChannelRef {
+	return ChannelRef{Platform: o.Platform, Workspace: o.Workspace, Channel: o.Channel}
+}
+
+// Seen is how far a subscription has been told: every notice whose
+// NoticeLedger sequence is at most Through was delivered to it, or was
+// already known when it subscribed without from:.
+type Seen struct {
+	Through uint64 `json:"through"`
+}
+
+// Subscription is one channel's order for deprecation digests.
+type Subscription struct {
+	ID            string            `json:"id"` // ChannelRef.ID
+	Platform      string            `json:"platform"`
+	Workspace     string            `json:"workspace,omitempty"`
+	Channel       string            `json:"channel"`
+	Filter        Filter            `json:"filter"`
+	CreatedBy     string            `json:"created_by"` // the platform's user ID
+	CreatedByName string            `json:"created_by_name,omitempty"`
+	CreatedAt     time.Time         `json:"created_at"`
+	State         SubscriptionState `json:"state"`
+	PausedReason  string            `json:"paused_reason,omitempty"` // e.g. "channel_not_found"
+	PausedAt      time.Time         `json:"paused_at,omitzero"`
+	LastDigestAt  time.Time         `json:"last_digest_at,omitzero"` // when the last digest was queued
+	LastDigestID  string            `json:"last_digest_id,omitempty"`
+	// LastDeliveredAt is when the last digest's last message was posted.
+	LastDeliveredAt time.Time `json:"last_delivered_at,omitzero"`
+	Seen            Seen      `json:"seen"`
+	// Rev counts the changes to this subscription. A digest is built from
+	// one Rev and queued only if the subscription is still at it, so two
+	// triggers racing cannot both advance Seen.
+	Rev uint64 `json:"rev"`
+}
+
+// Ref returns the channel s is for.
+func (s *Subscription) Ref() ChannelRef {
+	return ChannelRef{Platform: s.Platform, Workspace: s.Workspace, Channel: s.Channel}
+}
+
+// Active reports whether s gets digests.
+func (s *Subscription) Active() bool { return s.State == SubscriptionActive }
+
+// SubscriptionStore keeps subscriptions, at most one per channel. The store
+// package implements it over bbolt. Misses are *Error with code ENOTFOUND.
+type SubscriptionStore interface {
+	// SaveSubscription creates the channel's subscription, or replaces it
+	// (filter, who, when, Seen) and makes it active again. It returns what
+	// was stored, with ID and Rev set.
+	SaveSubscription(ctx context.Context, s Subscription) (*Subscription, error)
+	// DeleteSubscription removes the channel's subscription; digests not yet
+	// posted to it are not posted.
+	DeleteSubscription(ctx context.Context, ch ChannelRef) error
+	// FindSubscriptionByChannel returns the channel's subscription.
+	FindSubscriptionByChannel(ctx context.Context, ch ChannelRef) (*Subscription, error)
+	// ListSubscriptions returns every subscription, by ID.
+	ListSubscriptions(ctx context.Context) ([]Subscription, error)
+	// PauseSubscription stops digests to the channel and records why.
+	PauseSubscription(ctx context.Context, ch ChannelRef, reason string, at time.Time) error
+}
+
+// NoticeLedger numbers notices in the order kepbot first saw them, so that
+// a subscription's Seen is one number however many notices it was told.
+type NoticeLedger interface {
+	// ObserveNotices gives each key (see NoticeKey) not seen before the
+	// next sequence, in the order given, and returns the sequence of every
+	// key. Observing the same keys again changes nothing.
+	ObserveNotices(ctx context.Context, keys []string) (map[string]uint64, error)
+}
+
+// DeliveryState is where a delivery stands. It moves pending → sending →
+// sent, or to dead with a reason; sending goes back to pending for a retry,
+// for the next part of a digest split into several messages, and after a
+// restart (in doubt).
+type DeliveryState string
+
+// The states of a delivery.
+const (
+	DeliveryPending DeliveryState = "pending" // waiting for NextAttempt
+	DeliverySending DeliveryState = "sending" // a post may be on its way
+	DeliverySent    DeliveryState = "sent"    // every part posted
+	DeliveryDead    DeliveryState = "dead"    // given up; Reason says why
+)
+
+// Delivery is one digest owed to one channel, as the outbox keeps it.
+type Delivery struct {
+	Key          string `json:"key"`          // DeliveryKey
+	DigestID     string `json:"digest_id"`    // Digest.ID
+	Subscription string `json:"subscription"` // Subscription.ID
+	Platform     string `json:"platform"`
+	Workspace    string `json:"workspace,omitempty"`
+	Channel      string `json:"channel"`
+	Format       string `json:"format"`
+	// Seen is what the subscription has seen once this digest is queued;
+	// BasedOn is the subscription's Rev the digest was built from.
+	// EnqueueDigest records Seen only while the Rev is still BasedOn.
+	Seen        Seen          `json:"seen"`
+	BasedOn     uint64        `json:"based_on"`
+	State       DeliveryState `json:"state"`
+	Attempts    int           `json:"attempts"` // posts tried, rate-limited ones included
+	Failures    int           `json:"failures"` // failures in a row other than rate limits
+	NextAttempt time.Time     `json:"next_attempt"`
+	Parts       int           `json:"parts,omitempty"`      // messages the digest takes; 0 before the first post
+	PartsSent   int           `json:"parts_sent,omitempty"` // messages posted so far
+	MessageIDs  []string      `json:"message_ids,omitempty"`
+	Reason      string        `json:"reason,omitempty"`   // the last failure, or why it is dead
+	InDoubt     int           `json:"in_doubt,omitempty"` // times a restart found it sending
+	CreatedAt   time.Time     `json:"created_at"`
+	UpdatedAt   time.Time     `json:"updated_at"`
+	SentAt      time.Time     `json:"sent_at,omitzero"`
+}
+
+// DeliveryKey is the outbox key of digest digestID for channel ch:
+// "slack/T01/C0123/<digest ID>". The same digest is owed to a channel once.
+func DeliveryKey(ch ChannelRef, digestID string) string { return ch.ID() + "/" + digestID }
+
+// Ref returns the channel d is for.
+func (d *Delivery) Ref() ChannelRef {
+	return ChannelRef{Platform: d.Platform, Workspace: d.Workspace, Channel: d.Channel}
+}
+
+// Nonce is the idempotency key of part of d: 24 hex characters, the same
+// after any restart (Discord keeps nonces of at most 25 characters and,
+// with enforce_nonce, returns the first message instead of posting twice).
+func (d *Delivery) Nonce(part int) string {
+	sum := sha256.Sum256([]byte(d.Key + "#" + strconv.Itoa(part)))
+	return hex.EncodeToString(sum[:12])
+}
+
+// Enqueued says what EnqueueDigest did.
+type Enqueued struct {
+	DigestNew bool // the digest was stored now, not before
+	Created   int  // deliveries queued now
+	Existing  int  // deliveries already queued: the call repeated an earlier one
+	Stale     int  // deliveries left out: the subscription is gone, paused or moved on
+}
+
+// Outbox keeps digests and the deliveries owed, so that what was promised
+// survives a restart. The store package implements it over bbolt. Methods
+// that move a delivery fail with EBADINPUT when it is not in the state the
+// move starts from, and ENOTFOUND when it does not exist.
+type Outbox interface {
+	// EnqueueDigest stores d and ds in one transaction, each only if
+	// absent, and records each delivery's Seen in its subscription.
+	EnqueueDigest(ctx context.Context, d Digest, ds []Delivery) (Enqueued, error)
+	// ClaimDue moves up to limit of platform's pending deliveries whose
+	// NextAttempt is not after now to sending, oldest due first, skipping
+	// those accept refuses; a delivery whose subscription is gone or paused
+	// becomes dead instead.
+	ClaimDue(ctx context.Context, platform string, now time.Time, limit int, accept func(*Delivery) bool) ([]Delivery, error)
+	// MarkPartSent records that part (0-based) of parts was posted as
+	// messageID: the delivery is sent after the last part, else pending
+	// again at next.
+	MarkPartSent(ctx context.Context, key string, part, parts int, messageID string, now, next time.Time) (*Delivery, error)
+	// MarkRetry moves a sending delivery back to pending at next; a rate
+	// limit does not count as a failure.
+	MarkRetry(ctx context.Context, key string, next time.Time, reason string, rateLimited bool, now time.Time) (*Delivery, error)
+	// MarkDead gives up on a delivery; with pause, the subscription is paused
+	// with reason and the channel's other pending deliveries die with it,
+	// all in the same transaction.
+	MarkDead(ctx context.Context, key, reason string, pause bool, now time.Time) (*Delivery, error)
+	// Recover moves every delivery left sending (by a crash) back to pending,
+	// due now, and returns them: they are in doubt.
+	Recover(ctx context.Context, now time.Time) ([]Delivery, error)
+	// FindDigest returns a stored digest.
+	FindDigest(ctx context.Context, id string) (*Digest, error)
+}

@@ -1,0 +1,127 @@
+package knowledge_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+func TestParseFilter(t *testing.T) {
+	v := knowledge.MustVersion
+	tests := []struct {
+		in   map[string]string
+		want knowledge.Filter
+	}{
+		{nil, knowledge.Filter{Schedule: "release", Format: "compact"}},
+		{map[string]string{"sig": "network"}, knowledge.Filter{SIG: "network", Schedule: "release", Format: "compact"}},
+		{map[string]string{"sig": "SIG-Network"}, knowledge.Filter{SIG: "network", Schedule: "release", Format: "compact"}},
+		{map[string]string{"from": "v1.29.3"}, knowledge.Filter{From: v("1.29"), Schedule: "release", Format: "compact"}},
+		{map[string]string{"schedule": "Weekly", "format": "FULL"}, knowledge.Filter{Schedule: "weekly", Format: "full"}},
+		{map[string]string{"Schedule": " daily ", "from": "1.30"}, knowledge.Filter{From: v("1.30"), Schedule: "daily", Format: "compact"}},
+	}
+	for _, tt := range tests {
+		got, err := knowledge.ParseFilter(tt.in)
+		if err != nil {
+			t.Errorf("ParseFilter(%v): %v", tt.in, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("ParseFilter(%v) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestParseFilterRefusesWithAClearMessage(t *testing.T) {
+	tests := []struct {
+		in   map[string]string
+		want []string // words the message must hold
+	}{
+		{map[string]string{"from": "abc"}, []string{"from:abc is not a release", "from:1.29"}},
+		{map[string]string{"schedule": "hourly"}, []string{"schedule:hourly is not allowed", "schedule:release, schedule:weekly, schedule:daily"}},
+		{map[string]string{"format": "tiny"}, []string{"format:tiny is not allowed", "format:compact, format:full"}},
+		{map[string]string{"sig": "net work!"}, []string{"is not a SIG name", "sig:network"}},
+		{map[string]string{"color": "red"}, []string{`the filter "color"`, "sig, from, schedule and format"}},
+		{map[string]string{"sig": ""}, []string{"sig: needs a value"}},
+		{map[string]string{"from": "<!channel>"}, []string{"is not a release"}},
+	}
+	for _, tt := range tests {
+		_, err := knowledge.ParseFilter(tt.in)
+		if knowledge.ErrorCode(err) != knowledge.EBADINPUT {
+			t.Errorf("ParseFilter(%v) = %v, want EBADINPUT", tt.in, err)
+			continue
+		}
+		msg := err.Error()
+		for _, w := range tt.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("ParseFilter(%v) message %q lacks %q", tt.in, msg, w)
+			}
+		}
+		if strings.ContainsAny(msg, "<>!") && strings.Contains(msg, "channel>") {
+			t.Errorf("ParseFilter(%v) echoes markup: %q", tt.in, msg)
+		}
+	}
+}
+
+func TestFilterStringRoundTrips(t *testing.T) {
+	f := knowledge.Filter{SIG: "api-machinery", From: knowledge.MustVersion("1.29"), Schedule: "weekly", Format: "full"}
+	if got, want := f.String(), "sig:api-machinery from:1.29 schedule:weekly format:full"; got != want {
+		t.Fatalf("String() = %q, want %q", got, want)
+	}
+	q, err := knowledge.ParseQuestion("subscribe deprecations " + f.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := knowledge.ParseFilter(q.Filters)
+	if err != nil || back != f {
+		t.Fatalf("parse of String() = %+v, %v; want %+v", back, err, f)
+	}
+}
+
+func TestChannelRefValidate(t *testing.T) {
+	good := []knowledge.ChannelRef{
+		{Platform: "slack", Workspace: "T01", Channel: "C0123"},
+		{Platform: "discord", Workspace: "1234567890", Channel: "987654321"},
+		{Platform: "slack", Channel: "C1"},
+	}
+	for _, c := range good {
+		if err := c.Validate(); err != nil {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+	bad := []knowledge.ChannelRef{
+		{Platform: "slack"},
+		{Channel: "C1"},
+		{Platform: "slack", Workspace: "T/1", Channel: "C1"},
+		{Platform: "slack", Channel: "C1\n"},
+		{Platform: "slack", Channel: strings.Repeat("C", 65)},
+	}
+	for _, c := range bad {
+		if err := c.Validate(); knowledge.ErrorCode(err) != knowledge.EBADINPUT {
+			t.Errorf("%+v: %v, want EBADINPUT", c, err)
+		}
+	}
+	if got := good[0].ID(); got != "slack/T01/C0123" {
+		t.Errorf("ID() = %q", got)
+	}
+}
+
+func TestDeliveryNonce(t *testing.T) {
+	d := knowledge.Delivery{Key: knowledge.DeliveryKey(knowledge.ChannelRef{Platform: "discord", Workspace: "g", Channel: "c"}, "abc")}
+	n0, n1 := d.Nonce(0), d.Nonce(1)
+	if len(n0) > 25 || len(n0) != 24 {
+		t.Errorf("nonce %q: want 24 characters (Discord allows 25)", n0)
+	}
+	if n0 == n1 {
+		t.Error("parts share a nonce")
+	}
+	again := knowledge.Delivery{Key: d.Key}
+	if again.Nonce(0) != n0 {
+		t.Error("nonce differs for the same delivery and part")
+	}
+	other := knowledge.Delivery{Key: knowledge.DeliveryKey(knowledge.ChannelRef{Platform: "discord", Workspace: "g", Channel: "c2"}, "abc")}
+	if other.Nonce(0) == n0 {
+		t.Error("two channels share a nonce")
+	}
+}
