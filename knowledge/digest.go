@@ -1,0 +1,324 @@
+package knowledge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Digest is what one batch of deprecation news says: the notices, grouped
+// by release, oldest first. It depends only on its content and window, never
+// on who gets it, so every channel owed the same news shares one Digest.
+type Digest struct {
+	// ID is the first 128 bits of sha256 over the window and the content, in
+	// hex: building the same digest again gives the same ID, so queueing it
+	// again is a no-op.
+	ID     string        `json:"id"`
+	Window string        `json:"window"` // "release", "weekly:2026-11-23T09:00Z", ...
+	Title  string        `json:"title"`
+	Groups []DigestGroup `json:"groups"`
+}
+
+// DigestGroup is one release's notices in a digest.
+type DigestGroup struct {
+	Release Version  `json:"release"`
+	Items   []Notice `json:"items"`
+}
+
+// Count returns how many notices d holds.
+func (d *Digest) Count() int {
+	n := 0
+	for _, g := range d.Groups {
+		n += len(g.Items)
+	}
+	return n
+}
+
+// NoticeKey names a notice independently of the document that gave it, so
+// that the same removal told by the release notes and by the deprecation
+// guide is one notice: kind, release, and the API version it removes, else
+// its KEP, else its feature gates, else its title.
+func NoticeKey(n Notice) string {
+	var id string
+	switch {
+	case n.API != nil && n.API.GroupVersion != "":
+		id = "api:" + strings.ToLower(n.API.GroupVersion) + ":" + sortedLower(n.API.Kinds)
+	case n.KEP > 0:
+		id = "kep:" + strconv.Itoa(n.KEP)
+	case len(n.FeatureGates) > 0:
+		id = "gates:" + sortedLower(n.FeatureGates)
+	default:
+		id = "title:" + strings.Join(strings.Fields(strings.ToLower(n.Title)), " ")
+	}
+	return string(n.Kind) + "|" + n.Release.String() + "|" + id
+}
+
+func sortedLower(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+// NoticeSet is what digests are built from: the deprecations and removals
+// known now, one per NoticeKey, the ledger sequence of each, and the SIG of
+// the KEPs they name. Build it with NewNoticeSet or LoadNoticeSet.
+type NoticeSet struct {
+	items []setItem // by release, then key
+	seq   map[string]uint64
+	sigs  map[int]string
+	max   uint64
+}
+
+type setItem struct {
+	key string
+	n   Notice
+}
+
+// NewNoticeSet joins notices that share a NoticeKey (keeping the fullest
+// words and every feature gate) and drops upgrade notes. sigs maps KEP
+// numbers to their SIG ("sig-network"); seq gives each key's ledger
+// sequence, and a key without one counts as newer than any Seen.
+func NewNoticeSet(notices []Notice, sigs map[int]string, seq map[string]uint64) NoticeSet {
+	byKey := map[string]Notice{}
+	sorted := append([]Notice(nil), notices...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		return a.Line < b.Line
+	})
+	for _, n := range sorted {
+		if n.Kind != NoticeDeprecation && n.Kind != NoticeRemoval {
+			continue
+		}
+		k := NoticeKey(n)
+		if old, ok := byKey[k]; ok {
+			n = mergeNotice(old, n)
+		} else {
+			n = cloneNotice(n)
+		}
+		byKey[k] = n
+	}
+	s := NoticeSet{seq: seq, sigs: sigs}
+	for k, n := range byKey {
+		s.items = append(s.items, setItem{key: k, n: n})
+	}
+	sort.Slice(s.items, func(i, j int) bool {
+		a, b := s.items[i], s.items[j]
+		if c := a.n.Release.Compare(b.n.Release); c != 0 {
+			return c < 0
+		}
+		return a.key < b.key
+	})
+	for _, q := range seq {
+		s.max = max(s.max, q)
+	}
+	return s
+}
+
+// Keys returns the key of every notice in s, by release then key: the
+// order LoadNoticeSet gives them to the ledger.
+func (s *NoticeSet) Keys() []string {
+	out := make([]string, len(s.items))
+	for i, it := range s.items {
+		out[i] = it.key
+	}
+	return out
+}
+
+// Len returns how many notices s holds.
+func (s *NoticeSet) Len() int { return len(s.items) }
+
+// NoticeSource is the part of a KnowledgeStore that digests read; every
+// KnowledgeStore is one.
+type NoticeSource interface {
+	ListReleases(ctx context.Context) ([]Release, error)
+	FindNotices(ctx context.Context, v Version, kind NoticeKind) ([]Notice, error)
+	FindKEPByNumber(ctx context.Context, n int) (*KEP, error)
+}
+
+// LoadNoticeSet reads every release's deprecations and removals and the
+// SIG of the KEPs they name from kb, and numbers new ones in ledger. It
+// fails when kb or ledger fails; a KEP kb does not know has no SIG.
+func LoadNoticeSet(ctx context.Context, kb NoticeSource, ledger NoticeLedger) (NoticeSet, error) {
+	rels, err := kb.ListReleases(ctx)
+	if err != nil {
+		return NoticeSet{}, fmt.Errorf("list releases: %w", err)
+	}
+	var all []Notice
+	for _, r := range rels {
+		ns, err := kb.FindNotices(ctx, r.Version, "")
+		if err != nil && ErrorCode(err) != ENOTFOUND {
+			return NoticeSet{}, fmt.Errorf("notices of %s: %w", r.Version, err)
+		}
+		all = append(all, ns...)
+	}
+	sigs := map[int]string{}
+	for _, n := range all {
+		if _, done := sigs[n.KEP]; n.KEP <= 0 || done {
+			continue
+		}
+		k, err := kb.FindKEPByNumber(ctx, n.KEP)
+		switch {
+		case ErrorCode(err) == ENOTFOUND:
+			sigs[n.KEP] = ""
+		case err != nil:
+			return NoticeSet{}, fmt.Errorf("KEP-%d: %w", n.KEP, err)
+		default:
+			sigs[n.KEP] = k.SIG
+		}
+	}
+	set := NewNoticeSet(all, sigs, nil)
+	seq, err := ledger.ObserveNotices(ctx, set.Keys())
+	if err != nil {
+		return NoticeSet{}, fmt.Errorf("observe notices: %w", err)
+	}
+	return NewNoticeSet(all, sigs, seq), nil
+}
+
+// BuildDigest returns the digest a subscription with filter f that has
+// seen what seen says gets now: the deprecations and removals (API
+// removals among them) of the releases after f.From, of f.SIG, that are new
+// since seen, grouped by release, oldest first. The second result is the
+// Seen to record once the digest is queued. ok is false when nothing is
+// new; the Seen returned is then seen.
+//
+// f.SIG matches a notice by its KEP's SIG when the KEP is known, else by
+// the notice's words naming the SIG ("SIG Network", "sig-network").
+func BuildDigest(set NoticeSet, f Filter, seen Seen, window string) (Digest, Seen, bool) {
+	d := Digest{Window: window}
+	for _, it := range set.items {
+		if q, ok := set.seq[it.key]; ok && q <= seen.Through {
+			continue
+		}
+		if !f.From.IsZero() && !f.From.Less(it.n.Release) {
+			continue
+		}
+		if !set.matchesSIG(it.n, f.SIG) {
+			continue
+		}
+		if g := len(d.Groups); g == 0 || d.Groups[g-1].Release != it.n.Release {
+			d.Groups = append(d.Groups, DigestGroup{Release: it.n.Release})
+		}
+		g := &d.Groups[len(d.Groups)-1]
+		g.Items = append(g.Items, it.n)
+	}
+	if len(d.Groups) == 0 {
+		return Digest{}, seen, false
+	}
+	d.Title = digestTitle(d.Groups)
+	d.ID = digestID(window, d.Groups)
+	return d, Seen{Through: max(seen.Through, set.max)}, true
+}
+
+func digestTitle(gs []DigestGroup) string {
+	first, last := gs[0].Release, gs[len(gs)-1].Release
+	if first == last {
+		return "Deprecation digest: Kubernetes " + first.String()
+	}
+	return "Deprecation digest: Kubernetes " + first.String() + " to " + last.String()
+}
+
+func digestID(window string, gs []DigestGroup) string {
+	h := sha256.New()
+	h.Write([]byte(window))
+	enc := json.NewEncoder(h)
+	for _, g := range gs {
+		for _, n := range g.Items {
+			h.Write([]byte{'\n'})
+			h.Write([]byte(NoticeKey(n)))
+			_ = enc.Encode(n) // a Notice always encodes; hashing never fails
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// matchesSIG reports whether n belongs to sig ("" matches every notice).
+func (s *NoticeSet) matchesSIG(n Notice, sig string) bool {
+	if sig == "" {
+		return true
+	}
+	if n.KEP > 0 {
+		if known := s.sigs[n.KEP]; known != "" {
+			return normSIG(known) == sig
+		}
+	}
+	return namesSIG(n.Title+" "+n.Text, sig)
+}
+
+// normSIG turns "SIG Network", "sig-network" and "network" into "network".
+func normSIG(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "sig-"), "sig ")
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "_", "-")), "-")
+}
+
+// namesSIG reports whether text names SIG sig as "sig-api-machinery",
+// "SIG API Machinery" or "[sig api-machinery]", as whole words.
+func namesSIG(text, sig string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	want := strings.Split(sig, "-")
+	for i, w := range words {
+		if w != "sig" || i+len(want) >= len(words) {
+			continue
+		}
+		match := true
+		for j, p := range want {
+			if words[i+1+j] != p {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeNotice joins two documents' words about the same notice: a's
+// fields win, b fills what a lacks, the longer words are kept and the
+// feature gates are joined.
+func mergeNotice(a, b Notice) Notice {
+	if a.KEP == 0 {
+		a.KEP = b.KEP
+	}
+	if len(b.Text) > len(a.Text) {
+		a.Text = b.Text
+	}
+	if a.API != nil && b.API != nil && a.API.ReplacedBy == "" && b.API.ReplacedBy != "" {
+		api := *a.API
+		api.ReplacedBy = b.API.ReplacedBy
+		a.API = &api
+	}
+	for _, g := range b.FeatureGates {
+		if !contains(a.FeatureGates, g) {
+			a.FeatureGates = append(a.FeatureGates, g)
+		}
+	}
+	return a
+}
+
+// cloneNotice copies n's slices so that merging never writes into the
+// caller's notices.
+func cloneNotice(n Notice) Notice {
+	n.FeatureGates = append([]string(nil), n.FeatureGates...)
+	if n.API != nil {
+		api := *n.API
+		api.Kinds = append([]string(nil), api.Kinds...)
+		n.API = &api
+	}
+	return n
+}

@@ -1,0 +1,351 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// SubscriptionConfig is what Subscriptions needs.
+type SubscriptionConfig struct {
+	Store     SubscriptionStore
+	Ledger    NoticeLedger
+	Knowledge NoticeSource
+	// CanManage says whether the person asking may change the channel's
+	// subscription (Slack: admin, owner or allowlisted; Discord: Manage
+	// Channels or Manage Server). Nil refuses every change. Anyone may list.
+	CanManage func(ctx context.Context, from Origin) (bool, error)
+	// Subscribed, when set, is told of every new or changed subscription:
+	// serve queues the first digest of a schedule:release subscription
+	// that has one waiting (from:).
+	Subscribed func(ctx context.Context, s Subscription)
+	Now        func() time.Time // default time.Now
+}
+
+// Subscriptions answers subscribe deprecations, unsubscribe deprecations
+// and subscriptions for the channel a question came from.
+type Subscriptions struct{ cfg SubscriptionConfig }
+
+// NewSubscriptions returns Subscriptions answering from cfg.
+func NewSubscriptions(cfg SubscriptionConfig) *Subscriptions {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Subscriptions{cfg: cfg}
+}
+
+// Answer answers a question of kind AskSubscribe, AskUnsubscribe or
+// AskSubscriptions. It fails with EBADINPUT for a question from outside a
+// channel, a bad filter, a person who may not change subscriptions or
+// another kind of question; ENOTFOUND when there is nothing to unsubscribe;
+// and a wrapped error when a store fails. A refused or bad request changes
+// nothing.
+func (s *Subscriptions) Answer(ctx context.Context, q Question) (*Answer, error) {
+	ch := OriginChannel(q.From)
+	if ch.Platform != "slack" && ch.Platform != "discord" {
+		return nil, Errorf(EBADINPUT, "Subscriptions are for Slack and Discord channels; ask in the channel that should get the digests.")
+	}
+	if err := ch.Validate(); err != nil {
+		return nil, err
+	}
+	var a *Answer
+	var err error
+	switch q.Kind {
+	case AskSubscribe:
+		a, err = s.subscribe(ctx, ch, q)
+	case AskUnsubscribe:
+		a, err = s.unsubscribe(ctx, ch, q.From)
+	case AskSubscriptions:
+		a, err = s.list(ctx, ch)
+	default:
+		return nil, Errorf(EBADINPUT, "That is not a question about subscriptions.")
+	}
+	if err == nil && a.Query == "" {
+		a.Query = q.Canonical()
+	}
+	return a, err
+}
+
+// authorize refuses a change by someone the platform does not let manage
+// the channel.
+func (s *Subscriptions) authorize(ctx context.Context, from Origin) error {
+	ok := false
+	if s.cfg.CanManage != nil {
+		var err error
+		if ok, err = s.cfg.CanManage(ctx, from); err != nil {
+			return fmt.Errorf("check who may manage subscriptions: %w", err)
+		}
+	}
+	if ok {
+		return nil
+	}
+	who := "people allowed to manage this channel"
+	switch from.Platform {
+	case "slack":
+		who = "workspace admins and owners, and people on kepbot's allowlist,"
+	case "discord":
+		who = "members with Manage Channels or Manage Server"
+	}
+	return Errorf(EBADINPUT, "Only %s can change this channel's subscriptions. Anyone can see them with subscriptions.", who)
+}
+
+func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q Question) (*Answer, error) {
+	if err := s.authorize(ctx, q.From); err != nil {
+		return nil, err
+	}
+	f, err := ParseFilter(q.Filters)
+	if err != nil {
+		return nil, err
+	}
+	set, err := LoadNoticeSet(ctx, s.cfg.Knowledge, s.cfg.Ledger)
+	if err != nil {
+		return nil, err
+	}
+	// Without from:, a channel hears of what is new from now on; with it,
+	// of everything after that release, the first digest included.
+	seen := Seen{}
+	if f.From.IsZero() {
+		seen.Through = set.max
+	}
+	_, err = s.cfg.Store.FindSubscriptionByChannel(ctx, ch)
+	updating := err == nil
+	if err != nil && ErrorCode(err) != ENOTFOUND {
+		return nil, fmt.Errorf("find subscription: %w", err)
+	}
+	sub, err := s.cfg.Store.SaveSubscription(ctx, Subscription{
+		ID: ch.ID(), Platform: ch.Platform, Workspace: ch.Workspace, Channel: ch.Channel,
+		Filter: f, CreatedBy: q.From.User, CreatedByName: q.From.UserName, CreatedAt: s.cfg.Now().UTC(),
+		State: SubscriptionActive, Seen: seen,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("save subscription: %w", err)
+	}
+	if s.cfg.Subscribed != nil {
+		s.cfg.Subscribed(ctx, *sub)
+	}
+	a := &Answer{Kind: KindSubscription, Title: "Subscribed to deprecation digests"}
+	if updating {
+		a.Title = "Subscription updated"
+	}
+	a.Text = "This channel will get " + scheduleWords(f.Schedule) + "."
+	a.Facts = subscriptionFacts(sub)
+	if d, _, ok := BuildDigest(set, f, seen, ""); ok {
+		first := fmt.Sprintf("%s from %s", plural(d.Count(), "notice", "notices"), releaseSpan(d.Groups))
+		if f.Schedule == ScheduleRelease && s.cfg.Subscribed != nil {
+			a.Text += " The first digest, with " + first + ", is on its way."
+		} else {
+			a.Text += " The first digest will hold " + first + "."
+		}
+	} else {
+		a.Text += " Nothing new is waiting now: the first digest comes when there is."
+	}
+	a.Notes = []string{"Stop them with unsubscribe deprecations; see them with subscriptions."}
+	return a, nil
+}
+
+func (s *Subscriptions) unsubscribe(ctx context.Context, ch ChannelRef, from Origin) (*Answer, error) {
+	if err := s.authorize(ctx, from); err != nil {
+		return nil, err
+	}
+	if err := s.cfg.Store.DeleteSubscription(ctx, ch); err != nil {
+		if ErrorCode(err) == ENOTFOUND {
+			return nil, Errorf(ENOTFOUND, "This channel has no deprecation digest subscription, so there is nothing to stop.")
+		}
+		return nil, fmt.Errorf("delete subscription: %w", err)
+	}
+	return &Answer{Kind: KindSubscription, Title: "Unsubscribed",
+		Text: "This channel will get no more deprecation digests; any not yet posted are dropped."}, nil
+}
+
+func (s *Subscriptions) list(ctx context.Context, ch ChannelRef) (*Answer, error) {
+	sub, err := s.cfg.Store.FindSubscriptionByChannel(ctx, ch)
+	if ErrorCode(err) == ENOTFOUND {
+		return &Answer{Kind: KindSubscription, Title: "No subscriptions",
+			Text: "This channel has no subscriptions. Subscribe it with subscribe deprecations; help subscribe tells the filters."}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find subscription: %w", err)
+	}
+	a := &Answer{Kind: KindSubscription, Title: "This channel's subscriptions",
+		Text: "Deprecation digests: " + scheduleWords(sub.Filter.Schedule) + "."}
+	if !sub.Active() {
+		a.Text = "Deprecation digests are paused: " + PauseReasonText(sub.PausedReason) + ". Subscribe again to resume them."
+	}
+	a.Facts = subscriptionFacts(sub)
+	return a, nil
+}
+
+// subscriptionFacts lists what subscriptions shows: filters, who and when,
+// state, and the last digest.
+func subscriptionFacts(s *Subscription) []Fact {
+	f := s.Filter
+	sig, from := "every SIG", "every release"
+	if f.SIG != "" {
+		sig = "SIG " + f.SIG
+	}
+	if !f.From.IsZero() {
+		from = "after " + f.From.String()
+	}
+	who := short(s.CreatedByName)
+	if who == "" {
+		who = short(s.CreatedBy)
+	}
+	state := string(s.State)
+	if !s.Active() {
+		state = fmt.Sprintf("paused since %s: %s", day(s.PausedAt), PauseReasonText(s.PausedReason))
+	}
+	last := "none yet"
+	if !s.LastDeliveredAt.IsZero() {
+		last = "posted " + s.LastDeliveredAt.UTC().Format("2006-01-02 15:04 UTC")
+	} else if !s.LastDigestAt.IsZero() {
+		last = "queued " + s.LastDigestAt.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return []Fact{
+		{Name: "Filters", Value: f.String()},
+		{Name: "SIG", Value: sig},
+		{Name: "Releases", Value: from},
+		{Name: "Schedule", Value: f.Schedule},
+		{Name: "Format", Value: f.Format},
+		{Name: "Subscribed by", Value: strings.TrimSpace(who + " on " + day(s.CreatedAt))},
+		{Name: "State", Value: state},
+		{Name: "Last digest", Value: last},
+	}
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return "an unknown day"
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+func scheduleWords(schedule string) string {
+	switch schedule {
+	case ScheduleWeekly:
+		return "a weekly digest of new deprecations and removals"
+	case ScheduleDaily:
+		return "a daily digest of new deprecations and removals"
+	}
+	return "a digest of new deprecations and removals whenever new release data arrives"
+}
+
+// pauseReasons say in words why platforms refuse a channel for good.
+var pauseReasons = map[string]string{
+	"channel_not_found": "Slack cannot find the channel (deleted, or private without kepbot)",
+	"not_in_channel":    "kepbot is not in the channel",
+	"is_archived":       "the channel is archived",
+	"account_inactive":  "kepbot's Slack account is inactive",
+	"token_revoked":     "kepbot's access to the workspace was revoked",
+	"10003":             "Discord does not know the channel (Unknown Channel)",
+	"10004":             "Discord does not know the server (Unknown Guild)",
+	"50001":             "kepbot has no access to the channel (Missing Access)",
+	"50013":             "kepbot lacks the permission to post there (Missing Permissions)",
+}
+
+// PauseReasonText says why a subscription is paused, from the reason the
+// platform gave ("channel_not_found", "50013").
+func PauseReasonText(reason string) string {
+	if t, ok := pauseReasons[reason]; ok {
+		return t + " (" + reason + ")"
+	}
+	if r := short(reason); r != "" {
+		return r
+	}
+	return "posting failed for good"
+}
+
+// releaseSpan writes "1.31" or "1.29 to 1.32".
+func releaseSpan(gs []DigestGroup) string {
+	first, last := gs[0].Release, gs[len(gs)-1].Release
+	if first == last {
+		return first.String()
+	}
+	return first.String() + " to " + last.String()
+}
+
+// RenderDigest turns d into the Answer adapters post: kind list, the
+// notices in release order, a count per release as facts. The compact
+// format leaves out the documents' words; full quotes them.
+func RenderDigest(d *Digest, format string) *Answer {
+	a := &Answer{Kind: KindList, Title: d.Title, Query: "subscriptions"}
+	var all [3]int // deprecations, removals, API versions removed
+	for _, g := range d.Groups {
+		var n [3]int
+		for _, it := range g.Items {
+			if format == FormatFull {
+				it.Text = quote(it.Text, 400)
+			} else {
+				it.Text = ""
+			}
+			a.Notices = append(a.Notices, it)
+			switch {
+			case it.Kind == NoticeDeprecation:
+				n[0]++
+			case it.API != nil:
+				n[1]++
+				n[2]++
+			default:
+				n[1]++
+			}
+		}
+		a.Facts = append(a.Facts, Fact{Name: g.Release.String(), Value: countWords(n)})
+		for i := range all {
+			all[i] += n[i]
+		}
+	}
+	if len(d.Groups) > 0 {
+		a.Text = "New since this channel's last digest: " + countWords(all) + " in Kubernetes " + releaseSpan(d.Groups) + "."
+	}
+	a.Notes = []string{"Stop these digests with unsubscribe deprecations; see the filters with subscriptions."}
+	return a
+}
+
+// countWords writes "2 deprecations and 3 removals (1 API version)".
+func countWords(n [3]int) string {
+	var parts []string
+	if n[0] > 0 {
+		parts = append(parts, plural(n[0], "deprecation", "deprecations"))
+	}
+	if n[1] > 0 {
+		parts = append(parts, plural(n[1], "removal", "removals"))
+	}
+	s := strings.Join(parts, " and ")
+	if n[2] > 0 {
+		s += " (" + plural(n[2], "API version", "API versions") + " no longer served)"
+	}
+	return s
+}
+
+// SplitAnswer cuts a into messages that each fit, as fits (the adapter's
+// renderer against its platform's limits) says: the notices in order, as
+// many to a message as fit, never none. The first message keeps the
+// summary and facts, the last the notes; titles get "(2/3)". A nil fits, or
+// an answer that fits whole, gives a alone. A single notice too big for a
+// message goes alone, for the adapter to cut.
+func SplitAnswer(a *Answer, fits func(*Answer) bool) []*Answer {
+	if fits == nil || fits(a) || len(a.Notices) < 2 {
+		return []*Answer{a}
+	}
+	part := func(first bool, ns []Notice) *Answer {
+		p := &Answer{Kind: a.Kind, Title: a.Title + " (99/99)", Query: a.Query, Notices: ns}
+		if first {
+			p.Text, p.Facts = a.Text, a.Facts
+		}
+		return p
+	}
+	var parts []*Answer
+	start := 0
+	for i := 1; i < len(a.Notices); i++ {
+		if !fits(part(start == 0, a.Notices[start:i+1:i+1])) {
+			parts = append(parts, part(start == 0, a.Notices[start:i:i]))
+			start = i
+		}
+	}
+	parts = append(parts, part(start == 0, a.Notices[start:len(a.Notices):len(a.Notices)]))
+	parts[len(parts)-1].Notes = a.Notes
+	for i, p := range parts {
+		p.Title = fmt.Sprintf("%s (%d/%d)", a.Title, i+1, len(parts))
+	}
+	return parts
+}
