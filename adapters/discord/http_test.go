@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -251,5 +252,58 @@ func TestInteractionErrorsAreEphemeral(t *testing.T) {
 			t.Errorf("/%s: %d %s, want an ephemeral type 4", d.Options[0].Name, w.Code, w.Body)
 		}
 		checkInert(t, d.Options[0].Name, resp.Data.Content)
+	}
+}
+
+// TestRunHTTPOnly runs an adapter without a bot token: no gateway, no
+// registration, no request to Discord, and Run returns when told to stop.
+func TestRunHTTPOnly(t *testing.T) {
+	f := newFakeDiscord(t)
+	a, _, _ := httpAdapter(t, &answerFunc{}, nil, f.srv.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	if n := len(f.all()); n != 0 {
+		t.Errorf("%d requests to Discord without a bot token", n)
+	}
+}
+
+// BenchmarkInteractionRefusal measures refusing a forged request (Discord
+// probes with them) and answering a valid PING.
+func BenchmarkInteractionRefusal(b *testing.B) {
+	pub, key, _ := ed25519.GenerateKey(nil)
+	_, other, _ := ed25519.GenerateKey(nil)
+	logger, _ := testLogger(b)
+	a, err := NewAdapter(Config{PublicKey: hex.EncodeToString(pub)}, &answerFunc{}, nil, logger.Level(zerolog.InfoLevel),
+		WithClock(func() time.Time { return now }))
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := a.InteractionsHandler()
+	body := []byte(`{"id":"p","application_id":"1","type":1,"token":"t","version":1}`)
+	for _, tt := range []struct {
+		name   string
+		key    ed25519.PrivateKey
+		status int
+	}{{"forged", other, 401}, {"ping", key, 200}} {
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, signed(tt.key, now, body))
+				if w.Code != tt.status {
+					b.Fatalf("status %d", w.Code)
+				}
+			}
+		})
 	}
 }
