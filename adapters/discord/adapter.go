@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -78,7 +79,7 @@ func WithClock(now func() time.Time) Option {
 type Adapter struct {
 	cfg       Config
 	answerer  knowledge.Answerer
-	catalog   Catalog
+	catalog   atomic.Value // catalogBox
 	log       zerolog.Logger
 	rec       Recorder
 	session   *discordgo.Session
@@ -117,7 +118,6 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 	a := &Adapter{
 		cfg:          cfg,
 		answerer:     answerer,
-		catalog:      catalog,
 		log:          logger.With().Str("adapter", Platform).Logger(),
 		rec:          nopRecorder{},
 		users:        newUserLimiter(cfg.UserPerMinute, cfg.UserBurst),
@@ -126,6 +126,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 		inlineBudget: inlineBudget,
 		base:         context.Background(),
 	}
+	a.SetCatalog(catalog)
 	for _, o := range opts {
 		o(a)
 	}
@@ -144,6 +145,18 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
 	return a, nil
+}
+
+// catalogBox lets atomic.Value hold a nil Catalog.
+type catalogBox struct{ c Catalog }
+
+// SetCatalog replaces what autocomplete offers, for example after the
+// knowledge was synced; nil offers nothing. Safe to call while serving.
+func (a *Adapter) SetCatalog(c Catalog) { a.catalog.Store(catalogBox{c}) }
+
+func (a *Adapter) currentCatalog() Catalog {
+	b, _ := a.catalog.Load().(catalogBox)
+	return b.c
 }
 
 // Name returns "discord".

@@ -35,6 +35,9 @@ type Config struct {
 	// BotToken authenticates the gateway and REST calls. It is never
 	// logged; it comes from DISCORD_BOT_TOKEN or a file, never from YAML.
 	BotToken Secret `yaml:"-" json:"-"`
+	// BotTokenFile names a file holding the token; the config loader reads
+	// it into BotToken (DISCORD_BOT_TOKEN wins over it).
+	BotTokenFile string `yaml:"bot_token_file"`
 	// AppID is the application ID, for registering /k8s. DISCORD_APP_ID.
 	AppID string `yaml:"app_id"`
 	// PublicKey is the application's Ed25519 public key (64 hex

@@ -154,7 +154,7 @@ func dataOf(t *testing.T, b []byte) []byte {
 // response, from the catalog of the real store, with at most 25 choices.
 func TestInteractionAutocompleteInline(t *testing.T) {
 	kb := openKnowledge(t)
-	_, key, mux := httpAdapter(t, knowledge.NewEngine(kb), testCatalog(t, kb), "")
+	a, key, mux := httpAdapter(t, knowledge.NewEngine(kb), testCatalog(t, kb), "")
 	tests := []struct {
 		sub, opt, typed string
 		want            []string
@@ -191,6 +191,20 @@ func TestInteractionAutocompleteInline(t *testing.T) {
 		}
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
 			t.Errorf("%s %s=%q: choices %v, want %v", tt.sub, tt.opt, tt.typed, got, tt.want)
+		}
+	}
+	// A new catalog (after a sync) is used at once; none offers nothing.
+	d := invocation("gate", "name", "new")
+	d.Options[0].Options[0].Focused = true
+	for i, tt := range []struct {
+		cat  Catalog
+		want string
+	}{{NewStaticCatalog(nil, nil, []string{"NewGate"}), `"value":"NewGate"`}, {nil, `"choices":[]`}} {
+		a.SetCatalog(tt.cat)
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, signed(key, now, interactionBody(t, "swap"+strconv.Itoa(i), discordgo.InteractionApplicationCommandAutocomplete, d)))
+		if !strings.Contains(w.Body.String(), tt.want) {
+			t.Errorf("after SetCatalog: %s, want %s", w.Body, tt.want)
 		}
 	}
 }

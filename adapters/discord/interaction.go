@@ -49,7 +49,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 	case discordgo.InteractionPing:
 		return pong(), nil
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		return autocompleteResult(choices(a.catalog, i.ApplicationCommandData())), nil
+		return autocompleteResult(choices(a.currentCatalog(), i.ApplicationCommandData())), nil
 	case discordgo.InteractionApplicationCommand:
 	default:
 		return reply(textMessage("I only answer /"+CommandName+" commands.", true)), nil
