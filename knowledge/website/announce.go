@@ -69,7 +69,7 @@ var actionRequiredRe = regexp.MustCompile(`(?i)\baction required before upgradin
 func (d *doc) actionRequired(s int) []knowledge.Notice {
 	sec := d.o[s]
 	for _, p := range paragraphs(sec.body) {
-		if !strings.Contains(asciiLower(p), "action required") || !actionRequiredRe.MatchString(p) {
+		if !containsFold(p, "action required") || !actionRequiredRe.MatchString(p) {
 			continue
 		}
 		n := knowledge.Notice{

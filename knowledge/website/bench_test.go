@@ -1,9 +1,14 @@
 package website
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/kepyaml"
+	"github.com/kepbot/kepbot/knowledge/releasenote"
 )
 
 // BenchmarkParseDir reads every document of the website folder, as an
@@ -30,6 +35,43 @@ func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
 		if _, err := Parse(ann131, data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWholeIngest is the budget this parser is part of: every kep.yaml
+// of the enhancements copy, the Chinese release notes and the website
+// documents, joined by Compile. The whole must stay under 1.5 s.
+func BenchmarkWholeIngest(b *testing.B) {
+	root := sharedtest.Root(b)
+	seeds, err := filepath.Glob(filepath.Join(root, "seeds", "*.txt"))
+	if err != nil || len(seeds) == 0 {
+		b.Fatalf("no seeds: %v", err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := kepyaml.ReadDir(filepath.Join(root, "data", "enhancements"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range seeds {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rn, err := releasenote.Parse(filepath.Base(p), data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Add(rn)
+		}
+		w, err := ParseDir(filepath.Join(root, "data", "website"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Add(w)
+		if k := knowledge.Compile(c); len(k.KEPs) < 600 {
+			b.Fatalf("compiled %d KEPs, want the whole enhancements copy", len(k.KEPs))
 		}
 	}
 }

@@ -78,21 +78,45 @@ func plain(md string) string {
 
 // collapseSpace trims s and turns each run of white space into one space.
 func collapseSpace(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+	b := make([]byte, 0, len(s))
 	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = b.Len() > 0
-			continue
+	for i := 0; i < len(s); {
+		c, n := s[i], 1
+		isSpace := c == ' ' || (c >= '\t' && c <= '\r')
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
+			isSpace = unicode.IsSpace(r)
 		}
-		if space {
-			b.WriteByte(' ')
-			space = false
+		if isSpace {
+			space = len(b) > 0
+		} else {
+			if space {
+				b = append(b, ' ')
+				space = false
+			}
+			b = append(b, s[i:i+n]...)
 		}
-		b.WriteRune(r)
+		i += n
 	}
-	return b.String()
+	return string(b)
+}
+
+// containsFold reports whether s holds sub, ASCII letters matched without
+// regard to case; sub is lower case.
+func containsFold(s, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	first := sub[0]
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if c := s[i]; c == first || (c >= 'A' && c <= 'Z' && c+'a'-'A' == first) {
+			if strings.EqualFold(s[i:i+len(sub)], sub) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stripEmphasis removes *, ** and word-edge _ markers, leaving snake_case alone.

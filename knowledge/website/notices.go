@@ -52,9 +52,8 @@ func noticeKind(heading, context, body string) knowledge.NoticeKind {
 // has runs re on s only when s holds one of the lower-case hints (the
 // literal words re needs): most texts hold none, and the test is cheap.
 func has(re *regexp.Regexp, s string, hints ...string) bool {
-	low := asciiLower(s)
 	for _, h := range hints {
-		if strings.Contains(low, h) {
+		if containsFold(s, h) {
 			return re.MatchString(s)
 		}
 	}
@@ -64,8 +63,7 @@ func has(re *regexp.Regexp, s string, hints ...string) bool {
 // saysRemoved reports whether a body says something is or will be removed
 // now: "will be removed in a future release" is a deprecation's promise.
 func saysRemoved(body string) bool {
-	low := asciiLower(body)
-	if !strings.Contains(low, "remov") && !strings.Contains(low, "serv") {
+	if !containsFold(body, "remov") && !containsFold(body, "serv") {
 		return false
 	}
 	for _, m := range removalBodyRe.FindAllStringIndex(body, -1) {
@@ -121,7 +119,7 @@ func apiRemovals(text string) []knowledge.APIChange {
 		return nil
 	}
 	replaced := ""
-	if !strings.Contains(asciiLower(text), "use the") {
+	if !containsFold(text, "use the") {
 		text = ""
 	}
 	removed := map[string]bool{}

@@ -260,7 +260,7 @@ func gatesIn(body []block) []string {
 				continue
 			}
 		}
-		if hasCode && strings.Contains(asciiLower(b.text), "feature") && featureGate.MatchString(b.text) {
+		if hasCode && containsFold(b.text, "feature") && featureGate.MatchString(b.text) {
 			text := linkTexts(b.text) // keep code spans, drop link targets
 			for _, re := range []*regexp.Regexp{gateBeforeRe, gateAfterRe} {
 				for _, m := range re.FindAllStringSubmatch(text, -1) {

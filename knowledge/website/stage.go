@@ -75,9 +75,8 @@ func bodyStage(body []block, rel knowledge.Version) knowledge.Stage {
 
 // hasStageWord is a cheap test before the stage rules run.
 func hasStageWord(s string) bool {
-	low := asciiLower(s)
-	return strings.Contains(low, "alpha") || strings.Contains(low, "beta") || strings.Contains(low, "stable") ||
-		strings.Contains(low, "ga") || strings.Contains(low, "general")
+	return containsFold(s, "alpha") || containsFold(s, "beta") || containsFold(s, "stable") || containsFold(s, "ga") ||
+		containsFold(s, "general")
 }
 
 // otherRelease reports whether a sentence names a release other than rel.
