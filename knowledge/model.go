@@ -48,7 +48,8 @@ type Mention struct {
 	Source       string   `json:"source"`            // Source.ID
 	Line         int      `json:"line,omitempty"`    // 1-based line in the source
 	// Via says how a mention without a KEP number in its text was tied to a
-	// KEP: "link" (the link target), "gate" (a feature gate the KEP owns).
+	// KEP: "link" (the link target), "title" (its name matches the KEP's),
+	// "gate" (a feature gate the KEP owns).
 	Via string `json:"via,omitempty"`
 }
 
