@@ -117,6 +117,19 @@ func (c *Config) Register() bool { return !c.BotToken.IsZero() && c.AppID != "" 
 // naming every key at fault (and the variable that sets it), or nil. A
 // configuration that does not enable Discord is valid.
 func (c *Config) Validate() error {
+	p := c.Problems()
+	switch len(p) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("config: %s", p[0])
+	}
+	return fmt.Errorf("config has %d problems:\n  %s", len(p), strings.Join(p, "\n  "))
+}
+
+// Problems returns what Validate reports, one sentence a key, for a config
+// loader that gathers the problems of every section.
+func (c *Config) Problems() []string {
 	if !c.Enabled() {
 		return nil
 	}
@@ -159,13 +172,7 @@ func (c *Config) Validate() error {
 	if c.UserBurst < 1 || c.UserBurst > 100 {
 		add("discord.user_burst must be between 1 and 100; it is %d", c.UserBurst)
 	}
-	switch len(p) {
-	case 0:
-		return nil
-	case 1:
-		return fmt.Errorf("config: %s", p[0])
-	}
-	return fmt.Errorf("config has %d problems:\n  %s", len(p), strings.Join(p, "\n  "))
+	return p
 }
 
 // urlProblem says what is wrong with an optional base URL, or "".

@@ -55,6 +55,9 @@ func TestConfigValidate(t *testing.T) {
 					t.Errorf("error %q lacks %q", err, w)
 				}
 			}
+			if p := c.Problems(); len(p) == 0 || !strings.Contains(err.Error(), p[len(p)-1]) {
+				t.Errorf("Problems %q disagree with Validate %q", p, err)
+			}
 			if strings.Contains(err.Error(), testToken) || strings.Contains(err.Error(), "abc def") {
 				t.Errorf("error shows the token: %v", err)
 			}
