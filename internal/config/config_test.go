@@ -249,3 +249,43 @@ func TestOversizeConfigFile(t *testing.T) {
 		t.Errorf("Load of a huge file: %v, want a size error", err)
 	}
 }
+
+func TestDecodeDiscordSection(t *testing.T) {
+	type discordConfig struct {
+		AppID        string   `yaml:"app_id"`
+		BotTokenFile string   `yaml:"bot_token_file"`
+		Guilds       []string `yaml:"guilds"`
+	}
+	path := writeFile(t, "bot.yaml", "discord:\n  app_id: \"123\"\n  bot_token_file: /run/secrets/discord\n  guilds: [g1, g2]\n")
+	c, err := Load(path, env{}.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d discordConfig
+	if err := c.DecodeDiscord(&d); err != nil {
+		t.Fatal(err)
+	}
+	want := discordConfig{AppID: "123", BotTokenFile: "/run/secrets/discord", Guilds: []string{"g1", "g2"}}
+	if diff := cmp.Diff(want, d); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	typo := writeFile(t, "typo.yaml", "discord:\n  app_idd: \"1\"\n")
+	c, err = Load(typo, env{}.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DecodeDiscord(&d); err == nil || !strings.Contains(err.Error(), "app_idd") || !strings.Contains(err.Error(), "discord") {
+		t.Errorf("DecodeDiscord with a typo = %v, want an error naming discord and the key", err)
+	}
+	for _, body := range []string{"", "discord: {}\n"} {
+		c, err := Load(writeFile(t, "empty.yaml", body+"db: x.db\n"), env{}.get)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := discordConfig{AppID: "kept"}
+		if err := c.DecodeDiscord(&d); err != nil || d.AppID != "kept" {
+			t.Errorf("DecodeDiscord of %q = %v, %+v; want nothing changed", body, err, d)
+		}
+	}
+}
