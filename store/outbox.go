@@ -1,0 +1,534 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Outbox buckets, created by the first write that needs them and never
+// among knowledgeBuckets:
+//
+//	digests          Digest.ID                        → JSON knowledge.Digest
+//	outbox           DeliveryKey                      → JSON knowledge.Delivery
+//	outbox_due       platform/ next-attempt(8) key    → "" (pending deliveries, soonest first)
+//	outbox_sending   DeliveryKey                      → "" (deliveries a post may be under way for)
+//	digest_schedule  schedule name                    → RFC 3339 time of its last run
+var (
+	bucketDigests  = []byte("digests")
+	bucketOutbox   = []byte("outbox")
+	bucketDue      = []byte("outbox_due")
+	bucketSending  = []byte("outbox_sending")
+	bucketSchedule = []byte("digest_schedule")
+)
+
+// Outbox keeps digests and the deliveries owed to channels, so a promise
+// survives a crash: the digest and its deliveries are written in one
+// transaction, and each delivery moves pending → sending → sent or dead
+// in transactions of its own. Get one from (*DB).Outbox.
+type Outbox struct{ db *DB }
+
+var _ knowledge.Outbox = (*Outbox)(nil)
+
+// Outbox returns the outbox of digests and deliveries.
+func (db *DB) Outbox() *Outbox { return &Outbox{db: db} }
+
+// EnqueueDigest stores d and the deliveries ds in one transaction. Each is
+// written only if absent, so repeating a call, or ten triggers racing,
+// leaves one digest and one delivery per channel. A delivery is left out
+// (Stale) when its subscription is gone, paused or no longer at the Rev
+// the digest was built from; for each one queued, the subscription's Seen,
+// LastDigestAt and LastDigestID are updated in the same transaction. The
+// digest is stored only when some delivery refers to it. It fails with
+// EBADINPUT when a delivery does not belong to d or names no channel.
+func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []knowledge.Delivery) (knowledge.Enqueued, error) {
+	var res knowledge.Enqueued
+	if d.ID == "" {
+		return res, knowledge.Errorf(knowledge.EBADINPUT, "A digest needs an ID.")
+	}
+	for i := range ds {
+		ref := ds[i].Ref()
+		if err := ref.Validate(); err != nil {
+			return res, err
+		}
+		if ds[i].DigestID != d.ID || ds[i].Key != knowledge.DeliveryKey(ref, d.ID) || ds[i].Subscription != ref.ID() {
+			return res, knowledge.Errorf(knowledge.EBADINPUT, "Delivery %q does not belong to digest %s.", ds[i].Key, d.ID)
+		}
+	}
+	now := time.Now().UTC()
+	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
+		res = knowledge.Enqueued{}
+		out, err := tx.CreateBucketIfNotExists(bucketOutbox)
+		if err != nil {
+			return false, err
+		}
+		for _, dv := range ds {
+			if out.Get([]byte(dv.Key)) != nil {
+				res.Existing++
+				continue
+			}
+			sub, err := getSubscription(tx, dv.Subscription)
+			if err != nil {
+				return false, err
+			}
+			if sub == nil || !sub.Active() || sub.Rev != dv.BasedOn {
+				res.Stale++
+				continue
+			}
+			dv.State, dv.Attempts, dv.Failures, dv.PartsSent, dv.InDoubt = knowledge.DeliveryPending, 0, 0, 0, 0
+			if dv.CreatedAt.IsZero() {
+				dv.CreatedAt = now
+			}
+			if dv.NextAttempt.IsZero() {
+				dv.NextAttempt = dv.CreatedAt
+			}
+			dv.UpdatedAt = dv.CreatedAt
+			if err := putDelivery(tx, &dv, knowledge.DeliveryPending); err != nil {
+				return false, err
+			}
+			sub.Seen.Through = max(sub.Seen.Through, dv.Seen.Through)
+			sub.LastDigestAt, sub.LastDigestID = dv.CreatedAt, d.ID
+			sub.Rev++
+			if err := putSubscription(tx, sub); err != nil {
+				return false, err
+			}
+			res.Created++
+		}
+		if res.Created == 0 {
+			return false, nil
+		}
+		digests, err := tx.CreateBucketIfNotExists(bucketDigests)
+		if err != nil {
+			return false, err
+		}
+		if digests.Get([]byte(d.ID)) == nil {
+			raw, err := json.Marshal(d)
+			if err != nil {
+				return false, fmt.Errorf("encode digest %s: %w", d.ID, err)
+			}
+			res.DigestNew = true
+			return true, digests.Put([]byte(d.ID), raw)
+		}
+		return true, nil
+	})
+	if err != nil {
+		return knowledge.Enqueued{}, fmt.Errorf("enqueue digest %s: %w", d.ID, err)
+	}
+	return res, nil
+}
+
+// ClaimDue moves up to limit of platform's pending deliveries due by now
+// to sending, soonest due first, and returns them. accept sees each
+// candidate's channel first and may refuse it (rate limited, already busy);
+// refused ones stay pending. A candidate whose subscription is gone or
+// paused becomes dead instead. When nothing changes, nothing is written.
+func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, limit int, accept func(*knowledge.Delivery) bool) ([]knowledge.Delivery, error) {
+	var out []knowledge.Delivery
+	if limit <= 0 {
+		return nil, nil
+	}
+	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
+		out = out[:0]
+		pb := dueBucket(tx, platform)
+		if pb == nil {
+			return false, nil
+		}
+		due := timeKey(now)
+		var done [][]byte // index entries to drop once the cursor is finished
+		var changed bool
+		c := pb.Cursor()
+		for k, _ := c.First(); k != nil && len(out) < limit; k, _ = c.Next() {
+			if len(k) <= 8 || bytes.Compare(k[:8], due[:]) > 0 {
+				break
+			}
+			dv, err := getDelivery(tx, string(k[8:]))
+			if err != nil {
+				return false, err
+			}
+			if dv == nil || dv.State != knowledge.DeliveryPending {
+				done, changed = append(done, bytes.Clone(k)), true // a stale index entry
+				continue
+			}
+			sub, err := getSubscription(tx, dv.Subscription)
+			if err != nil {
+				return false, err
+			}
+			if sub == nil || !sub.Active() {
+				why := "unsubscribed"
+				if sub != nil {
+					why = "subscription paused: " + sub.PausedReason
+				}
+				dv.State, dv.Reason, dv.UpdatedAt = knowledge.DeliveryDead, why, now
+				done, changed = append(done, bytes.Clone(k)), true
+				if err := putDelivery(tx, dv, ""); err != nil {
+					return false, err
+				}
+				continue
+			}
+			if accept != nil && !accept(dv) {
+				continue
+			}
+			dv.State, dv.Attempts, dv.UpdatedAt = knowledge.DeliverySending, dv.Attempts+1, now
+			if err := putDelivery(tx, dv, knowledge.DeliverySending); err != nil {
+				return false, err
+			}
+			done, changed = append(done, bytes.Clone(k)), true
+			out = append(out, *dv)
+		}
+		for _, k := range done {
+			if err := pb.Delete(k); err != nil {
+				return false, err
+			}
+		}
+		return changed, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim due deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// MarkPartSent records that part (0-based) of parts was posted as
+// messageID. After the last part the delivery is sent and its
+// subscription's LastDeliveredAt is now; otherwise it is pending again at
+// next. It fails with EBADINPUT unless the delivery is sending that part.
+func (o *Outbox) MarkPartSent(ctx context.Context, key string, part, parts int, messageID string, now, next time.Time) (*knowledge.Delivery, error) {
+	return o.move(ctx, key, knowledge.DeliverySending, func(tx *bolt.Tx, dv *knowledge.Delivery) (knowledge.DeliveryState, error) {
+		if part != dv.PartsSent || part >= parts {
+			return "", knowledge.Errorf(knowledge.EBADINPUT, "Delivery %s is at part %d, not %d of %d.", key, dv.PartsSent, part, parts)
+		}
+		dv.Parts, dv.PartsSent, dv.Failures, dv.Reason = parts, part+1, 0, ""
+		dv.MessageIDs = append(dv.MessageIDs, messageID)
+		if dv.PartsSent < parts {
+			dv.NextAttempt = next
+			return knowledge.DeliveryPending, nil
+		}
+		dv.SentAt = now
+		sub, err := getSubscription(tx, dv.Subscription)
+		if err != nil || sub == nil {
+			return knowledge.DeliverySent, err
+		}
+		sub.LastDeliveredAt = now // not a change of what it asked for: Rev stays
+		return knowledge.DeliverySent, putSubscription(tx, sub)
+	}, now)
+}
+
+// MarkRetry moves a sending delivery back to pending at next, recording
+// reason. A rate limit does not count as a failure. It fails with EBADINPUT
+// unless the delivery is sending.
+func (o *Outbox) MarkRetry(ctx context.Context, key string, next time.Time, reason string, rateLimited bool, now time.Time) (*knowledge.Delivery, error) {
+	return o.move(ctx, key, knowledge.DeliverySending, func(_ *bolt.Tx, dv *knowledge.Delivery) (knowledge.DeliveryState, error) {
+		if !rateLimited {
+			dv.Failures++
+		}
+		dv.Reason, dv.NextAttempt = reason, next
+		return knowledge.DeliveryPending, nil
+	}, now)
+}
+
+// MarkDead gives up on a pending or sending delivery with reason. With
+// pause, its subscription is paused with reason and the channel's other
+// pending deliveries die too, all in the same transaction.
+func (o *Outbox) MarkDead(ctx context.Context, key, reason string, pause bool, now time.Time) (*knowledge.Delivery, error) {
+	return o.move(ctx, key, "", func(tx *bolt.Tx, dv *knowledge.Delivery) (knowledge.DeliveryState, error) {
+		if dv.State != knowledge.DeliveryPending && dv.State != knowledge.DeliverySending {
+			return "", knowledge.Errorf(knowledge.EBADINPUT, "Delivery %s is %s already.", key, dv.State)
+		}
+		if pause {
+			// This delivery is written after fn, over what pauseTx wrote.
+			if _, err := pauseTx(tx, dv.Ref(), reason, now); err != nil {
+				return "", err
+			}
+		}
+		dv.Reason = reason
+		return knowledge.DeliveryDead, nil
+	}, now)
+}
+
+// move loads the delivery key, checks it is in state from ("" for any),
+// lets fn change it and name its next state, and writes it back with its
+// index entries, all in one transaction.
+func (o *Outbox) move(ctx context.Context, key string, from knowledge.DeliveryState, fn func(*bolt.Tx, *knowledge.Delivery) (knowledge.DeliveryState, error), now time.Time) (*knowledge.Delivery, error) {
+	var out *knowledge.Delivery
+	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
+		dv, err := getDelivery(tx, key)
+		if err != nil {
+			return false, err
+		}
+		if dv == nil {
+			return false, knowledge.Errorf(knowledge.ENOTFOUND, "There is no delivery %s.", key)
+		}
+		if from != "" && dv.State != from {
+			return false, knowledge.Errorf(knowledge.EBADINPUT, "Delivery %s is %s, not %s.", key, dv.State, from)
+		}
+		old := *dv
+		next, err := fn(tx, dv)
+		if err != nil {
+			return false, err
+		}
+		if err := dropIndex(tx, &old); err != nil {
+			return false, err
+		}
+		dv.State, dv.UpdatedAt = next, now
+		out = dv
+		return true, putDelivery(tx, dv, next)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("delivery %s: %w", key, err)
+	}
+	return out, nil
+}
+
+// Recover moves every delivery left sending, by a crash or a stop in the
+// middle of a post, back to pending, due at now, counts it in InDoubt and
+// returns them. Call it once at start, before any worker claims.
+func (o *Outbox) Recover(ctx context.Context, now time.Time) ([]knowledge.Delivery, error) {
+	var out []knowledge.Delivery
+	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
+		out = out[:0]
+		sb := tx.Bucket(bucketSending)
+		if sb == nil {
+			return false, nil
+		}
+		var keys []string
+		if err := sb.ForEach(func(k, _ []byte) error { keys = append(keys, string(k)); return nil }); err != nil {
+			return false, err
+		}
+		for _, k := range keys {
+			if err := sb.Delete([]byte(k)); err != nil {
+				return false, err
+			}
+			dv, err := getDelivery(tx, k)
+			if err != nil {
+				return false, err
+			}
+			if dv == nil || dv.State != knowledge.DeliverySending {
+				continue
+			}
+			dv.State, dv.InDoubt, dv.NextAttempt, dv.UpdatedAt = knowledge.DeliveryPending, dv.InDoubt+1, now, now
+			dv.Reason = "in doubt after a restart: the post may have gone out"
+			if err := putDelivery(tx, dv, knowledge.DeliveryPending); err != nil {
+				return false, err
+			}
+			out = append(out, *dv)
+		}
+		return len(keys) > 0, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recover deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// FindDigest returns the stored digest id. It fails with ENOTFOUND when
+// there is none.
+func (o *Outbox) FindDigest(ctx context.Context, id string) (*knowledge.Digest, error) {
+	var d *knowledge.Digest
+	err := userView(ctx, o.db, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDigests)
+		var raw []byte
+		if b != nil {
+			raw = b.Get([]byte(id))
+		}
+		if raw == nil {
+			return knowledge.Errorf(knowledge.ENOTFOUND, "There is no digest %s.", id)
+		}
+		d = new(knowledge.Digest)
+		if err := json.Unmarshal(raw, d); err != nil {
+			return fmt.Errorf("digest %s: %w: %v", id, errCorrupt, err)
+		}
+		return nil
+	})
+	return d, err
+}
+
+// FindDelivery returns the delivery key. It fails with ENOTFOUND when
+// there is none.
+func (o *Outbox) FindDelivery(ctx context.Context, key string) (*knowledge.Delivery, error) {
+	var dv *knowledge.Delivery
+	err := userView(ctx, o.db, func(tx *bolt.Tx) error {
+		var err error
+		if dv, err = getDelivery(tx, key); err == nil && dv == nil {
+			err = knowledge.Errorf(knowledge.ENOTFOUND, "There is no delivery %s.", key)
+		}
+		return err
+	})
+	return dv, err
+}
+
+// ListDeliveries returns every delivery, by key.
+func (o *Outbox) ListDeliveries(ctx context.Context) ([]knowledge.Delivery, error) {
+	var out []knowledge.Delivery
+	err := userView(ctx, o.db, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketOutbox)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, raw []byte) error {
+			var dv knowledge.Delivery
+			if err := json.Unmarshal(raw, &dv); err != nil {
+				return fmt.Errorf("delivery %q: %w: %v", k, errCorrupt, err)
+			}
+			out = append(out, dv)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// LastRun returns when the schedule name last ran, or the zero time.
+func (o *Outbox) LastRun(ctx context.Context, name string) (time.Time, error) {
+	var t time.Time
+	err := userView(ctx, o.db, func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketSchedule); b != nil {
+			if raw := b.Get([]byte(name)); raw != nil {
+				if err := t.UnmarshalText(raw); err != nil {
+					return fmt.Errorf("last run of %s: %w: %v", name, errCorrupt, err)
+				}
+			}
+		}
+		return nil
+	})
+	return t, err
+}
+
+// SetLastRun records that the schedule name ran for the time at.
+func (o *Outbox) SetLastRun(ctx context.Context, name string, at time.Time) error {
+	raw, _ := at.UTC().MarshalText() // a time between years 0 and 9999 always marshals
+	return userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
+		b, err := tx.CreateBucketIfNotExists(bucketSchedule)
+		if err != nil {
+			return false, err
+		}
+		return true, b.Put([]byte(name), raw)
+	})
+}
+
+// timeKey is t as 8 big-endian bytes of Unix nanoseconds, so that index
+// keys sort by time; times before 1970 sort first.
+func timeKey(t time.Time) [8]byte {
+	var k [8]byte
+	if n := t.UnixNano(); n > 0 {
+		binary.BigEndian.PutUint64(k[:], uint64(n))
+	}
+	return k
+}
+
+// dueKey is a pending delivery's entry in its platform's due index.
+func dueKey(dv *knowledge.Delivery) []byte {
+	tk := timeKey(dv.NextAttempt)
+	return append(tk[:], dv.Key...)
+}
+
+// dueBucket returns platform's due index, or nil before its first entry.
+func dueBucket(tx *bolt.Tx, platform string) *bolt.Bucket {
+	b := tx.Bucket(bucketDue)
+	if b == nil {
+		return nil
+	}
+	return b.Bucket([]byte(platform))
+}
+
+// getDelivery returns the delivery key, or nil.
+func getDelivery(tx *bolt.Tx, key string) (*knowledge.Delivery, error) {
+	b := tx.Bucket(bucketOutbox)
+	if b == nil {
+		return nil, nil
+	}
+	raw := b.Get([]byte(key))
+	if raw == nil {
+		return nil, nil
+	}
+	var dv knowledge.Delivery
+	if err := json.Unmarshal(raw, &dv); err != nil {
+		return nil, fmt.Errorf("delivery %q: %w: %v", key, errCorrupt, err)
+	}
+	return &dv, nil
+}
+
+// putDelivery writes dv and, for a pending or sending one, its index entry.
+// The caller has dropped any earlier entry (dropIndex).
+func putDelivery(tx *bolt.Tx, dv *knowledge.Delivery, index knowledge.DeliveryState) error {
+	raw, err := json.Marshal(dv)
+	if err != nil {
+		return fmt.Errorf("encode delivery %s: %w", dv.Key, err)
+	}
+	b, err := tx.CreateBucketIfNotExists(bucketOutbox)
+	if err != nil {
+		return err
+	}
+	if err := b.Put([]byte(dv.Key), raw); err != nil {
+		return err
+	}
+	switch index {
+	case knowledge.DeliveryPending:
+		due, err := tx.CreateBucketIfNotExists(bucketDue)
+		if err != nil {
+			return err
+		}
+		pb, err := due.CreateBucketIfNotExists([]byte(dv.Platform))
+		if err != nil {
+			return err
+		}
+		return pb.Put(dueKey(dv), nil)
+	case knowledge.DeliverySending:
+		sb, err := tx.CreateBucketIfNotExists(bucketSending)
+		if err != nil {
+			return err
+		}
+		return sb.Put([]byte(dv.Key), nil)
+	}
+	return nil
+}
+
+// dropIndex removes the index entry of dv as it was stored.
+func dropIndex(tx *bolt.Tx, dv *knowledge.Delivery) error {
+	switch dv.State {
+	case knowledge.DeliveryPending:
+		if pb := dueBucket(tx, dv.Platform); pb != nil {
+			return pb.Delete(dueKey(dv))
+		}
+	case knowledge.DeliverySending:
+		if sb := tx.Bucket(bucketSending); sb != nil {
+			return sb.Delete([]byte(dv.Key))
+		}
+	}
+	return nil
+}
+
+// killPending gives up every pending delivery to channel ch with reason.
+func killPending(tx *bolt.Tx, ch knowledge.ChannelRef, reason string, now time.Time) error {
+	b := tx.Bucket(bucketOutbox)
+	if b == nil {
+		return nil
+	}
+	prefix := []byte(ch.ID() + "/")
+	var dead []*knowledge.Delivery
+	c := b.Cursor()
+	for k, raw := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, raw = c.Next() {
+		var dv knowledge.Delivery
+		if err := json.Unmarshal(raw, &dv); err != nil {
+			return fmt.Errorf("delivery %q: %w: %v", k, errCorrupt, err)
+		}
+		if dv.State == knowledge.DeliveryPending {
+			dead = append(dead, &dv)
+		}
+	}
+	for _, dv := range dead {
+		if err := dropIndex(tx, dv); err != nil {
+			return err
+		}
+		dv.State, dv.Reason, dv.UpdatedAt = knowledge.DeliveryDead, reason, now
+		if err := putDelivery(tx, dv, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,300 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// User-state buckets of subscriptions. They are created by the first write
+// that needs them and are never among knowledgeBuckets, so a knowledge
+// replace cannot touch them.
+//
+//	subscriptions  ChannelRef.ID                 → JSON knowledge.Subscription
+//	notice_ledger  NoticeKey (hashed when long)  → sequence(8), big-endian
+var (
+	bucketSubscriptions = []byte("subscriptions")
+	bucketLedger        = []byte("notice_ledger")
+)
+
+// maxLedgerKey is the longest notice key kept as it is; longer ones are
+// kept as their sha256, so a notice with a huge title stays a small key.
+const maxLedgerKey = 512
+
+// SubscriptionStore keeps channels' subscriptions and the notice ledger in
+// bbolt. Get one from (*DB).Subscriptions. Every exported method is one
+// transaction; misses are *knowledge.Error with code ENOTFOUND.
+type SubscriptionStore struct{ db *DB }
+
+var (
+	_ knowledge.SubscriptionStore = (*SubscriptionStore)(nil)
+	_ knowledge.NoticeLedger      = (*SubscriptionStore)(nil)
+)
+
+// Subscriptions returns the store of subscriptions and the notice ledger.
+func (db *DB) Subscriptions() *SubscriptionStore { return &SubscriptionStore{db: db} }
+
+// SaveSubscription creates the subscription of s's channel, or replaces its
+// filter, who, when and Seen, making it active again. The ID is the
+// channel's; the delivery history (last digest, last delivered) of a
+// replaced subscription is kept. It fails with EBADINPUT when s names no
+// channel, a filter field is not one kepbot knows, or s is not active.
+func (s *SubscriptionStore) SaveSubscription(ctx context.Context, sub knowledge.Subscription) (*knowledge.Subscription, error) {
+	ref := sub.Ref()
+	if err := ref.Validate(); err != nil {
+		return nil, err
+	}
+	if sub.State == "" {
+		sub.State = knowledge.SubscriptionActive
+	}
+	if err := validSubscription(&sub); err != nil {
+		return nil, err
+	}
+	sub.ID = ref.ID()
+	err := userUpdate(ctx, s.db, func(tx *bolt.Tx) (bool, error) {
+		old, err := getSubscription(tx, sub.ID)
+		if err != nil {
+			return false, err
+		}
+		if old != nil {
+			sub.Rev = old.Rev
+			sub.LastDigestAt, sub.LastDigestID, sub.LastDeliveredAt = old.LastDigestAt, old.LastDigestID, old.LastDeliveredAt
+		}
+		sub.Rev++
+		sub.PausedReason, sub.PausedAt = "", time.Time{}
+		return true, putSubscription(tx, &sub)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("save subscription %s: %w", sub.ID, err)
+	}
+	return &sub, nil
+}
+
+func validSubscription(sub *knowledge.Subscription) error {
+	f := sub.Filter
+	switch {
+	case f.Schedule != knowledge.ScheduleRelease && f.Schedule != knowledge.ScheduleWeekly && f.Schedule != knowledge.ScheduleDaily:
+		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription's schedule must be release, weekly or daily, not %q.", f.Schedule)
+	case f.Format != knowledge.FormatCompact && f.Format != knowledge.FormatFull:
+		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription's format must be compact or full, not %q.", f.Format)
+	case sub.State != knowledge.SubscriptionActive:
+		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription is saved active; pause it with PauseSubscription.")
+	}
+	return nil
+}
+
+// DeleteSubscription removes the channel's subscription and, in the same
+// transaction, gives up the deliveries not yet posted to it. It fails with
+// ENOTFOUND when the channel has none.
+func (s *SubscriptionStore) DeleteSubscription(ctx context.Context, ch knowledge.ChannelRef) error {
+	err := userUpdate(ctx, s.db, func(tx *bolt.Tx) (bool, error) {
+		b := tx.Bucket(bucketSubscriptions)
+		if b == nil || b.Get([]byte(ch.ID())) == nil {
+			return false, noSubscription()
+		}
+		if err := b.Delete([]byte(ch.ID())); err != nil {
+			return false, err
+		}
+		return true, killPending(tx, ch, "unsubscribed", time.Now().UTC())
+	})
+	if err != nil && knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
+		return fmt.Errorf("delete subscription %s: %w", ch.ID(), err)
+	}
+	return err
+}
+
+// FindSubscriptionByChannel returns the channel's subscription. It fails
+// with ENOTFOUND when the channel has none.
+func (s *SubscriptionStore) FindSubscriptionByChannel(ctx context.Context, ch knowledge.ChannelRef) (*knowledge.Subscription, error) {
+	var sub *knowledge.Subscription
+	err := userView(ctx, s.db, func(tx *bolt.Tx) error {
+		var err error
+		sub, err = getSubscription(tx, ch.ID())
+		if err == nil && sub == nil {
+			err = noSubscription()
+		}
+		return err
+	})
+	return sub, err
+}
+
+// ListSubscriptions returns every subscription, by channel ID.
+func (s *SubscriptionStore) ListSubscriptions(ctx context.Context) ([]knowledge.Subscription, error) {
+	var out []knowledge.Subscription
+	err := userView(ctx, s.db, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSubscriptions)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, raw []byte) error {
+			var sub knowledge.Subscription
+			if err := json.Unmarshal(raw, &sub); err != nil {
+				return fmt.Errorf("subscription %q: %w: %v", k, errCorrupt, err)
+			}
+			out = append(out, sub)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// PauseSubscription stops digests to the channel, records why, and gives
+// up its deliveries not yet posted, in one transaction: what the adapters
+// call when the platform says the channel is gone. It fails with ENOTFOUND
+// when the channel has no subscription.
+func (s *SubscriptionStore) PauseSubscription(ctx context.Context, ch knowledge.ChannelRef, reason string, at time.Time) error {
+	return userUpdate(ctx, s.db, func(tx *bolt.Tx) (bool, error) {
+		found, err := pauseTx(tx, ch, reason, at)
+		if err == nil && !found {
+			err = noSubscription()
+		}
+		return found, err
+	})
+}
+
+// pauseTx pauses the channel's subscription, if it has one, and gives up
+// its pending deliveries.
+func pauseTx(tx *bolt.Tx, ch knowledge.ChannelRef, reason string, at time.Time) (bool, error) {
+	sub, err := getSubscription(tx, ch.ID())
+	if err != nil || sub == nil {
+		return false, err
+	}
+	sub.State, sub.PausedReason, sub.PausedAt = knowledge.SubscriptionPaused, reason, at.UTC()
+	sub.Rev++
+	if err := putSubscription(tx, sub); err != nil {
+		return false, err
+	}
+	return true, killPending(tx, ch, "subscription paused: "+reason, at)
+}
+
+// ObserveNotices numbers the keys not seen before, in the order given, and
+// returns the sequence of every key. When every key is known it only reads.
+func (s *SubscriptionStore) ObserveNotices(ctx context.Context, keys []string) (map[string]uint64, error) {
+	out := make(map[string]uint64, len(keys))
+	missing := false
+	err := userView(ctx, s.db, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketLedger)
+		for _, k := range keys {
+			if b == nil {
+				missing = true
+				return nil
+			}
+			raw := b.Get(ledgerKey(k))
+			if len(raw) != 8 {
+				missing = true
+				return nil
+			}
+			out[k] = binary.BigEndian.Uint64(raw)
+		}
+		return nil
+	})
+	if err != nil || !missing {
+		return out, err
+	}
+	err = userUpdate(ctx, s.db, func(tx *bolt.Tx) (bool, error) {
+		b, err := tx.CreateBucketIfNotExists(bucketLedger)
+		if err != nil {
+			return false, err
+		}
+		for _, k := range keys {
+			lk := ledgerKey(k)
+			if raw := b.Get(lk); len(raw) == 8 {
+				out[k] = binary.BigEndian.Uint64(raw)
+				continue
+			}
+			seq, err := b.NextSequence()
+			if err != nil {
+				return false, err
+			}
+			var v [8]byte
+			binary.BigEndian.PutUint64(v[:], seq)
+			if err := b.Put(lk, v[:]); err != nil {
+				return false, err
+			}
+			out[k] = seq
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("observe notices: %w", err)
+	}
+	return out, nil
+}
+
+func ledgerKey(k string) []byte {
+	if len(k) <= maxLedgerKey && k != "" {
+		return []byte(k)
+	}
+	sum := sha256.Sum256([]byte(k))
+	return []byte("sha256:" + hex.EncodeToString(sum[:]))
+}
+
+func noSubscription() error {
+	return knowledge.Errorf(knowledge.ENOTFOUND, "This channel has no subscription.")
+}
+
+// getSubscription returns the subscription with id, or nil.
+func getSubscription(tx *bolt.Tx, id string) (*knowledge.Subscription, error) {
+	b := tx.Bucket(bucketSubscriptions)
+	if b == nil {
+		return nil, nil
+	}
+	raw := b.Get([]byte(id))
+	if raw == nil {
+		return nil, nil
+	}
+	var sub knowledge.Subscription
+	if err := json.Unmarshal(raw, &sub); err != nil {
+		return nil, fmt.Errorf("subscription %q: %w: %v", id, errCorrupt, err)
+	}
+	return &sub, nil
+}
+
+func putSubscription(tx *bolt.Tx, sub *knowledge.Subscription) error {
+	b, err := tx.CreateBucketIfNotExists(bucketSubscriptions)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(sub)
+	if err != nil {
+		return fmt.Errorf("encode subscription %s: %w", sub.ID, err)
+	}
+	return b.Put([]byte(sub.ID), raw)
+}
+
+// userView runs fn in one read transaction, unless ctx is already done.
+func userView(ctx context.Context, db *DB, fn func(tx *bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return db.bolt.View(fn)
+}
+
+// userUpdate runs fn in one write transaction and commits it only when fn
+// reports a change, so a call that finds nothing to do costs no disk sync.
+func userUpdate(ctx context.Context, db *DB, fn func(tx *bolt.Tx) (bool, error)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tx, err := db.bolt.Begin(true)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", db.path, err)
+	}
+	changed, err := fn(tx)
+	if err != nil || !changed {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit %s: %w", db.path, err)
+	}
+	return nil
+}
