@@ -41,6 +41,7 @@ func runIngest(ctx context.Context, io stdio, args []string) int {
 		return exitBadInput
 	}
 	k := knowledge.Compile(res.Corpus)
+	k.Corpus = res.Corpus // kept, so a later sync can swap kep.yaml and compile again
 	path := dbPath()
 	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
 	if err != nil {

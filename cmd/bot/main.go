@@ -53,6 +53,7 @@ func commands() []command {
 		{"serve", "serve [--config FILE] [--db PATH]   run the configured adapters; with none, chat on this terminal", runServe},
 		{"ask", "ask [--db PATH] [--json] QUESTION...   answer one question (--json - reads one a line from stdin)", runAsk},
 		{"ingest", "ingest [--db PATH] PATH...   replace the knowledge with what these files and folders hold", runIngest},
+		{"sync", "sync [--db PATH] [--url URL] [--from DIR|FILE] [--timeout DURATION]   refresh kep.yaml from kubernetes/enhancements", runSync},
 		{"check", "check [--db PATH] [--json]   list where the sources disagree (kep.yaml is trusted)", runCheck},
 		{"snapshot", "snapshot [--out FILE] [SHARED]   rebuild the built-in snapshot from the shared sources", runSnapshot},
 		{"version", "version   print the version", runVersion},
