@@ -7,8 +7,10 @@ import (
 	"fmt"
 
 	"github.com/kepbot/kepbot/adapters/console"
+	"github.com/kepbot/kepbot/adapters/discord"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/logging"
+	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -36,6 +38,11 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	if *dbOverride != "" {
 		cfg.DB = *dbOverride
 	}
+	dcfg, err := discordConfig(cfg, io.getenv)
+	if err != nil {
+		fmt.Fprintf(io.err, "bot serve: config: %v\n", err)
+		return exitBadInput
+	}
 	db, err := openKnowledge(ctx, cfg.DB)
 	if err != nil {
 		fmt.Fprintf(io.err, "bot: %v\n", err)
@@ -45,7 +52,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	kb := db.Knowledge()
 	eng := knowledge.NewEngine(kb)
 
-	if !cfg.HasAdapters() {
+	if !cfg.HasAdapters() && !dcfg.Enabled() {
 		chat := &console.Chat{In: io.in, Out: io.out, Asker: eng, User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
@@ -54,8 +61,29 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		return exitOK
 	}
 
-	logger := logging.New(cfg.Log, io.err, cfg.Secrets()...)
+	secrets := cfg.Secrets()
+	if t := dcfg.BotToken.Value(); t != "" {
+		secrets = append(secrets, t)
+	}
+	logger := logging.New(cfg.Log, io.err, secrets...)
+	m := metrics.New(version)
+	var adapters []serve.Adapter
+	if dcfg.Enabled() {
+		cat, err := discord.LoadCatalog(ctx, kb)
+		if err != nil {
+			logger.Error().Err(err).Msg("load the Discord autocomplete catalog")
+			return exitFailure
+		}
+		d, err := discord.NewAdapter(dcfg, eng, cat, logger, discord.WithRecorder(m))
+		if err != nil {
+			fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
+			return exitBadInput
+		}
+		adapters = append(adapters, d)
+	}
 	err = serve.Run(ctx, serve.Deps{
+		Metrics:  m,
+		Adapters: adapters,
 		Config:   cfg,
 		Answerer: eng,
 		Ready: func() error {

@@ -1,6 +1,6 @@
 // Package serve runs `bot serve`: every configured chat adapter at once,
 // and one HTTP server with /healthz, /readyz, /metrics and the adapters'
-// own endpoints (Slack's /slack/*, Discord's later). When its context ends
+// own endpoints (Slack's /slack/*, Discord's /discord/interactions). When its context ends
 // (SIGINT, SIGTERM) it stops taking work, finishes what is in flight and
 // returns, so that the caller can close the database.
 package serve
@@ -65,7 +65,7 @@ type Deps struct {
 
 // ErrNoAdapters is what Run returns when nothing is configured to serve.
 var ErrNoAdapters = errors.New("no chat adapter is configured: set SLACK_APP_TOKEN and SLACK_BOT_TOKEN for Slack Socket Mode, " +
-	"or SLACK_SIGNING_SECRET for the Slack HTTP endpoints (see configs/bot.example.yaml)")
+	"or SLACK_SIGNING_SECRET for the Slack HTTP endpoints, or DISCORD_BOT_TOKEN / DISCORD_PUBLIC_KEY for Discord (see configs/bot.example.yaml)")
 
 // HTTP server timeouts. Slack gives an answer 3 s; nothing kepbot serves
 // should take longer to read or write.

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kepbot/kepbot/internal/config"
+)
+
+// TestExampleConfigDiscordSection keeps the example's discord section true
+// to the adapter: every key decodes, and the defaults it shows are the code's.
+func TestExampleConfigDiscordSection(t *testing.T) {
+	cfg, err := config.Load(filepath.Join("..", "..", "configs", "bot.example.yaml"), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := discordConfig(cfg, func(string) string { return "" })
+	if err != nil {
+		t.Fatalf("the example's discord section: %v", err)
+	}
+	if d.Enabled() {
+		t.Error("the example enables Discord without any token or key")
+	}
+	if d.Prefix != "!k8s" || d.UserPerMinute != 10 || d.UserBurst != 5 {
+		t.Errorf("example values %q %d %d differ from the defaults", d.Prefix, d.UserPerMinute, d.UserBurst)
+	}
+}
+
+func TestDiscordTokenFromFile(t *testing.T) {
+	dir := t.TempDir()
+	tok := filepath.Join(dir, "token")
+	if err := os.WriteFile(tok, []byte("  file-token-value \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"DISCORD_BOT_TOKEN_FILE": tok}
+	cfg, err := config.Load("", func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := discordConfig(cfg, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.BotToken.Value() != "file-token-value" || !d.Enabled() {
+		t.Errorf("token from file = %q, enabled %v", d.BotToken.Value(), d.Enabled())
+	}
+
+	env["DISCORD_BOT_TOKEN_FILE"] = filepath.Join(dir, "missing")
+	_, err = discordConfig(cfg, func(k string) string { return env[k] })
+	if err == nil || !strings.Contains(err.Error(), "DISCORD_BOT_TOKEN_FILE") {
+		t.Errorf("a missing token file: %v; want an error naming DISCORD_BOT_TOKEN_FILE", err)
+	}
+}
