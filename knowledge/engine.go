@@ -5,17 +5,31 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Engine answers questions from what a KnowledgeStore knows. It keeps no
-// state of its own between questions, so it is safe for concurrent use and
-// always answers from the knowledge the store holds now.
+// Engine answers questions from what a KnowledgeStore knows. It is safe for
+// concurrent use.
+//
+// A KEP, a feature gate and a release's facts are read from the store for
+// each question. Everything else (release items and notices, search, sig,
+// diff, and which note items only repeat a stage) comes from a catalog of
+// every KEP, release item and notice, with a search index, that the Engine
+// reads from the store on first need and keeps. Whoever replaces the store's
+// knowledge must call Invalidate afterwards, or answers mix the old
+// knowledge with the new. In-process invalidation is enough: bbolt lets only
+// one process hold the database file, so the process that replaces the
+// knowledge (a sync inside serve) is the one whose engines answer.
 type Engine struct {
 	kb         KnowledgeStore
 	highlights int // items a release answer shows
 	maxQuote   int // runes of a document's words an item quotes
+
+	mu  sync.Mutex              // held while the catalog is built
+	cat atomic.Pointer[catalog] // nil until first needed, and after Invalidate
 }
 
 // Option changes how an Engine answers.
@@ -76,7 +90,9 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	case AskSearch:
 		a, err = e.answerSearch(ctx, q.Words)
 	case AskDiff:
-		a, err = e.answerDiff(ctx, q)
+		a, err = e.answerDiff(ctx, q.Version, q.To, q.Words == "upgrade")
+	case AskUpgrade:
+		a, err = e.answerDiff(ctx, q.Version, q.To, true)
 	case AskSIG:
 		a, err = e.answerSIG(ctx, q.Words, q.Version)
 	case AskSubscribe, AskUnsubscribe, AskSubscriptions:
@@ -109,6 +125,17 @@ func (e *Engine) Ask(ctx context.Context, text string, from Origin) *Answer {
 	return a
 }
 
+// Invalidate drops what the Engine keeps from the store (the catalog of
+// every KEP and notice, and the search index), so the next question that
+// needs them reads the store again. Call it after the store's knowledge is
+// replaced (ReplaceKnowledge). It waits for a catalog being built to finish,
+// then drops it too; it never fails.
+func (e *Engine) Invalidate() {
+	e.mu.Lock()
+	e.cat.Store(nil)
+	e.mu.Unlock()
+}
+
 // notFound turns a store miss into the engine's own ENOTFOUND sentence and
 // wraps any other error with what was being looked up.
 func notFound(err error, what string, format string, args ...any) error {
@@ -119,8 +146,12 @@ func notFound(err error, what string, format string, args ...any) error {
 }
 
 // sourceRefs names the sources with the given IDs, first mention first,
-// each once. IDs the store does not list are shown as they are.
+// each once, from the catalog when it is loaded, else from the store's list
+// of sources. IDs neither lists are shown as they are.
 func (e *Engine) sourceRefs(ctx context.Context, ids []string) ([]SourceRef, map[string]Source, error) {
+	if c := e.cat.Load(); c != nil {
+		return c.sourceRefs(ids), c.sources, nil
+	}
 	all, err := e.kb.ListSources(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list sources: %w", err)
@@ -129,6 +160,11 @@ func (e *Engine) sourceRefs(ctx context.Context, ids []string) ([]SourceRef, map
 	for _, s := range all {
 		byID[s.ID] = s
 	}
+	return refsOf(byID, ids), byID, nil
+}
+
+// refsOf names the sources with the given IDs from byID.
+func refsOf(byID map[string]Source, ids []string) []SourceRef {
 	var out []SourceRef
 	seen := map[string]bool{}
 	for _, id := range ids {
@@ -143,7 +179,7 @@ func (e *Engine) sourceRefs(ctx context.Context, ids []string) ([]SourceRef, map
 		}
 		out = append(out, SourceRef{Name: sourceName(s), AsOf: s.AsOf})
 	}
-	return out, byID, nil
+	return out
 }
 
 // sourceName is the name answers give a source: its Name, else its ID.

@@ -105,9 +105,12 @@ func kepSummary(f *KEPFacts) string {
 	if f.SIG != "" {
 		fmt.Fprintf(&b, " (%s)", f.SIG)
 	}
-	if f.Stage == StageNone {
+	switch {
+	case f.Stage == StageNone && f.Status != "":
+		fmt.Fprintf(&b, " has reached no stage yet; its kep.yaml status is %s.", f.Status)
+	case f.Stage == StageNone:
 		b.WriteString(" has no stage stated in the documents I have.")
-	} else {
+	default:
 		fmt.Fprintf(&b, " is %s", f.Stage.Label())
 		if reached := reachedList(f.Milestones); reached != "" {
 			b.WriteString(": " + reached)
@@ -116,6 +119,11 @@ func kepSummary(f *KEPFacts) string {
 	}
 	if t := reachedList(f.Targets); t != "" {
 		b.WriteString(" Planned: " + t + ".")
+	}
+	for _, st := range f.Timeline {
+		if st.Stage == StageDeprecated || st.Stage == StageRemoved {
+			fmt.Fprintf(&b, " %s in %s.", capitalize(st.Stage.Label()), st.Release)
+		}
 	}
 	switch len(f.FeatureGates) {
 	case 0:
@@ -146,188 +154,4 @@ func (e *Engine) kepItems(k *KEP) []Item {
 			Text: quote(m.Text, e.maxQuote), SIG: m.SIG, Source: m.Source})
 	}
 	return items
-}
-
-// kepNotes says where the sources disagree about k: two documents giving
-// one release different stages, a document that kep.yaml contradicts, and a
-// step back to an earlier stage.
-func kepNotes(k *KEP, byID map[string]Source) []string {
-	var notes []string
-	add := func(format string, args ...any) {
-		n := fmt.Sprintf(format, args...)
-		for _, o := range notes {
-			if o == n {
-				return
-			}
-		}
-		notes = append(notes, n)
-	}
-	name := func(id string) string {
-		if s, ok := byID[id]; ok {
-			return sourceName(s)
-		}
-		return id
-	}
-	// Documents that give one release different graduation stages.
-	for i, a := range k.History {
-		for _, b := range k.History[i+1:] {
-			if a.Release == b.Release && a.Stage != b.Stage && a.Stage.IsGraduation() && b.Stage.IsGraduation() && a.Source != b.Source {
-				add("Sources differ on %s: %s says %s, %s says %s.", a.Release, name(a.Source), a.Stage.Label(), name(b.Source), b.Stage.Label())
-			}
-		}
-	}
-	if k.HasYAML() {
-		reached := k.Reached()
-		for _, m := range k.History {
-			if !m.Stage.IsGraduation() {
-				continue
-			}
-			v, ok := reached[m.Stage]
-			switch {
-			case !ok:
-				add("%s says %s in %s, but kep.yaml has it at %s; I go by kep.yaml.", name(m.Source), m.Stage.Label(), m.Release, k.Stage.Label())
-			case v != m.Release:
-				add("%s says %s in %s, but kep.yaml says %s in %s; I go by kep.yaml.", name(m.Source), m.Stage.Label(), m.Release, m.Stage.Label(), v)
-			}
-		}
-		return notes
-	}
-	prev := StageNone
-	for _, st := range k.Timeline() {
-		if st.Back {
-			add("It stepped back from %s to %s in %s.", prev.Label(), st.Stage.Label(), st.Release)
-		}
-		if st.Stage.IsGraduation() {
-			prev = st.Stage
-		}
-	}
-	return notes
-}
-
-// answerGate answers `gate NAME`: the KEP (or KEPs) that carry the feature
-// gate, and the notices that name it. Case does not matter.
-func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
-	nums, err := e.kb.ListKEPNumbers(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list KEPs: %w", err)
-	}
-	var matches []*KEP
-	seen := map[string]bool{}
-	var all []string // every gate known, for "did you mean"
-	gate := name
-	for _, n := range nums {
-		k, err := e.kb.FindKEPByNumber(ctx, n)
-		if err != nil {
-			return nil, fmt.Errorf("find KEP-%d: %w", n, err)
-		}
-		hit := false
-		for _, g := range kepGates(k) {
-			if strings.EqualFold(g, name) {
-				hit, gate = true, g
-			}
-			if !seen[strings.ToLower(g)] {
-				seen[strings.ToLower(g)] = true
-				all = append(all, g)
-			}
-		}
-		if hit {
-			matches = append(matches, k)
-		}
-	}
-	notices, err := e.gateNotices(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	if len(matches) == 0 && len(notices) == 0 {
-		return nil, &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know a feature gate named %s.", echo(name)),
-			Suggestions: prefixAll("gate ", closestFold(name, all))}
-	}
-	a := &Answer{Kind: KindGate, Title: "Feature gate " + gate, Notices: notices}
-	var ids []string
-	for _, k := range matches {
-		ids = append(ids, kepSourceIDs(k)...)
-	}
-	for _, n := range notices {
-		ids = append(ids, n.Source)
-	}
-	refs, byID, err := e.sourceRefs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	a.Sources = refs
-	switch len(matches) {
-	case 0:
-		a.Text = fmt.Sprintf("%s belongs to no KEP I know; %s.", gate, plural(len(notices), "notice names it", "notices name it"))
-	case 1:
-		k := matches[0]
-		a.KEP = kepFacts(k)
-		a.Items = e.kepItems(k)
-		a.Notes = kepNotes(k, byID)
-		a.Text = fmt.Sprintf("%s is the feature gate of %s.", gate, kepTitle(a.KEP))
-		if a.KEP.Stage != StageNone {
-			a.Text += " It is " + a.KEP.Stage.Label()
-			if r := reachedList(a.KEP.Milestones); r != "" {
-				a.Text += ": " + r
-			}
-			a.Text += "."
-		}
-	default:
-		for _, k := range matches {
-			f := kepFacts(k)
-			a.Items = append(a.Items, Item{KEP: k.Number, Title: f.Title, Stage: f.Stage, Release: lastRelease(k), SIG: f.SIG})
-		}
-		a.Text = fmt.Sprintf("%d KEPs name the feature gate %s.", len(matches), gate)
-	}
-	return a, nil
-}
-
-// gateNotices returns every notice of every release that names gate.
-func (e *Engine) gateNotices(ctx context.Context, gate string) ([]Notice, error) {
-	rels, err := e.kb.ListReleases(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list releases: %w", err)
-	}
-	var out []Notice
-	for _, r := range rels {
-		ns, err := e.kb.FindNotices(ctx, r.Version, "")
-		if err != nil {
-			return nil, fmt.Errorf("find notices of %s: %w", r.Version, err)
-		}
-		for _, n := range ns {
-			for _, g := range n.FeatureGates {
-				if strings.EqualFold(g, gate) {
-					out = append(out, n)
-					break
-				}
-			}
-		}
-	}
-	return out, nil
-}
-
-// lastRelease is the release of the last step of k's timeline.
-func lastRelease(k *KEP) Version {
-	tl := k.Timeline()
-	if len(tl) == 0 {
-		return Version{}
-	}
-	return tl[len(tl)-1].Release
-}
-
-// closestFold is closest ignoring case, answering with vocab's spelling.
-func closestFold(w string, vocab []string) []string {
-	lower := make([]string, len(vocab))
-	back := map[string]string{}
-	for i, v := range vocab {
-		lower[i] = strings.ToLower(v)
-		back[lower[i]] = v
-	}
-	var out []string
-	for _, c := range closest(strings.ToLower(w), lower) {
-		out = append(out, back[c])
-		if len(out) == maxSuggestions {
-			break
-		}
-	}
-	return out
 }

@@ -31,7 +31,7 @@ func (e *Engine) findRelease(ctx context.Context, v Version, ask func(Version) s
 			near = r.Version
 		}
 	}
-	return nil, &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know Kubernetes %s. I know %s.", v, versionList(vs)),
+	return nil, &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know Kubernetes %s. I know %s.", v, versionRanges(vs)),
 		Suggestions: []string{ask(near)}}
 }
 
@@ -51,27 +51,24 @@ func (e *Engine) answerRelease(ctx context.Context, v Version) (*Answer, error) 
 	if err != nil {
 		return nil, err
 	}
-	items, err := e.kb.FindReleaseItems(ctx, v, StageNone)
-	if err != nil {
-		return nil, fmt.Errorf("find items of %s: %w", v, err)
-	}
-	notices, err := e.kb.FindNotices(ctx, v, "")
-	if err != nil {
-		return nil, fmt.Errorf("find notices of %s: %w", v, err)
-	}
-	refs, _, err := e.sourceRefs(ctx, r.Sources)
+	c, err := e.catalog(ctx)
 	if err != nil {
 		return nil, err
 	}
-	a := &Answer{Kind: KindRelease, Title: "Kubernetes " + v.String(), Sources: refs,
+	items, notices := c.items[v], c.notices[v] // shared: read, never changed
+	a := &Answer{Kind: KindRelease, Title: "Kubernetes " + v.String(), Sources: c.sourceRefs(r.Sources),
 		Release: &ReleaseFacts{Version: v.String(), Date: r.Date, Theme: r.Theme, Enhancements: r.Enhancements}}
 	a.Text = releaseSummary(r)
 	a.Facts = noticeFacts(notices)
-	if a.Items, err = e.highlightItems(ctx, items); err != nil {
-		return nil, err
+	if r.Enhancements.IsZero() {
+		a.Text += " " + itemCounts(c, items)
 	}
+	a.Items = e.highlightItems(c, items)
 	if len(a.Items) < len(items) {
 		a.Notes = append(a.Notes, fmt.Sprintf("Showing %d highlights; ask %s ga, %s beta or %s alpha for each list.", len(a.Items), v, v, v))
+	}
+	if len(r.Sources) == 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("No announcement or release note of %s is known; what reached a stage in it comes from kep.yaml.", v))
 	}
 	return a, nil
 }
@@ -92,6 +89,19 @@ func releaseSummary(r *Release) string {
 	}
 	b.WriteString(".")
 	return b.String()
+}
+
+// itemCounts says how many KEPs reached each stage in a release whose
+// announcement gives no counts: "By kep.yaml and the documents I have: 1
+// GA, 0 beta, 2 alpha." Repeats are not counted.
+func itemCounts(c *catalog, items []Item) string {
+	n := map[Stage]int{}
+	for _, it := range items {
+		if _, rep := c.repeatOf(it); !rep {
+			n[it.Stage]++
+		}
+	}
+	return fmt.Sprintf("By kep.yaml and the documents I have: %d GA, %d beta, %d alpha.", n[StageStable], n[StageBeta], n[StageAlpha])
 }
 
 // countsText writes counts as the announcement gives them: "49 enhancements
@@ -124,60 +134,58 @@ func noticeFacts(notices []Notice) []Fact {
 // highlightItems picks up to e.highlights items, GA first, then beta, then
 // alpha, keeping the documents' order within a stage and passing over
 // repeats (a stage reached in an earlier release, restated).
-func (e *Engine) highlightItems(ctx context.Context, items []Item) ([]Item, error) {
+func (e *Engine) highlightItems(c *catalog, items []Item) []Item {
 	var out []Item
-	keps := map[int]*KEP{}
 	for _, s := range []Stage{StageStable, StageBeta, StageAlpha} {
 		for _, it := range items {
 			if len(out) == e.highlights {
-				return out, nil
+				return out
 			}
 			if it.Stage != s {
 				continue
 			}
-			rep, err := e.isRepeat(ctx, keps, it)
-			if err != nil {
-				return nil, err
-			}
-			if !rep {
+			if _, rep := c.repeatOf(it); !rep {
 				it.Text = quote(it.Text, e.maxQuote)
 				out = append(out, it)
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
-// answerReleaseStage answers `1.29 ga`: every item of the release at that
-// stage, by KEP number, items without one last.
+// answerReleaseStage answers `1.29 ga`: every KEP that reached the stage in
+// the release, by KEP number, items without one last. For a KEP kep.yaml
+// knows that is kep.yaml's record (Compile made the items so); a notes-only
+// KEP's restatement of a stage it reached earlier is left out, with a note.
 func (e *Engine) answerReleaseStage(ctx context.Context, v Version, s Stage) (*Answer, error) {
 	r, err := e.findRelease(ctx, v, func(w Version) string { return w.String() + " " + strings.ToLower(s.Label()) })
 	if err != nil {
 		return nil, err
 	}
-	items, err := e.kb.FindReleaseItems(ctx, v, s)
-	if err != nil {
-		return nil, fmt.Errorf("find %s items of %s: %w", s, v, err)
-	}
-	sortItemsByKEP(items)
-	seen, err := e.keptBefore(ctx, v, s)
+	c, err := e.catalog(ctx)
 	if err != nil {
 		return nil, err
 	}
-	items, repeats, err := e.dropRepeats(ctx, items, seen)
-	if err != nil {
-		return nil, err
+	var all []Item
+	for _, it := range c.items[v] {
+		if it.Stage == s {
+			all = append(all, it)
+		}
 	}
+	sortItemsByKEP(all)
+	var items, repeats []Item
 	ids := append([]string{}, r.Sources...)
-	for i := range items {
-		items[i].Text = quote(items[i].Text, e.maxQuote)
-		ids = append(ids, items[i].Source)
+	for _, it := range all {
+		if at, rep := c.repeatOf(it); rep {
+			it.Release = at
+			repeats = append(repeats, it)
+			continue
+		}
+		it.Text = quote(it.Text, e.maxQuote)
+		items = append(items, it)
+		ids = append(ids, it.Source)
 	}
-	refs, byID, err := e.sourceRefs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	a := &Answer{Kind: KindList, Title: fmt.Sprintf("Kubernetes %s: %s", v, s.Label()), Items: items, Sources: refs}
+	a := &Answer{Kind: KindList, Title: fmt.Sprintf("Kubernetes %s: %s", v, s.Label()), Items: items, Sources: c.sourceRefs(ids)}
 	switch len(items) {
 	case 0:
 		a.Text = fmt.Sprintf("I know of nothing that %s in Kubernetes %s.", stageVerb(s), v)
@@ -188,68 +196,16 @@ func (e *Engine) answerReleaseStage(ctx context.Context, v Version, s Stage) (*A
 	}
 	for _, it := range repeats {
 		who := "A document of " + v.String()
-		if src, ok := byID[it.Source]; ok {
+		if src, ok := c.sources[it.Source]; ok {
 			who = sourceName(src)
 		}
 		a.Notes = append(a.Notes, fmt.Sprintf("%s also lists KEP-%d as %s, but it was %s in %s already; a repeat does not move its graduation.",
 			who, it.KEP, s.Label(), s.Label(), it.Release))
 	}
 	if n := announced(r.Enhancements, s); n > 0 && n != len(items) {
-		a.Notes = append(a.Notes, fmt.Sprintf("The release announcement counts %d %s; the documents I have name %d.", n, s.Label(), len(items)))
+		a.Notes = append(a.Notes, fmt.Sprintf("The release announcement counts %d %s; kep.yaml and the documents I have name %d.", n, s.Label(), len(items)))
 	}
 	return a, nil
-}
-
-// keptBefore returns the KEPs that have an item at stage s in a release
-// older than v. Only those can repeat s in v: a repeat restates a stage a
-// document gave the KEP in an earlier release, and Compile makes an item of
-// every such statement.
-func (e *Engine) keptBefore(ctx context.Context, v Version, s Stage) (map[int]bool, error) {
-	rels, err := e.kb.ListReleases(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list releases: %w", err)
-	}
-	seen := map[int]bool{}
-	for _, r := range rels {
-		if !r.Version.Less(v) {
-			continue
-		}
-		items, err := e.kb.FindReleaseItems(ctx, r.Version, s)
-		if err != nil {
-			return nil, fmt.Errorf("find %s items of %s: %w", s, r.Version, err)
-		}
-		for _, it := range items {
-			seen[it.KEP] = true
-		}
-	}
-	return seen, nil
-}
-
-// dropRepeats splits items into graduations and repeats: items that only
-// restate a stage their KEP reached in an earlier release (by the KEP's
-// timeline). Only KEPs in maybe are looked at. Each repeat comes back with
-// Release set to where the KEP reached that stage.
-func (e *Engine) dropRepeats(ctx context.Context, items []Item, maybe map[int]bool) (kept, repeats []Item, err error) {
-	keps := map[int]*KEP{}
-	for _, it := range items {
-		if it.KEP == 0 || !maybe[it.KEP] {
-			kept = append(kept, it)
-			continue
-		}
-		rep, err := e.isRepeat(ctx, keps, it)
-		if err != nil {
-			return nil, nil, err
-		}
-		if !rep {
-			kept = append(kept, it)
-			continue
-		}
-		if v, ok := keps[it.KEP].Reached()[it.Stage]; ok {
-			it.Release = v
-		}
-		repeats = append(repeats, it)
-	}
-	return kept, repeats, nil
 }
 
 // announced is the count the announcement gives for stage s.
@@ -315,7 +271,10 @@ func capitalize(s string) string {
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
-// answerReleases answers `releases`: every known release, oldest first.
+// answerReleases answers `releases`: every release a document announces
+// or covers (an announcement, a release note), oldest first, with date,
+// theme and counts in Answer.Releases; and apart, in a fact, the releases
+// known only from kep.yaml milestones or the deprecation guide.
 func (e *Engine) answerReleases(ctx context.Context) (*Answer, error) {
 	rels, err := e.kb.ListReleases(ctx)
 	if err != nil {
@@ -325,24 +284,35 @@ func (e *Engine) answerReleases(ctx context.Context) (*Answer, error) {
 		return nil, Errorf(ENOTFOUND, "I know no releases yet.")
 	}
 	var ids []string
-	vs := make([]Version, len(rels))
-	a := &Answer{Kind: KindReleases, Title: "Known releases"}
-	for i, r := range rels {
-		vs[i] = r.Version
+	var documented, bare []Version
+	a := &Answer{Kind: KindReleases, Title: "Known releases", Releases: []ReleaseFacts{}}
+	for _, r := range rels {
+		if len(r.Sources) == 0 {
+			bare = append(bare, r.Version)
+			continue
+		}
+		documented = append(documented, r.Version)
 		ids = append(ids, r.Sources...)
-		var parts []string
-		if r.Date != "" {
-			parts = append(parts, r.Date)
-		}
-		if r.Theme != "" {
-			parts = append(parts, r.Theme)
-		}
-		if c := r.Enhancements; !c.IsZero() {
-			parts = append(parts, countsText(c))
-		}
-		a.Facts = append(a.Facts, Fact{Name: r.Version.String(), Value: strings.Join(parts, " · ")})
+		a.Releases = append(a.Releases, ReleaseFacts{Version: r.Version.String(), Date: r.Date, Theme: r.Theme, Enhancements: r.Enhancements})
 	}
-	a.Text = fmt.Sprintf("I know %s: %s.", plural(len(rels), "release", "releases"), versionList(vs))
+	switch {
+	case len(documented) == 0:
+		a.Text = fmt.Sprintf("No announcement or release note is known; kep.yaml and the deprecation guide name %s: %s.",
+			plural(len(bare), "release", "releases"), versionRanges(bare))
+	default:
+		a.Text = fmt.Sprintf("I know %s from their announcements and release notes: %s.",
+			plural(len(documented), "release", "releases"), versionRanges(documented))
+	}
+	if len(bare) > 0 {
+		if len(documented) > 0 {
+			verb := "are"
+			if len(bare) == 1 {
+				verb = "is"
+			}
+			a.Text += fmt.Sprintf(" Another %d %s known only from kep.yaml milestones or the deprecation guide.", len(bare), verb)
+		}
+		a.Facts = []Fact{{Name: "Not announced", Value: versionRanges(bare)}}
+	}
 	refs, _, err := e.sourceRefs(ctx, ids)
 	if err != nil {
 		return nil, err

@@ -10,87 +10,113 @@ import (
 // maxSearchItems is how many KEPs a search answer ranks.
 const maxSearchItems = 10
 
-// allKEPs reads every KEP the store knows, by number.
-func (e *Engine) allKEPs(ctx context.Context) ([]*KEP, error) {
-	nums, err := e.kb.ListKEPNumbers(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list KEPs: %w", err)
-	}
-	out := make([]*KEP, 0, len(nums))
-	for _, n := range nums {
-		k, err := e.kb.FindKEPByNumber(ctx, n)
-		if err != nil {
-			return nil, fmt.Errorf("find KEP-%d: %w", n, err)
-		}
-		out = append(out, k)
-	}
-	return out, nil
+// searchHit is one KEP a query found and how well: whether its name holds
+// the query as a phrase, and how many of the query's terms its name, its
+// feature gates, its SIG and the documents' words hold.
+type searchHit struct {
+	doc                    int32
+	phrase                 bool
+	title, gate, sig, note int
 }
 
-// searchScore scores k for the query words: a word in the name or a
-// feature gate counts 3, in the SIG 2, in a document's words about it 1.
-// matched is how many words were found anywhere.
-func searchScore(k *KEP, words []string) (score, matched int) {
-	title := strings.ToLower(k.Title)
-	gates := strings.ToLower(strings.Join(kepGates(k), " "))
-	sig := strings.ToLower(k.SIG)
-	var text strings.Builder
-	for _, m := range k.History {
-		text.WriteString(strings.ToLower(m.Title + " " + m.Text + " "))
+// before reports whether h ranks above o: a phrase in the name first, then
+// more terms in the name, in gates, in the SIG, in the documents' words;
+// ties by KEP number, which docs are sorted by.
+func (h searchHit) before(o searchHit) bool {
+	switch {
+	case h.phrase != o.phrase:
+		return h.phrase
+	case h.title != o.title:
+		return h.title > o.title
+	case h.gate != o.gate:
+		return h.gate > o.gate
+	case h.sig != o.sig:
+		return h.sig > o.sig
+	case h.note != o.note:
+		return h.note > o.note
 	}
-	said := text.String()
-	for _, w := range words {
-		s := 0
-		if strings.Contains(title, w) {
-			s += 3
-		}
-		if strings.Contains(gates, w) {
-			s += 3
-		}
-		if strings.Contains(sig, w) {
-			s += 2
-		}
-		if strings.Contains(said, w) {
-			s++
-		}
-		if s > 0 {
-			matched++
-			score += s
-		}
-	}
-	return score, matched
+	return h.doc < o.doc
 }
 
-// answerSearch answers `search WORDS`: KEPs ranked by how many of the words
-// they hold, then by where (name and gates before SIG before notes' words).
+// lookup returns every KEP that holds at least one term of query, best
+// first. An English term of three letters or more also matches the words
+// it begins (volume finds volumes); CJK terms match exactly.
+func (ix *searchIndex) lookup(query string) []searchHit {
+	terms := queryTerms(query)
+	if len(terms) == 0 {
+		return nil
+	}
+	hits := make([]searchHit, len(ix.docs))
+	mask := make([]field, len(ix.docs))
+	seen := make([]bool, len(ix.docs))
+	var touched, found []int32
+	for _, t := range terms {
+		found = found[:0]
+		ix.eachMatch(t, func(ps []posting) {
+			for _, p := range ps {
+				if mask[p.doc] == 0 {
+					found = append(found, p.doc)
+				}
+				mask[p.doc] |= p.fields
+			}
+		})
+		for _, d := range found {
+			h, m := &hits[d], mask[d]
+			mask[d] = 0
+			if !seen[d] {
+				seen[d] = true
+				touched = append(touched, d)
+			}
+			h.title += bit(m&inTitle != 0)
+			h.gate += bit(m&inGate != 0)
+			h.sig += bit(m&inSIG != 0)
+			h.note += bit(m&inNote != 0)
+		}
+	}
+	phrase := phraseOf(query)
+	out := make([]searchHit, 0, len(touched))
+	for _, d := range touched {
+		h := hits[d]
+		h.doc = d
+		h.phrase = len(phrase) > 2 && strings.Contains(ix.phrase[d], phrase)
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].before(out[j]) })
+	return out
+}
+
+// eachMatch calls fn with the postings of every index term that query
+// term t matches: itself, and for English terms of three letters or more,
+// every term it begins.
+func (ix *searchIndex) eachMatch(t string, fn func([]posting)) {
+	i := sort.SearchStrings(ix.terms, t)
+	prefix := len(t) >= 3 && t[0] < 0x80
+	for ; i < len(ix.terms); i++ {
+		if ix.terms[i] != t && (!prefix || !strings.HasPrefix(ix.terms[i], t)) {
+			return
+		}
+		fn(ix.post[i])
+	}
+}
+
+func bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// answerSearch answers `search WORDS`: KEPs ranked by where they hold the
+// words (see searchHit.before), from the Engine's index.
 func (e *Engine) answerSearch(ctx context.Context, words string) (*Answer, error) {
-	ws := strings.Fields(strings.ToLower(words))
-	if n, ok, _ := kepToken(words); ok && n > 0 {
-		ws = append(ws, fmt.Sprint(n))
-	}
-	keps, err := e.allKEPs(ctx)
+	c, err := e.catalog(ctx)
 	if err != nil {
 		return nil, err
 	}
-	type hit struct {
-		k              *KEP
-		score, matched int
-	}
-	var hits []hit
-	for _, k := range keps {
-		if s, m := searchScore(k, ws); m > 0 {
-			hits = append(hits, hit{k, s, m})
-		}
-	}
+	hits := c.index.lookup(words)
 	if len(hits) == 0 {
 		return nil, Errorf(ENOTFOUND, "I found no KEP matching those words. Try fewer words, a feature gate name or a SIG.")
 	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].matched != hits[j].matched {
-			return hits[i].matched > hits[j].matched
-		}
-		return hits[i].score > hits[j].score
-	})
 	a := &Answer{Kind: KindSearch, Title: "Search: " + short(words)}
 	var ids []string
 	for i, h := range hits {
@@ -98,194 +124,26 @@ func (e *Engine) answerSearch(ctx context.Context, words string) (*Answer, error
 			a.Notes = append(a.Notes, fmt.Sprintf("Showing the best %d of %d matches; add words to narrow it.", maxSearchItems, len(hits)))
 			break
 		}
-		f := kepFacts(h.k)
-		a.Items = append(a.Items, Item{KEP: h.k.Number, Title: f.Title, Stage: f.Stage, Release: lastRelease(h.k), SIG: f.SIG, Rank: i + 1})
-		ids = append(ids, kepSourceIDs(h.k)...)
+		k := c.index.docs[h.doc]
+		it := kepItem(k)
+		it.Rank = i + 1
+		a.Items = append(a.Items, it)
+		ids = append(ids, kepSourceIDs(k)...)
 	}
-	a.Text = fmt.Sprintf("%s match.", capitalize(plural(len(hits), "KEP", "KEPs")))
-	refs, _, err := e.sourceRefs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	a.Sources = refs
+	a.Text = fmt.Sprintf("%s, best first: the name, then feature gates, SIG and the documents' words.", capitalize(plural(len(hits), "KEP matches", "KEPs match")))
+	a.Sources = c.sourceRefs(ids)
 	return a, nil
 }
 
-// answerDiff answers `diff A B` and `upgrade A B`: what graduated in each
-// known release after A up to B, and the notices of those releases.
-func (e *Engine) answerDiff(ctx context.Context, q Question) (*Answer, error) {
-	rels, err := e.kb.ListReleases(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list releases: %w", err)
-	}
-	var in, known []Version
-	for _, r := range rels {
-		known = append(known, r.Version)
-		if q.Version.Less(r.Version) && !q.To.Less(r.Version) {
-			in = append(in, r.Version)
+// kepItem is k as one line of a list: its name, its stage now, the release
+// of its last step, its SIG.
+func kepItem(k *KEP) Item {
+	title := k.Title
+	for _, m := range k.History {
+		if title != "" {
+			break
 		}
+		title = m.Title
 	}
-	if len(in) == 0 {
-		return nil, Errorf(ENOTFOUND, "I know no release after %s up to %s. I know %s.", q.Version, q.To, versionList(known))
-	}
-	a := &Answer{Kind: KindDiff, Title: fmt.Sprintf("Kubernetes %s → %s", q.Version, q.To)}
-	if q.Words == "upgrade" {
-		a.Title = fmt.Sprintf("Upgrading from %s to %s", q.Version, q.To)
-	}
-	var ids []string
-	count := map[Stage]int{}
-	kinds := map[NoticeKind]int{}
-	keps := map[int]*KEP{}
-	for _, v := range in {
-		items, err := e.kb.FindReleaseItems(ctx, v, StageNone)
-		if err != nil {
-			return nil, fmt.Errorf("find items of %s: %w", v, err)
-		}
-		sort.SliceStable(items, func(i, j int) bool { return items[i].Stage > items[j].Stage })
-		for _, it := range items {
-			repeat, err := e.isRepeat(ctx, keps, it)
-			if err != nil {
-				return nil, err
-			}
-			if repeat {
-				continue
-			}
-			it.Text = quote(it.Text, e.maxQuote)
-			it.Rank = len(a.Items) + 1
-			a.Items = append(a.Items, it)
-			count[it.Stage]++
-			ids = append(ids, it.Source)
-		}
-		ns, err := e.kb.FindNotices(ctx, v, "")
-		if err != nil {
-			return nil, fmt.Errorf("find notices of %s: %w", v, err)
-		}
-		for _, n := range ns {
-			n.Text = quote(n.Text, e.maxQuote)
-			a.Notices = append(a.Notices, n)
-			kinds[n.Kind]++
-			ids = append(ids, n.Source)
-		}
-	}
-	a.Text = fmt.Sprintf("After %s up to %s (%s): %d GA, %d beta, %d alpha; %s, %s.", q.Version, q.To, versionList(in),
-		count[StageStable], count[StageBeta], count[StageAlpha],
-		plural(kinds[NoticeDeprecation], "deprecation", "deprecations"), plural(kinds[NoticeRemoval], "removal", "removals"))
-	if missing := missingReleases(q.Version, q.To, known); len(missing) > 0 {
-		a.Notes = append(a.Notes, fmt.Sprintf("I have no documents for %s, so what changed there is missing.", versionList(missing)))
-	}
-	refs, _, err := e.sourceRefs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	a.Sources = refs
-	return a, nil
-}
-
-// isRepeat reports whether item it only restates a stage its KEP had
-// already reached (a Repeat step of the KEP's timeline): not a graduation.
-// keps caches the KEPs read.
-func (e *Engine) isRepeat(ctx context.Context, keps map[int]*KEP, it Item) (bool, error) {
-	if it.KEP == 0 {
-		return false, nil
-	}
-	k, ok := keps[it.KEP]
-	if !ok {
-		var err error
-		if k, err = e.kb.FindKEPByNumber(ctx, it.KEP); err != nil && ErrorCode(err) != ENOTFOUND {
-			return false, fmt.Errorf("find KEP-%d: %w", it.KEP, err)
-		}
-		keps[it.KEP] = k
-	}
-	if k == nil || k.HasYAML() {
-		return false, nil
-	}
-	for _, st := range k.Timeline() {
-		if st.Release == it.Release && st.Stage == it.Stage {
-			return st.Repeat, nil
-		}
-	}
-	return false, nil
-}
-
-// missingReleases lists the minors after from up to to that are not known,
-// within one major version.
-func missingReleases(from, to Version, known []Version) []Version {
-	if from.Major != to.Major || to.Minor-from.Minor > 100 {
-		return nil
-	}
-	have := map[Version]bool{}
-	for _, v := range known {
-		have[v] = true
-	}
-	var out []Version
-	for v := from.Next(); !to.Less(v); v = v.Next() {
-		if !have[v] {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// answerSIG answers `sig NAME [VERSION]`: the SIG's KEPs with their stage
-// now, or its items in one release.
-func (e *Engine) answerSIG(ctx context.Context, name string, v Version) (*Answer, error) {
-	sig := "sig-" + strings.TrimPrefix(strings.ToLower(name), "sig-")
-	keps, err := e.allKEPs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var mine []*KEP
-	var sigs []string
-	for _, k := range keps {
-		f := kepFacts(k)
-		if f.SIG != "" && !contains(sigs, strings.ToLower(f.SIG)) {
-			sigs = append(sigs, strings.ToLower(f.SIG))
-		}
-		if strings.EqualFold(f.SIG, sig) {
-			mine = append(mine, k)
-		}
-	}
-	if len(mine) == 0 {
-		sort.Strings(sigs)
-		bare := make([]string, len(sigs))
-		for i, s := range sigs {
-			bare[i] = strings.TrimPrefix(s, "sig-")
-		}
-		return nil, &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I know no KEP of %s. SIGs I know: %s.", echo(sig), strings.Join(sigs, ", ")),
-			Suggestions: prefixAll("sig ", closest(strings.TrimPrefix(sig, "sig-"), bare))}
-	}
-	a := &Answer{Kind: KindList, Title: sig}
-	if v.IsZero() {
-		for _, k := range mine {
-			f := kepFacts(k)
-			a.Items = append(a.Items, Item{KEP: k.Number, Title: f.Title, Stage: f.Stage, Release: lastRelease(k), SIG: f.SIG})
-		}
-		a.Text = fmt.Sprintf("I know %s of %s.", plural(len(mine), "KEP", "KEPs"), sig)
-		return a, nil
-	}
-	r, err := e.findRelease(ctx, v, func(w Version) string { return "sig " + strings.TrimPrefix(sig, "sig-") + " " + w.String() })
-	if err != nil {
-		return nil, err
-	}
-	items, err := e.kb.FindReleaseItems(ctx, v, StageNone)
-	if err != nil {
-		return nil, fmt.Errorf("find items of %s: %w", v, err)
-	}
-	ids := append([]string{}, r.Sources...)
-	for _, it := range items {
-		if strings.EqualFold(it.SIG, sig) {
-			it.Text = quote(it.Text, e.maxQuote)
-			a.Items = append(a.Items, it)
-			ids = append(ids, it.Source)
-		}
-	}
-	sortItemsByKEP(a.Items)
-	a.Title = fmt.Sprintf("%s in Kubernetes %s", sig, v)
-	a.Text = fmt.Sprintf("%s of %s reached a stage in Kubernetes %s.", capitalize(plural(len(a.Items), "item", "items")), sig, v)
-	refs, _, err := e.sourceRefs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	a.Sources = refs
-	return a, nil
+	return Item{KEP: k.Number, Title: title, Stage: k.CurrentStage(), Release: lastRelease(k), SIG: sigOf(k)}
 }

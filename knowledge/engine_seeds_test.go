@@ -1,7 +1,6 @@
 package knowledge_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -101,8 +100,8 @@ func TestSeededReleases(t *testing.T) {
 	}
 	r := ask(t, e, "releases")
 	var names []string
-	for _, f := range r.Facts {
-		names = append(names, f.Name)
+	for _, f := range r.Releases {
+		names = append(names, f.Version)
 	}
 	if diff := cmp.Diff([]string{"1.27", "1.29", "1.30", "1.31", "1.32"}, names); diff != "" {
 		t.Errorf("releases (-want +got):\n%s", diff)
@@ -153,7 +152,7 @@ func TestSeededErrorsAndGate(t *testing.T) {
 	for q, want := range map[string]string{
 		"kep abc":   `bad_input: "abc" is not a KEP number. Usage: kep NUMBER, e.g. kep 4639.`,
 		"kep 99999": "not_found: I don't know KEP-99999.",
-		"1.99":      "not_found: I don't know Kubernetes 1.99. I know 1.27, 1.29, 1.30, 1.31, 1.32.",
+		"1.99":      "not_found: I don't know Kubernetes 1.99. I know 1.27, 1.29–1.32.",
 	} {
 		a := ask(t, e, q)
 		if got := a.Error.Code + ": " + a.Text; got != want {
@@ -189,30 +188,4 @@ func TestSeededJSON(t *testing.T) {
 			t.Errorf("JSON of 1.32 has a theme; the note gives none")
 		}
 	}
-}
-
-func benchAnswer(b *testing.B, q knowledge.Question) {
-	e := seeded(b)
-	ctx := context.Background()
-	if _, err := e.Answer(ctx, q); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := e.Answer(ctx, q); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkAnswerKEP(b *testing.B) {
-	benchAnswer(b, knowledge.Question{Kind: knowledge.AskKEP, KEP: 3866})
-}
-
-func BenchmarkAnswerReleaseStage(b *testing.B) {
-	benchAnswer(b, knowledge.Question{Kind: knowledge.AskReleaseStage, Version: knowledge.MustVersion("1.30"), Stage: knowledge.StageStable})
-}
-
-func BenchmarkAnswerRelease(b *testing.B) {
-	benchAnswer(b, knowledge.Question{Kind: knowledge.AskRelease, Version: knowledge.MustVersion("1.29")})
 }

@@ -18,6 +18,7 @@ func FuzzParseQuestion(f *testing.F) {
 		"subscribe deprecations sig:network from:1.29 schedule:weekly format:full",
 		"unsubscribe deprecations", "subscriptions", "ｋｅｐ　４６３９", "kep “4639”", "kepp 4639",
 		"1.29 gaa", "", "\x00", "1.29 general availability", "sig: x", "diff 1.29..1.32",
+		"SIG API Machinery 1.31", "sig network 1.29 1.30", "sig 1.29 network", "upgrade v1.29 → v1.32", "search 访问模式",
 	} {
 		f.Add(s)
 	}

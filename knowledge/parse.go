@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -272,7 +273,7 @@ func parseDiff(head string, args []string) (Question, error) {
 		}
 	}
 	if len(vs) != 2 {
-		return Question{}, badInput("diff", "Give two releases, the one you run and the one you go to.")
+		return Question{}, badInput(head, "Give two releases, the one you run and the one you go to.")
 	}
 	from, err1 := ParseVersion(vs[0])
 	to, err2 := ParseVersion(vs[1])
@@ -281,39 +282,51 @@ func parseDiff(head string, args []string) (Question, error) {
 		if err1 == nil {
 			bad = vs[1]
 		}
-		return Question{}, badInput("diff", "%q is not a release like 1.29.", echo(bad))
+		return Question{}, badInput(head, "%q is not a release like 1.29.", echo(bad))
 	}
 	switch from.Compare(to) {
 	case 0:
-		return Question{}, badInput("diff", "Those are the same release; give two different ones.")
+		return Question{}, badInput(head, "Those are the same release; give two different ones.")
 	case 1:
-		from, to = to, from
+		fix := head + " " + to.String() + " " + from.String()
+		return Question{}, &Error{Code: EBADINPUT,
+			Message:     fmt.Sprintf("%s is older than %s: give the release you run first, then the one you go to: %s.", to, from, fix),
+			Suggestions: []string{fix}}
 	}
-	q := Question{Kind: AskDiff, Version: from, To: to}
 	if head == "upgrade" {
-		q.Words = "upgrade"
+		return Question{Kind: AskUpgrade, Version: from, To: to}, nil
 	}
-	return q, nil
+	return Question{Kind: AskDiff, Version: from, To: to}, nil
 }
 
+// parseSIG reads a SIG name and an optional release after "sig": the name
+// may be several words (sig api machinery is sig-api-machinery).
 func parseSIG(name string, rest []string) (Question, error) {
-	name = strings.TrimPrefix(name, "sig-")
-	if !isSIGName(name) {
-		return Question{}, badInput("sig", "%q is not a SIG name.", echo(name))
-	}
-	q := Question{Kind: AskSIG, Words: name}
-	switch len(rest) {
-	case 0:
-		return q, nil
-	case 1:
-		v, err := ParseVersion(rest[0])
-		if err != nil {
-			return Question{}, badInput("sig", "%q is not a release like 1.29.", echo(rest[0]))
+	parts := append([]string{name}, rest...)
+	versions := 0
+	for _, p := range parts {
+		if looksVersion(p) {
+			versions++
 		}
-		q.Version = v
-		return q, nil
 	}
-	return Question{}, badInput("sig", "Give one SIG name and at most one release.")
+	var v Version
+	switch last := parts[len(parts)-1]; {
+	case versions > 1 || len(parts) > 5:
+		return Question{}, badInput("sig", "Give one SIG name and at most one release.")
+	case versions == 1 && !looksVersion(last):
+		return Question{}, badInput("sig", "Give the release after the SIG name.")
+	case versions == 1:
+		w, err := ParseVersion(last)
+		if err != nil {
+			return Question{}, badInput("sig", "%q is not a release like 1.29.", echo(last))
+		}
+		v, parts = w, parts[:len(parts)-1]
+	}
+	joined := strings.TrimPrefix(strings.Join(parts, "-"), "sig-")
+	if len(parts) == 0 || !isSIGName(joined) {
+		return Question{}, badInput("sig", "%q is not a SIG name.", echo(joined))
+	}
+	return Question{Kind: AskSIG, Words: joined, Version: v}, nil
 }
 
 // Canonical returns the question written the way kepbot writes it: "kep
@@ -349,6 +362,8 @@ func (q Question) Canonical() string {
 			verb = "upgrade"
 		}
 		return verb + " " + q.Version.String() + " " + q.To.String()
+	case AskUpgrade:
+		return "upgrade " + q.Version.String() + " " + q.To.String()
 	case AskSIG:
 		return strings.TrimSpace("sig " + q.Words + " " + q.Version.String())
 	case AskSubscribe:

@@ -16,6 +16,12 @@ type KnowledgeStore interface {
 	FindNotices(ctx context.Context, v Version, kind NoticeKind) ([]Notice, error)
 	// ListReleases returns every known release, oldest first.
 	ListReleases(ctx context.Context) ([]Release, error)
+	// FindKEPByGate returns the KEP that owns a feature gate, named in any
+	// case, with its History: one lookup in the store's gate index. It fails
+	// with ENOTFOUND when no KEP names the gate and EBADINPUT for an empty name.
+	FindKEPByGate(ctx context.Context, name string) (*KEP, error)
+	// ListGates returns the spelling of every feature gate a KEP owns.
+	ListGates(ctx context.Context) ([]string, error)
 	// ListKEPNumbers returns every known KEP number, ascending.
 	ListKEPNumbers(ctx context.Context) ([]int, error)
 	// ListSources returns the sources the knowledge was built from.

@@ -1,0 +1,203 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// catalog is what questions that look across all the knowledge need, read
+// from the store once: every KEP by number, every release and notice, the
+// sources, and the search index. An Engine keeps it until Invalidate.
+// Nothing in it is changed after it is built, so answers may share it; they
+// copy what they hand out.
+type catalog struct {
+	keps     []*KEP // by number
+	byNum    map[int]*KEP
+	releases []Release          // oldest first
+	items    map[Version][]Item // every item of each release, in store order
+	notices  map[Version][]Notice
+	sources  map[string]Source
+	// gateNotices maps a lower-case feature gate to the notices naming it;
+	// noticeGates lists those gates' spellings, for "did you mean".
+	gateNotices map[string][]Notice
+	noticeGates []string
+	// sigs maps a SIG ("sig-node", lower case) to its KEPs, by number.
+	sigs map[string][]*KEP
+	// repeats maps a notes-only KEP's restated stage in a release to the
+	// release where the KEP reached that stage: a Repeat step of its
+	// timeline, not a graduation.
+	repeats map[stageAt]Version
+	// endings are kep.yaml's deprecated and removed steps, as items.
+	endings []Item
+	index   *searchIndex
+}
+
+// stageAt is one KEP at one stage in one release.
+type stageAt struct {
+	KEP     int
+	Stage   Stage
+	Release Version
+}
+
+// catalog returns the Engine's catalog, reading it from the store on first
+// use and after Invalidate. Concurrent callers wait for one read. It fails
+// with a wrapped store error, and then keeps nothing.
+func (e *Engine) catalog(ctx context.Context) (*catalog, error) {
+	if c := e.cat.Load(); c != nil {
+		return c, nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c := e.cat.Load(); c != nil {
+		return c, nil
+	}
+	c, err := readCatalog(ctx, e.kb)
+	if err != nil {
+		return nil, err
+	}
+	e.cat.Store(c)
+	return c, nil
+}
+
+// readCatalog reads every KEP, release, notice and source of kb and indexes
+// them.
+func readCatalog(ctx context.Context, kb KnowledgeStore) (*catalog, error) {
+	nums, err := kb.ListKEPNumbers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list KEPs: %w", err)
+	}
+	c := &catalog{byNum: make(map[int]*KEP, len(nums)), items: map[Version][]Item{}, notices: map[Version][]Notice{},
+		sources: map[string]Source{}, gateNotices: map[string][]Notice{}, sigs: map[string][]*KEP{},
+		repeats: map[stageAt]Version{}}
+	for _, n := range nums {
+		k, err := kb.FindKEPByNumber(ctx, n)
+		if err != nil {
+			return nil, fmt.Errorf("find KEP-%d: %w", n, err)
+		}
+		c.keps = append(c.keps, k)
+		c.byNum[n] = k
+	}
+	sort.Slice(c.keps, func(i, j int) bool { return c.keps[i].Number < c.keps[j].Number })
+	if c.releases, err = kb.ListReleases(ctx); err != nil {
+		return nil, fmt.Errorf("list releases: %w", err)
+	}
+	for _, r := range c.releases {
+		items, err := kb.FindReleaseItems(ctx, r.Version, StageNone)
+		if err != nil {
+			return nil, fmt.Errorf("find items of %s: %w", r.Version, err)
+		}
+		c.items[r.Version] = items
+		ns, err := kb.FindNotices(ctx, r.Version, "")
+		if err != nil {
+			return nil, fmt.Errorf("find notices of %s: %w", r.Version, err)
+		}
+		c.notices[r.Version] = ns
+	}
+	srcs, err := kb.ListSources(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list sources: %w", err)
+	}
+	for _, s := range srcs {
+		c.sources[s.ID] = s
+	}
+	c.indexNotices()
+	for _, k := range c.keps {
+		c.indexKEP(k)
+	}
+	c.index = buildIndex(c.keps, c.notices)
+	return c, nil
+}
+
+// indexNotices fills gateNotices and noticeGates, releases oldest first.
+func (c *catalog) indexNotices() {
+	seen := map[string]bool{}
+	for _, r := range c.releases {
+		for _, n := range c.notices[r.Version] {
+			named := map[string]bool{}
+			for _, g := range n.FeatureGates {
+				key := strings.ToLower(g)
+				if g == "" || named[key] {
+					continue
+				}
+				named[key] = true
+				c.gateNotices[key] = append(c.gateNotices[key], n)
+				if !seen[key] {
+					seen[key] = true
+					c.noticeGates = append(c.noticeGates, g)
+				}
+			}
+		}
+	}
+}
+
+// indexKEP files k under its SIG, and records its repeats (notes-only
+// KEPs) or its kep.yaml endings.
+func (c *catalog) indexKEP(k *KEP) {
+	if sig := strings.ToLower(sigOf(k)); sig != "" {
+		c.sigs[sig] = append(c.sigs[sig], k)
+	}
+	if k.HasYAML() {
+		for _, st := range k.Timeline() {
+			if !st.Stage.IsGraduation() {
+				c.endings = append(c.endings, Item{KEP: k.Number, Title: k.Title, Stage: st.Stage, Release: st.Release, SIG: k.SIG, Source: st.Source})
+			}
+		}
+		return
+	}
+	reached := k.Reached()
+	first := map[Stage]Version{}
+	for _, st := range k.Timeline() {
+		if _, ok := first[st.Stage]; !ok {
+			first[st.Stage] = st.Release
+		}
+		if !st.Repeat {
+			continue
+		}
+		at, ok := reached[st.Stage]
+		if !ok {
+			at = first[st.Stage]
+		}
+		c.repeats[stageAt{k.Number, st.Stage, st.Release}] = at
+	}
+}
+
+// repeatOf reports whether item it only restates a stage its KEP had
+// already reached, and where it reached it. Only notes-only KEPs repeat:
+// a KEP with kep.yaml has one release per stage.
+func (c *catalog) repeatOf(it Item) (Version, bool) {
+	if it.KEP == 0 {
+		return Version{}, false
+	}
+	v, ok := c.repeats[stageAt{it.KEP, it.Stage, it.Release}]
+	return v, ok
+}
+
+// sourceRefs names the sources with the given IDs, first mention first,
+// each once. IDs the catalog does not list are shown as they are.
+func (c *catalog) sourceRefs(ids []string) []SourceRef {
+	return refsOf(c.sources, ids)
+}
+
+// sigOf is k's SIG: kep.yaml's, else the first a document gives.
+func sigOf(k *KEP) string {
+	if k.SIG != "" {
+		return k.SIG
+	}
+	for _, m := range k.History {
+		if m.SIG != "" {
+			return m.SIG
+		}
+	}
+	return ""
+}
+
+// releaseVersions lists the versions of rels, in their order.
+func releaseVersions(rels []Release) []Version {
+	vs := make([]Version, len(rels))
+	for i, r := range rels {
+		vs[i] = r.Version
+	}
+	return vs
+}

@@ -1,0 +1,82 @@
+package knowledge_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// TestEngineInvalidate: an engine keeps its catalog and search index until
+// Invalidate, and after it answers from what the store holds now.
+func TestEngineInvalidate(t *testing.T) {
+	kb := openStore(t, synthetic(t))
+	e := knowledge.NewEngine(kb)
+	if a := ask(t, e, "search harbourprobes"); len(a.Items) != 1 || a.Items[0].KEP != 9007 {
+		t.Fatalf("search harbourprobes = %q %+v", a.Text, a.Items)
+	}
+
+	// Replace the knowledge with the synthetic corpus less KEP-9007.
+	b, err := os.ReadFile(filepath.Join("testdata", "synthetic_corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c knowledge.Corpus
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	var keps []knowledge.KEP
+	for _, k := range c.KEPs {
+		if k.Number != 9007 {
+			keps = append(keps, k)
+		}
+	}
+	var ms []knowledge.Mention
+	for _, m := range c.Mentions {
+		if m.KEP != 9007 {
+			ms = append(ms, m)
+		}
+	}
+	c.KEPs, c.Mentions = keps, ms
+	if err := kb.ReplaceKnowledge(context.Background(), knowledge.Compile(&c)); err != nil {
+		t.Fatal(err)
+	}
+
+	if a := ask(t, e, "search harbourprobes"); len(a.Items) != 1 {
+		t.Errorf("before Invalidate, search answers from the catalog it keeps; got %q", a.Text)
+	}
+	e.Invalidate()
+	if a := ask(t, e, "search harbourprobes"); a.Error == nil || a.Error.Code != knowledge.ENOTFOUND {
+		t.Errorf("after Invalidate, search harbourprobes = %s %q; want not found", a.Kind, a.Text)
+	}
+	if a := ask(t, e, "sig node"); len(a.Items) != 2 {
+		t.Errorf("after Invalidate, sig node lists %d KEPs, want 2", len(a.Items))
+	}
+}
+
+// TestEngineConcurrentInvalidate asks from several goroutines while the
+// catalog is dropped again and again; run with -race.
+func TestEngineConcurrentInvalidate(t *testing.T) {
+	e := knowledge.NewEngine(openStore(t, synthetic(t)))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 30 {
+				q := []string{"search widget", "1.40 ga", "diff 1.40 1.43", "sig node", "gate QuietProbes", "1.40"}[(g+i)%6]
+				if a := e.Ask(context.Background(), q, knowledge.Origin{}); a.Kind == knowledge.KindError {
+					t.Errorf("%s: %s", q, a.Text)
+				}
+			}
+		}()
+	}
+	for range 20 {
+		e.Invalidate()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,327 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// answerDiff answers `diff A B` and, with upgrade set, `upgrade A B`: in the
+// releases after from up to to, what reached alpha, beta and GA (kep.yaml's
+// record for the KEPs it knows), what kep.yaml and the documents say was
+// deprecated or removed, and which APIs stop being served. Both answers hold
+// the same facts; an upgrade answer puts what breaks a cluster first (APIs,
+// removals, deprecations), a diff puts graduations first. Items carry Rank.
+//
+// It fails with EBADINPUT when from is not older than to, and ENOTFOUND
+// naming the known releases when either is unknown.
+func (e *Engine) answerDiff(ctx context.Context, from, to Version, upgrade bool) (*Answer, error) {
+	verb := "diff"
+	if upgrade {
+		verb = "upgrade"
+	}
+	if !from.Less(to) {
+		fix := verb + " " + to.String() + " " + from.String()
+		if from == to {
+			return nil, &Error{Code: EBADINPUT, Message: "Those are the same release; give two different ones. " + usage(verb)}
+		}
+		return nil, &Error{Code: EBADINPUT, Message: fmt.Sprintf("%s is older than %s: give the release you run first, then the one you go to: %s.", to, from, fix), Suggestions: []string{fix}}
+	}
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	known := releaseVersions(c.releases)
+	if err := unknownRelease(known, from, func(k Version) bool { return k.Less(to) }, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, near, to) }); err != nil {
+		return nil, err
+	}
+	if err := unknownRelease(known, to, from.Less, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, from, near) }); err != nil {
+		return nil, err
+	}
+	var in []Release
+	for _, r := range c.releases {
+		if from.Less(r.Version) && !to.Less(r.Version) {
+			in = append(in, r)
+		}
+	}
+	items := e.diffItems(c, in, upgrade)
+	notices := e.diffNotices(c, in, upgrade)
+	a := &Answer{Kind: KindDiff, Title: fmt.Sprintf("Kubernetes %s → %s", from, to), Items: items, Notices: notices}
+	if upgrade {
+		a.Title = fmt.Sprintf("Upgrading from %s to %s", from, to)
+	}
+	a.Text = diffSummary(from, to, releaseVersions(in), items, notices, upgrade)
+	a.Notes = diffNotes(from, to, known, in)
+	var ids []string
+	for _, it := range items {
+		ids = append(ids, it.Source)
+	}
+	for _, n := range notices {
+		ids = append(ids, n.Source)
+	}
+	a.Sources = c.sourceRefs(ids)
+	return a, nil
+}
+
+// unknownRelease fails with ENOTFOUND naming the known releases when v is
+// not one of them, suggesting ask of the nearest known release that keeps
+// the question sound (not, for instance, a "from" after the "to").
+// Releases for which fits is false are not suggested.
+func unknownRelease(known []Version, v Version, fits func(Version) bool, ask func(near Version) string) error {
+	if len(known) == 0 {
+		return Errorf(ENOTFOUND, "I don't know Kubernetes %s. I know no releases yet.", v)
+	}
+	var near *Version
+	for i, k := range known {
+		if k == v {
+			return nil
+		}
+		if fits(k) && (near == nil || distance(k, v) <= distance(*near, v)) {
+			near = &known[i]
+		}
+	}
+	e := &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know Kubernetes %s. I know %s.", v, versionRanges(known))}
+	if near != nil {
+		e.Suggestions = []string{ask(*near)}
+	}
+	return e
+}
+
+// diffStageOrder is the order a diff ranks its items in; an upgrade ranks
+// the end of features first.
+var (
+	diffStageOrder    = []Stage{StageStable, StageBeta, StageAlpha, StageDeprecated, StageRemoved}
+	upgradeStageOrder = []Stage{StageRemoved, StageDeprecated, StageStable, StageBeta, StageAlpha}
+)
+
+// diffItems gathers the graduations of the releases in (repeats left out)
+// and kep.yaml's deprecated and removed steps there, ranked by stage, then
+// release, then KEP number (items without one last).
+func (e *Engine) diffItems(c *catalog, in []Release, upgrade bool) []Item {
+	inRange := map[Version]bool{}
+	var items []Item
+	for _, r := range in {
+		inRange[r.Version] = true
+		for _, it := range c.items[r.Version] {
+			if _, rep := c.repeatOf(it); rep || !it.Stage.IsGraduation() {
+				continue
+			}
+			items = append(items, it)
+		}
+	}
+	for _, it := range c.endings {
+		if inRange[it.Release] {
+			items = append(items, it)
+		}
+	}
+	order := diffStageOrder
+	if upgrade {
+		order = upgradeStageOrder
+	}
+	rank := map[Stage]int{}
+	for i, s := range order {
+		rank[s] = i
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if rank[a.Stage] != rank[b.Stage] {
+			return rank[a.Stage] < rank[b.Stage]
+		}
+		if a.Release != b.Release {
+			return a.Release.Less(b.Release)
+		}
+		if (a.KEP == 0) != (b.KEP == 0) {
+			return a.KEP != 0
+		}
+		return a.KEP < b.KEP
+	})
+	for i := range items {
+		items[i].Text = quote(items[i].Text, e.maxQuote)
+		items[i].Rank = i + 1
+	}
+	return items
+}
+
+// diffNotices gathers the notices of the releases in, each said once (see
+// dedupeNotices). An upgrade puts APIs that stop being served first, then
+// removals, deprecations and upgrade notes; a diff goes release by release.
+func (e *Engine) diffNotices(c *catalog, in []Release, upgrade bool) []Notice {
+	var ns []Notice
+	for _, r := range in {
+		ns = append(ns, dedupeNotices(c.notices[r.Version], c.sources)...)
+	}
+	kindRank := map[NoticeKind]int{NoticeRemoval: 0, NoticeDeprecation: 1, NoticeUpgrade: 2}
+	if upgrade {
+		sort.SliceStable(ns, func(i, j int) bool {
+			a, b := ns[i], ns[j]
+			if (a.API != nil) != (b.API != nil) {
+				return a.API != nil
+			}
+			if kindRank[a.Kind] != kindRank[b.Kind] {
+				return kindRank[a.Kind] < kindRank[b.Kind]
+			}
+			return a.Release.Less(b.Release)
+		})
+	}
+	for i := range ns {
+		ns[i].Text = quote(ns[i].Text, e.maxQuote)
+	}
+	return ns
+}
+
+// dedupeNotices keeps one notice per thing said: per API group/version
+// (with the kinds of all its notices) and otherwise per KEP or, without
+// one, per title. The deprecation guide's word wins, then English.
+func dedupeNotices(ns []Notice, sources map[string]Source) []Notice {
+	pref := func(n Notice) int {
+		s := sources[n.Source]
+		switch {
+		case s.Kind == SourceDeprecationGuide:
+			return 0
+		case s.Lang == "en":
+			return 1
+		}
+		return 2
+	}
+	key := func(n Notice) string {
+		switch {
+		case n.API != nil:
+			return fmt.Sprintf("%s|api|%s|%s", n.Kind, strings.ToLower(n.API.GroupVersion), strings.ToLower(n.API.ReplacedBy))
+		case n.KEP > 0:
+			return fmt.Sprintf("%s|kep|%d", n.Kind, n.KEP)
+		}
+		return fmt.Sprintf("%s|title|%s", n.Kind, strings.ToLower(strings.Join(strings.Fields(n.Title), " ")))
+	}
+	var out []Notice
+	at := map[string]int{}
+	for _, n := range ns {
+		k := key(n)
+		i, dup := at[k]
+		if !dup {
+			at[k] = len(out)
+			if n.API != nil {
+				api := *n.API
+				api.Kinds = append([]string(nil), api.Kinds...)
+				n.API = &api
+			}
+			out = append(out, n)
+			continue
+		}
+		kept := &out[i]
+		if pref(n) < pref(*kept) {
+			api := kept.API
+			*kept = n
+			if api != nil {
+				merged := *n.API
+				merged.Kinds = addNames(append([]string(nil), n.API.Kinds...), api.Kinds)
+				kept.API = &merged
+			}
+		} else if kept.API != nil {
+			kept.API.Kinds = addNames(kept.API.Kinds, n.API.Kinds)
+		}
+	}
+	return out
+}
+
+// diffSummary writes the counts of a diff or upgrade answer in one line.
+func diffSummary(from, to Version, in []Version, items []Item, ns []Notice, upgrade bool) string {
+	count := map[Stage]int{}
+	for _, it := range items {
+		count[it.Stage]++
+	}
+	kinds := map[NoticeKind]int{}
+	var apis []string
+	for _, n := range ns {
+		if n.API != nil && n.Kind == NoticeRemoval {
+			apis = append(apis, n.API.GroupVersion)
+			continue
+		}
+		kinds[n.Kind]++
+	}
+	apiText := "no API I know of stops being served"
+	switch {
+	case len(apis) == 1:
+		apiText = "1 API stops being served (" + apis[0] + ")"
+	case len(apis) > 1:
+		apiText = fmt.Sprintf("%d APIs stop being served", len(apis))
+	}
+	graduated := fmt.Sprintf("%d GA, %d beta, %d alpha", count[StageStable], count[StageBeta], count[StageAlpha])
+	removals := plural(kinds[NoticeRemoval]+count[StageRemoved], "removal", "removals")
+	if len(apis) > 0 {
+		removals = plural(kinds[NoticeRemoval]+count[StageRemoved], "other removal", "other removals")
+	}
+	ended := removals + ", " + plural(kinds[NoticeDeprecation]+count[StageDeprecated], "deprecation", "deprecations")
+	if upgrade {
+		s := fmt.Sprintf("Going from %s to %s (through %s): %s; %s", from, to, versionList(in), apiText, ended)
+		if n := kinds[NoticeUpgrade]; n > 0 {
+			s += ", " + plural(n, "upgrade note", "upgrade notes")
+		}
+		return s + "; " + graduated + "."
+	}
+	return fmt.Sprintf("After %s up to %s (%s): %s; %s; %s.", from, to, versionList(in), graduated, ended, apiText)
+}
+
+// diffNotes says which releases of the range no document announces, and
+// how to see one release's whole lists.
+func diffNotes(from, to Version, known []Version, in []Release) []string {
+	var notes []string
+	if missing := missingReleases(from, to, known); len(missing) > 0 {
+		notes = append(notes, fmt.Sprintf("I know nothing of %s, so what changed there is missing.", versionRanges(missing)))
+	}
+	var bare []Version
+	for _, r := range in {
+		if len(r.Sources) == 0 {
+			bare = append(bare, r.Version)
+		}
+	}
+	if len(bare) > 0 {
+		notes = append(notes, fmt.Sprintf("No announcement or release note covers %s: what graduated there comes from kep.yaml alone, and deprecations and removals there may be missing.", versionRanges(bare)))
+	}
+	if len(in) > 0 {
+		v := in[len(in)-1].Version
+		notes = append(notes, fmt.Sprintf("Notices several documents share are shown once; ask %s removals or %s ga for one release's whole list.", v, v))
+	}
+	return notes
+}
+
+// missingReleases lists the minors after from up to to that are not known,
+// within one major version.
+func missingReleases(from, to Version, known []Version) []Version {
+	if from.Major != to.Major || to.Minor-from.Minor > 100 {
+		return nil
+	}
+	have := map[Version]bool{}
+	for _, v := range known {
+		have[v] = true
+	}
+	var out []Version
+	for v := from.Next(); !to.Less(v); v = v.Next() {
+		if !have[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// versionRanges writes versions (sorted) with runs of consecutive minors
+// joined: "1.1, 1.4–1.39".
+func versionRanges(vs []Version) string {
+	var parts []string
+	for i := 0; i < len(vs); {
+		j := i
+		for j+1 < len(vs) && vs[j+1] == vs[j].Next() {
+			j++
+		}
+		switch {
+		case j == i:
+			parts = append(parts, vs[i].String())
+		case j == i+1:
+			parts = append(parts, vs[i].String(), vs[j].String())
+		default:
+			parts = append(parts, vs[i].String()+"–"+vs[j].String())
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}

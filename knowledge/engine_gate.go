@@ -1,0 +1,130 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// answerGate answers `gate NAME`, in any case: the KEP that owns the
+// feature gate (in Answer.KEP, with its stages and what documents said of
+// it) and the notices that name the gate. The store finds the owner by its
+// gate index. It fails with ENOTFOUND and "did you mean" the nearest known
+// gates when neither a KEP nor a notice names it.
+func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
+	k, err := e.kb.FindKEPByGate(ctx, name)
+	switch code := ErrorCode(err); {
+	case code == ENOTFOUND:
+		k = nil
+	case code == EBADINPUT:
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("find feature gate %s: %w", echo(name), err)
+	}
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	notices := append([]Notice(nil), c.gateNotices[strings.ToLower(name)]...)
+	if k == nil && len(notices) == 0 {
+		return nil, e.unknownGate(ctx, c, name)
+	}
+	gate := gateSpelling(k, notices, name)
+	for i := range notices {
+		notices[i].Text = quote(notices[i].Text, e.maxQuote)
+	}
+	a := &Answer{Kind: KindGate, Title: "Feature gate " + gate, Notices: notices}
+	var ids []string
+	if k != nil {
+		ids = kepSourceIDs(k)
+	}
+	for _, n := range notices {
+		ids = append(ids, n.Source)
+	}
+	a.Sources = c.sourceRefs(ids)
+	if k == nil {
+		a.Text = fmt.Sprintf("%s belongs to no KEP I know; %s.", gate, plural(len(notices), "notice names it", "notices name it"))
+		return a, nil
+	}
+	a.KEP = kepFacts(k)
+	a.Items = e.kepItems(k)
+	a.Notes = kepNotes(k, c.sources)
+	a.Text = fmt.Sprintf("%s is the feature gate of %s.", gate, kepTitle(a.KEP))
+	if a.KEP.Stage != StageNone {
+		a.Text += " It is " + a.KEP.Stage.Label()
+		if r := reachedList(a.KEP.Milestones); r != "" {
+			a.Text += ": " + r
+		}
+		a.Text += "."
+	}
+	if t := reachedList(a.KEP.Targets); t != "" {
+		a.Text += " Planned: " + t + "."
+	}
+	if len(notices) > 0 {
+		a.Text += " " + capitalize(plural(len(notices), "notice names", "notices name")) + " it."
+	}
+	return a, nil
+}
+
+// gateSpelling is the gate's own spelling: the KEP's, else a notice's,
+// else as asked.
+func gateSpelling(k *KEP, notices []Notice, name string) string {
+	if k != nil {
+		for _, g := range kepGates(k) {
+			if strings.EqualFold(g, name) {
+				return g
+			}
+		}
+	}
+	for _, n := range notices {
+		for _, g := range n.FeatureGates {
+			if strings.EqualFold(g, name) {
+				return g
+			}
+		}
+	}
+	return name
+}
+
+// unknownGate is the ENOTFOUND error for a gate nothing names, with the
+// nearest gates of the store's index and of notices as suggestions.
+func (e *Engine) unknownGate(ctx context.Context, c *catalog, name string) error {
+	gates, err := e.kb.ListGates(ctx)
+	if err != nil {
+		return fmt.Errorf("list feature gates: %w", err)
+	}
+	all := append(append([]string(nil), gates...), c.noticeGates...)
+	return &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know a feature gate named %s.", echo(name)),
+		Suggestions: prefixAll("gate ", closestFold(name, all))}
+}
+
+// lastRelease is the release of the last step of k's timeline.
+func lastRelease(k *KEP) Version {
+	tl := k.Timeline()
+	if len(tl) == 0 {
+		return Version{}
+	}
+	return tl[len(tl)-1].Release
+}
+
+// closestFold is closest ignoring case, answering with vocab's spelling.
+func closestFold(w string, vocab []string) []string {
+	lower := make([]string, 0, len(vocab))
+	back := map[string]string{}
+	for _, v := range vocab {
+		l := strings.ToLower(v)
+		if _, dup := back[l]; dup {
+			continue
+		}
+		back[l] = v
+		lower = append(lower, l)
+	}
+	var out []string
+	for _, c := range closest(strings.ToLower(w), lower) {
+		out = append(out, back[c])
+		if len(out) == maxSuggestions {
+			break
+		}
+	}
+	return out
+}

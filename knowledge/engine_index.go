@@ -1,0 +1,223 @@
+package knowledge
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// field is where in a KEP's record a search term stands. A posting's
+// fields are a set of these bits.
+type field uint8
+
+const (
+	inNote  field = 1 << iota // a document's words about the KEP: mentions and notices
+	inSIG                     // the SIG, without "sig-"
+	inGate                    // a feature gate: the whole name and its CamelCase parts
+	inTitle                   // the KEP's name and its number
+)
+
+// posting is one KEP holding a term, and where.
+type posting struct {
+	doc    int32 // index into searchIndex.docs
+	fields field
+}
+
+// searchIndex is an inverted index over every KEP's name, number, feature
+// gates, SIG and the documents' words about it. English words are indexed
+// whole (lower case); CamelCase names in names and gates also by their
+// parts; Chinese, Japanese and Korean text by every character and every
+// pair of neighbouring characters (bigrams), so words need no dictionary.
+type searchIndex struct {
+	terms  []string    // sorted
+	post   [][]posting // post[i]: the KEPs holding terms[i], by doc
+	docs   []*KEP      // by number
+	phrase []string    // each doc's name as " word word ", for phrase matches
+}
+
+// buildIndex indexes keps (sorted by number) and the notices that name them.
+func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
+	ix := &searchIndex{docs: keps, phrase: make([]string, len(keps))}
+	doc := make(map[int]int, len(keps))
+	for i, k := range keps {
+		doc[k.Number] = i
+	}
+	noteText := make([][]string, len(keps))
+	for _, ns := range notices {
+		for _, n := range ns {
+			if i, ok := doc[n.KEP]; ok && n.KEP > 0 {
+				noteText[i] = append(noteText[i], n.Title, n.Text)
+			}
+		}
+	}
+	byTerm := map[string][]posting{}
+	for i, k := range keps {
+		fs := map[string]field{}
+		add := func(t string, f field) { fs[t] |= f }
+		indexText(k.Title, inTitle, true, add)
+		add(strconv.Itoa(k.Number), inTitle)
+		for _, g := range kepGates(k) {
+			indexText(g, inGate, true, add)
+		}
+		indexText(strings.TrimPrefix(strings.ToLower(sigOf(k)), "sig-"), inSIG, false, add)
+		for _, m := range k.History {
+			indexText(m.Title, inNote, false, add)
+			indexText(m.Text, inNote, false, add)
+		}
+		for _, t := range noteText[i] {
+			indexText(t, inNote, false, add)
+		}
+		for t, f := range fs {
+			byTerm[t] = append(byTerm[t], posting{doc: int32(i), fields: f})
+		}
+		ix.phrase[i] = phraseOf(k.Title)
+	}
+	ix.terms = make([]string, 0, len(byTerm))
+	for t := range byTerm {
+		ix.terms = append(ix.terms, t)
+	}
+	sort.Strings(ix.terms)
+	ix.post = make([][]posting, len(ix.terms))
+	for i, t := range ix.terms {
+		ps := byTerm[t]
+		sort.Slice(ps, func(a, b int) bool { return ps[a].doc < ps[b].doc })
+		ix.post[i] = ps
+	}
+	return ix
+}
+
+// indexText adds the terms of s, found in field f: each word lower case
+// (and its CamelCase parts when camel is set), and each CJK character and
+// bigram.
+func indexText(s string, f field, camel bool, add func(string, field)) {
+	scanWords(s, func(w string, cjk bool) {
+		if cjk {
+			rs := []rune(w)
+			for i := range rs {
+				add(string(rs[i]), f)
+				if i+1 < len(rs) {
+					add(string(rs[i:i+2]), f)
+				}
+			}
+			return
+		}
+		low := strings.ToLower(w)
+		add(low, f)
+		if camel {
+			for _, p := range camelParts(w) {
+				if p != low {
+					add(p, f)
+				}
+			}
+		}
+	})
+}
+
+// scanWords calls emit for each run of letters and digits in s and each run of
+// CJK characters (cjk set), in order. Everything else separates words.
+func scanWords(s string, emit func(w string, cjk bool)) {
+	start, kind := 0, 0 // kind: 0 none, 1 word, 2 CJK
+	for i, r := range s {
+		k := 0
+		switch {
+		case r >= 0x2E80 && isCJK(r):
+			k = 2
+		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
+			k = 1
+		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			k = 1
+		}
+		if k != kind {
+			if kind != 0 {
+				emit(s[start:i], kind == 2)
+			}
+			start, kind = i, k
+		}
+	}
+	if kind != 0 {
+		emit(s[start:], kind == 2)
+	}
+}
+
+// isCJK reports whether r is a Chinese, Japanese or Korean character.
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// camelParts splits a CamelCase word into its parts, lower case, two
+// letters or more: NFTablesProxyMode gives nf, tables, proxy, mode.
+func camelParts(w string) []string {
+	rs := []rune(w)
+	var out []string
+	start := 0
+	for i := 1; i <= len(rs); i++ {
+		cut := i == len(rs)
+		if !cut {
+			up, prevUp := unicode.IsUpper(rs[i]), unicode.IsUpper(rs[i-1])
+			nextLow := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			cut = up && (!prevUp || nextLow)
+		}
+		if cut {
+			if i-start >= 2 {
+				out = append(out, strings.ToLower(string(rs[start:i])))
+			}
+			start = i
+		}
+	}
+	return out
+}
+
+// phraseOf writes s as its words, lower case, between single spaces, with
+// a space at each end: what a phrase is looked for in.
+func phraseOf(s string) string {
+	var b strings.Builder
+	b.WriteByte(' ')
+	scanWords(s, func(w string, _ bool) {
+		b.WriteString(strings.ToLower(w))
+		b.WriteByte(' ')
+	})
+	return b.String()
+}
+
+// searchStopWords are left out of a query's terms (unless it has no
+// others): they match nearly every KEP and rank nothing.
+var searchStopWords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "for": true, "in": true, "on": true, "to": true,
+	"and": true, "or": true, "as": true, "by": true, "with": true, "is": true, "be": true, "kep": true, "sig": true,
+}
+
+// queryTerms splits a query into the terms to look up: words lower case,
+// and each CJK run as its bigrams (a single character as itself).
+func queryTerms(q string) []string {
+	var all, kept []string
+	seen := map[string]bool{}
+	scanWords(q, func(w string, cjk bool) {
+		var ts []string
+		if cjk {
+			rs := []rune(w)
+			if len(rs) == 1 {
+				ts = []string{w}
+			}
+			for i := 0; i+1 < len(rs); i++ {
+				ts = append(ts, string(rs[i:i+2]))
+			}
+		} else {
+			ts = []string{strings.ToLower(w)}
+		}
+		for _, t := range ts {
+			if !seen[t] {
+				seen[t] = true
+				all = append(all, t)
+				if !searchStopWords[t] {
+					kept = append(kept, t)
+				}
+			}
+		}
+	})
+	if len(kept) == 0 {
+		return all
+	}
+	return kept
+}
