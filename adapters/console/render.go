@@ -45,7 +45,7 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		r.wrap("", "", a.Text)
 	}
 	r.started = true
-	if a.KEP != nil || a.Release != nil || len(a.Facts) > 0 {
+	if a.KEP != nil || hasReleaseFacts(a.Release) || len(a.Facts) > 0 || len(a.Releases) > 0 {
 		r.section()
 		if a.KEP != nil {
 			r.kepFacts(a.KEP)
@@ -53,13 +53,23 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		if a.Release != nil {
 			r.releaseFacts(a.Release)
 		}
+		for _, rf := range a.Releases {
+			r.fact(rf.Version, releaseLine(rf))
+		}
 		for _, f := range a.Facts {
 			r.fact(f.Name, f.Value)
 		}
 		r.started = true
 	}
+	apis, others := splitAPIs(a.Notices)
+	if len(apis) > 0 && a.Notices[0].API != nil {
+		// The engine put APIs first (an upgrade): they break clusters.
+		r.notices("APIs that stop being served:", apis)
+		apis = nil
+	}
 	r.items(a)
-	r.notices(a.Notices)
+	r.notices("APIs that stop being served:", apis)
+	r.notices("Notices:", others)
 	var links []knowledge.Link
 	if a.KEP != nil {
 		links = append(links, a.KEP.Links...)
@@ -148,6 +158,11 @@ func (r *renderer) releaseFacts(f *knowledge.ReleaseFacts) {
 	}
 }
 
+// hasReleaseFacts reports whether releaseFacts would write a line of f.
+func hasReleaseFacts(f *knowledge.ReleaseFacts) bool {
+	return f != nil && (f.Date != "" || f.Theme != "" || !f.Enhancements.IsZero())
+}
+
 // stageMap writes a stage map as "alpha 1.29, beta 1.31", in stage order.
 func stageMap(m map[string]string) string {
 	var parts []string
@@ -189,6 +204,8 @@ func (r *renderer) items(a *knowledge.Answer) {
 		r.line("", "What the documents said:")
 	case a.Kind == knowledge.KindRelease:
 		r.line("", "Highlights:")
+	case a.Kind == knowledge.KindDiff:
+		r.line("", "What reached a stage or ended, ranked:")
 	}
 	for _, it := range a.Items {
 		bullet := "  - "
@@ -236,12 +253,49 @@ func itemLine(it knowledge.Item, oneKEP bool) string {
 	return strings.TrimSpace(b.String())
 }
 
-func (r *renderer) notices(ns []knowledge.Notice) {
+// splitAPIs splits notices into those that stop serving an API version
+// and the rest, each in the order given.
+func splitAPIs(ns []knowledge.Notice) (apis, others []knowledge.Notice) {
+	for _, n := range ns {
+		if n.API != nil {
+			apis = append(apis, n)
+		} else {
+			others = append(others, n)
+		}
+	}
+	return apis, others
+}
+
+// releaseLine writes one release of the releases answer: "2023-12-13 ·
+// Mandala · 49 enhancements (11 GA, 19 beta, 19 alpha)".
+func releaseLine(f knowledge.ReleaseFacts) string {
+	var parts []string
+	if f.Date != "" {
+		parts = append(parts, f.Date)
+	}
+	if f.Theme != "" {
+		parts = append(parts, f.Theme)
+	}
+	if c := f.Enhancements; !c.IsZero() {
+		if c.Total > 0 {
+			parts = append(parts, fmt.Sprintf("%d enhancements (%d GA, %d beta, %d alpha)", c.Total, c.Stable, c.Beta, c.Alpha))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha))
+		}
+	}
+	if len(parts) == 0 {
+		return "announced, no date known"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// notices writes notices under heading, with the API each stops serving.
+func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 	if len(ns) == 0 {
 		return
 	}
 	r.section()
-	r.line("", "Notices:")
+	r.line("", heading)
 	for _, n := range ns {
 		head := fmt.Sprintf("%s in %s: %s", noticeLabel(n.Kind), n.Release, n.Title)
 		var tags []string

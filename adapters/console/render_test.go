@@ -114,8 +114,13 @@ func handAnswers() map[string]*knowledge.Answer {
 			},
 		},
 		"releases": {
-			Kind: knowledge.KindReleases, Title: "Known releases", Text: "I know 2 releases: 1.40, 1.41.",
-			Facts: []knowledge.Fact{{Name: "1.40", Value: "2030-01-02 · 3 enhancements (1 GA, 1 beta, 1 alpha)"}, {Name: "1.41", Value: "2030-05-06 · Lantern"}},
+			Kind: knowledge.KindReleases, Title: "Known releases", Text: "I know 3 releases from their announcements and release notes: 1.40, 1.41, 1.42.",
+			Releases: []knowledge.ReleaseFacts{
+				{Version: "1.40", Date: "2030-01-02", Enhancements: knowledge.Counts{Total: 3, Stable: 1, Beta: 1, Alpha: 1}},
+				{Version: "1.41", Date: "2030-05-06", Theme: "Lantern", Enhancements: knowledge.Counts{Stable: 2, Beta: 1}},
+				{Version: "1.42"},
+			},
+			Facts: []knowledge.Fact{{Name: "Not announced", Value: "1.38, 1.39, 1.43–1.45"}},
 		},
 	}
 }
@@ -192,7 +197,7 @@ func TestRenderSeeded(t *testing.T) {
 		{"1.30 ga", []string{"Kubernetes 1.30: GA", "17 enhancements went GA in Kubernetes 1.30."}},
 		{"kep abc", []string{`"abc" is not a KEP number. Usage: kep NUMBER, e.g. kep 4639.`}},
 		{"kep 99999", []string{"I don't know KEP-99999."}},
-		{"1.99", []string{"I don't know Kubernetes 1.99. I know 1.27, 1.29, 1.30, 1.31, 1.32.", "Did you mean: 1.32?"}},
+		{"1.99", []string{"I don't know Kubernetes 1.99. I know 1.27, 1.29–1.32.", "Did you mean: 1.32?"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
@@ -248,6 +253,9 @@ func TestRenderSynthetic(t *testing.T) {
 		"releases": "releases", "gate": "gate WidgetScheduling", "gate_notice_only": "gate OldWidgetFlag",
 		"search": "search widget", "diff": "diff 1.40 1.43", "upgrade": "upgrade 1.39 1.41",
 		"sig": "sig node", "sig_release": "sig node 1.40", "stage_repeat_back": "1.43 beta",
+		"kep_many_disagree": "kep 9007", "kep_name_disagree": "kep 9006", "kep_deprecated": "kep 9008",
+		"upgrade_api": "upgrade 1.41 1.43", "diff_bad_order": "diff 1.43 1.40", "diff_unknown": "diff 1.40 1.50",
+		"search_cjk": "search 港口", "release_from_kep_yaml": "1.44", "sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
 	} {
 		t.Run(name, func(t *testing.T) {
 			golden(t, "synthetic/"+name+".txt", render(t, e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
