@@ -45,6 +45,16 @@ func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
 		doc[k.Number] = i
 	}
 	noteText := make([][]string, len(keps))
+	moved := misnamedMentions(keps)
+	for _, k := range keps {
+		for _, m := range k.History {
+			if to, ok := moved[mentionAt{k.Number, m.Source, m.Release, m.Stage}]; ok {
+				if i, known := doc[to]; known {
+					noteText[i] = append(noteText[i], m.Title, m.Text)
+				}
+			}
+		}
+	}
 	for _, ns := range notices {
 		for _, n := range ns {
 			if i, ok := doc[n.KEP]; ok && n.KEP > 0 {
@@ -63,6 +73,9 @@ func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
 		}
 		indexText(strings.TrimPrefix(strings.ToLower(sigOf(k)), "sig-"), inSIG, false, add)
 		for _, m := range k.History {
+			if _, ok := moved[mentionAt{k.Number, m.Source, m.Release, m.Stage}]; ok {
+				continue
+			}
 			indexText(m.Title, inNote, false, add)
 			indexText(m.Text, inNote, false, add)
 		}
@@ -86,6 +99,29 @@ func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
 		ix.post[i] = ps
 	}
 	return ix
+}
+
+// mentionAt names a mention of a KEP: the document, release and stage.
+type mentionAt struct {
+	KEP     int
+	Source  string
+	Release Version
+	Stage   Stage
+}
+
+// misnamedMentions maps the mentions whose KEP number points at a KEP of
+// another name (a DisagreeName disagreement) to the KEP they likely mean:
+// their words are indexed under that KEP, not the number they give.
+func misnamedMentions(keps []*KEP) map[mentionAt]int {
+	out := map[mentionAt]int{}
+	for _, k := range keps {
+		for _, d := range k.Disagreements {
+			if d.Kind == DisagreeName && d.Likely > 0 {
+				out[mentionAt{k.Number, d.Source, d.Release, d.Stage}] = d.Likely
+			}
+		}
+	}
+	return out
 }
 
 // indexText adds the terms of s, found in field f: each word lower case

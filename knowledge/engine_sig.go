@@ -113,5 +113,12 @@ func unknownSIG(c *catalog, sig string) error {
 	if len(sigs) > 0 {
 		msg += " SIGs I know: " + strings.Join(bare, ", ") + "."
 	}
-	return &Error{Code: ENOTFOUND, Message: msg, Suggestions: prefixAll("sig ", closest(strings.TrimPrefix(sig, "sig-"), bare))}
+	want := strings.TrimPrefix(sig, "sig-")
+	near := closest(want, bare)
+	for _, b := range bare { // networking is network, net is network
+		if len(near) < maxSuggestions && len(want) >= 3 && (strings.HasPrefix(want, b) || strings.HasPrefix(b, want)) && !contains(near, b) {
+			near = append(near, b)
+		}
+	}
+	return &Error{Code: ENOTFOUND, Message: msg, Suggestions: prefixAll("sig ", near)}
 }

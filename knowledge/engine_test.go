@@ -224,11 +224,12 @@ func TestEngineLists(t *testing.T) {
 		{"1.43 removals", knowledge.KindList, "Kubernetes 1.43: removals", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeRemoval}, 0},
 		{"1.43 notices", knowledge.KindList, "Kubernetes 1.43: notices", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeUpgrade, knowledge.NoticeRemoval}, 0},
 		{"1.40 removals", knowledge.KindList, "Kubernetes 1.40: removals", nil, nil, 0},
-		{"search widget", knowledge.KindSearch, "Search: widget", []int{9001, 9003, 9008, 9006}, nil, 0},   // names first (by number), then a note's words
+		{"search widget", knowledge.KindSearch, "Search: widget", []int{9001, 9003, 9008}, nil, 0},         // names, by number; the 1.41 note on 9006 means 9003
 		{"search quiet node", knowledge.KindSearch, "Search: quiet node", []int{9002, 9004, 9007}, nil, 0}, // a phrase in the name, then the SIG
 		{"search 港口", knowledge.KindSearch, "Search: 港口", []int{9007}, nil, 0},                             // a Chinese note's words, by bigram
 		{"search lanternmetrics", knowledge.KindSearch, "Search: lanternmetrics", []int{9006}, nil, 0},     // a feature gate
 		{"search 9003", knowledge.KindSearch, "Search: 9003", []int{9003}, nil, 0},                         // a KEP number
+		{"search 只读卷", knowledge.KindSearch, "Search: 只读卷", []int{9003}, nil, 0},                           // the note numbers it 9006 but means 9003
 		{"sig node", knowledge.KindSIG, "sig-node", []int{9002, 9004, 9007}, nil, 0},
 		{"sig-node 1.40", knowledge.KindSIG, "sig-node in Kubernetes 1.40", []int{9004, 9002, 9002, 9007}, nil, 0}, // two sources, two stages
 		{"diff 1.40 1.43", knowledge.KindDiff, "Kubernetes 1.40 → 1.43", []int{9002, 9001, 9003, 9007, 9002, 9008},
