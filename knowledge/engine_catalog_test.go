@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -79,4 +80,15 @@ func TestEngineConcurrentInvalidate(t *testing.T) {
 		e.Invalidate()
 	}
 	wg.Wait()
+}
+
+// TestEngineWarm: Warm reads the catalog, and fails as the store fails.
+func TestEngineWarm(t *testing.T) {
+	if err := knowledge.NewEngine(openStore(t, synthetic(t))).Warm(context.Background()); err != nil {
+		t.Errorf("Warm: %v", err)
+	}
+	err := knowledge.NewEngine(failingStore{openStore(t, synthetic(t))}).Warm(context.Background())
+	if err == nil || knowledge.ErrorCode(err) != knowledge.EINTERNAL || !strings.Contains(err.Error(), "find KEP-") {
+		t.Errorf("Warm over a failing store: %v; want the wrapped store error", err)
+	}
 }

@@ -28,7 +28,7 @@ var commands = []command{
 		Detail:   []string{"deprecated and 弃用 mean deprecations; removed and 移除 mean removals; notices means both and upgrade notes."}},
 	{Topic: "releases", Usage: "releases", Summary: "every release I know, with date, theme and counts",
 		Examples: []string{"releases"},
-		Detail:   []string{"Releases an announcement or release note covers are listed with their facts; those known only from kep.yaml milestones or the deprecation guide are listed apart, without an announcement."}},
+		Detail:   []string{"Releases an announcement or release note covers are listed with date, theme and counts; those known only from kep.yaml milestones or the deprecation guide are listed apart, on one line: Not announced."}},
 	{Topic: "gate", Usage: "gate NAME", Summary: "which KEP a feature gate belongs to, its stages, and notices naming it",
 		Examples: []string{"gate NFTablesProxyMode", "gate ImageVolume"},
 		Detail:   []string{"Case does not matter; a near miss gets a suggestion."}},
