@@ -66,6 +66,12 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		secrets = append(secrets, t)
 	}
 	logger := logging.New(cfg.Log, io.err, secrets...)
+	// Pay for the engine's catalog and search index now, not on the first
+	// question someone asks in chat.
+	if err := eng.Warm(ctx); err != nil {
+		logger.Error().Err(err).Msg("load the knowledge")
+		return exitFailure
+	}
 	m := metrics.New(version)
 	var adapters []serve.Adapter
 	if dcfg.Enabled() {
