@@ -62,14 +62,17 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		r.started = true
 	}
 	apis, others := splitAPIs(a.Notices)
-	if len(apis) > 0 && a.Notices[0].API != nil {
-		// The engine put APIs first (an upgrade): they break clusters.
+	if len(apis) > 0 && a.Notices[0].API != nil || strings.HasPrefix(a.Query, "upgrade") {
+		// An upgrade: what breaks a cluster or needs doing comes before
+		// what graduated.
 		r.notices("APIs that stop being served:", apis)
-		apis = nil
+		r.notices("Removals, deprecations and upgrade notes:", others)
+		r.items(a)
+	} else {
+		r.items(a)
+		r.notices("APIs that stop being served:", apis)
+		r.notices("Notices:", others)
 	}
-	r.items(a)
-	r.notices("APIs that stop being served:", apis)
-	r.notices("Notices:", others)
 	var links []knowledge.Link
 	if a.KEP != nil {
 		links = append(links, a.KEP.Links...)
