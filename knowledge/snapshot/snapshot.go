@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -111,10 +112,27 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 		}
 		out.Mentions = append(out.Mentions, m)
 	}
+	names := kepNames(c.KEPs)
+	seen := map[string]int{}
 	for _, n := range c.Notices {
-		if n, ok := noticeFacts(n); ok {
-			out.Notices = append(out.Notices, n)
+		n, ok := noticeFacts(n, names)
+		if !ok {
+			continue
 		}
+		// Without their words, notices of several documents about one
+		// thing are the same fact: keep it once, with every gate named.
+		key := fmt.Sprintf("%s|%s|%d|%s", n.Kind, n.Release, n.KEP, n.Title)
+		if i, ok := seen[key]; ok {
+			kept := &out.Notices[i]
+			for _, g := range n.FeatureGates {
+				if !slices.Contains(kept.FeatureGates, g) {
+					kept.FeatureGates = append(kept.FeatureGates, g)
+				}
+			}
+			continue
+		}
+		seen[key] = len(out.Notices)
+		out.Notices = append(out.Notices, n)
 	}
 	for _, sk := range c.Skipped {
 		if filepath.IsAbs(sk.Path) || strings.HasPrefix(sk.Path, "..") {
@@ -125,11 +143,40 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 	return out
 }
 
+// kepNames maps KEP numbers and feature gates (lower case) to KEP names,
+// from kep.yaml.
+type kepIndex struct {
+	title map[int]string
+	gate  map[string]int
+}
+
+func kepNames(keps []knowledge.KEP) kepIndex {
+	ix := kepIndex{title: map[int]string{}, gate: map[string]int{}}
+	for _, k := range keps {
+		ix.title[k.Number] = k.Title
+		for _, g := range k.FeatureGates {
+			if _, ok := ix.gate[strings.ToLower(g)]; !ok {
+				ix.gate[strings.ToLower(g)] = k.Number
+			}
+		}
+	}
+	return ix
+}
+
 // noticeFacts keeps a notice by its facts alone: an API version, a KEP or
-// feature gates. Its title is rebuilt from them; the document's own heading
-// is a sentence and stays out. A notice with none of these facts is dropped.
-func noticeFacts(n knowledge.Notice) (knowledge.Notice, bool) {
+// feature gates. Its title is rebuilt from them (the KEP's name where
+// kep.yaml gives one); the document's own heading is a sentence and stays
+// out. A notice with none of these facts is dropped.
+func noticeFacts(n knowledge.Notice, ix kepIndex) (knowledge.Notice, bool) {
 	n.Text, n.Line = "", 0
+	if n.KEP == 0 && n.API == nil {
+		for _, g := range n.FeatureGates {
+			if k, ok := ix.gate[strings.ToLower(g)]; ok {
+				n.KEP = k
+				break
+			}
+		}
+	}
 	switch {
 	case n.API != nil:
 		n.Title = n.API.GroupVersion
@@ -137,9 +184,15 @@ func noticeFacts(n knowledge.Notice) (knowledge.Notice, bool) {
 			n.Title = strings.Join(n.API.Kinds, ", ") + " (" + n.API.GroupVersion + ")"
 		}
 	case n.KEP > 0:
-		n.Title = fmt.Sprintf("KEP-%d", n.KEP)
+		n.Title = ix.title[n.KEP]
+		if n.Title == "" {
+			n.Title = fmt.Sprintf("KEP-%d", n.KEP)
+		}
 	case len(n.FeatureGates) > 0:
-		n.Title = "feature gate " + strings.Join(n.FeatureGates, ", ")
+		n.Title = "feature gates"
+		if len(n.FeatureGates) == 1 {
+			n.Title = "feature gate " + n.FeatureGates[0]
+		}
 	default:
 		return n, false
 	}
