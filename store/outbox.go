@@ -69,16 +69,27 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []kno
 		if err != nil {
 			return false, err
 		}
+		changed := false
 		for _, dv := range ds {
-			if out.Get([]byte(dv.Key)) != nil {
-				res.Existing++
-				continue
-			}
 			sub, err := getSubscription(tx, dv.Subscription)
 			if err != nil {
 				return false, err
 			}
-			if sub == nil || !sub.Active() || sub.Rev != dv.BasedOn {
+			current := sub != nil && sub.Active() && sub.Rev == dv.BasedOn
+			if out.Get([]byte(dv.Key)) != nil {
+				res.Existing++
+				// Queued before, and the subscription was saved again
+				// since with the same news waiting: it has had this
+				// digest, so record it as told.
+				if current && sub.Seen.Through < dv.Seen.Through {
+					sub.Seen.Through, sub.Rev, changed = dv.Seen.Through, sub.Rev+1, true
+					if err := putSubscription(tx, sub); err != nil {
+						return false, err
+					}
+				}
+				continue
+			}
+			if !current {
 				res.Stale++
 				continue
 			}
@@ -102,7 +113,7 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []kno
 			res.Created++
 		}
 		if res.Created == 0 {
-			return false, nil
+			return changed, nil
 		}
 		digests, err := tx.CreateBucketIfNotExists(bucketDigests)
 		if err != nil {

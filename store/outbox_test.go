@@ -335,3 +335,29 @@ func TestLastRun(t *testing.T) {
 		t.Errorf("last run %v, want %v", got, subsNow)
 	}
 }
+
+// TestEnqueueAgainAfterResubscribing: a channel that subscribes again with
+// the same news waiting has had that digest; it is not queued twice, and
+// the subscription records it as told so the trigger stops rebuilding it.
+func TestEnqueueAgainAfterResubscribing(t *testing.T) {
+	ctx := context.Background()
+	db := openUserState(t)
+	o := db.Outbox()
+	ref := channel("slack", "T1", "A")
+	sub := subscribeAll(t, db, ref)[0]
+	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), []knowledge.Delivery{deliveryFor(sub, "d1", subsNow)}); err != nil {
+		t.Fatal(err)
+	}
+	again := subscribeAll(t, db, ref)[0] // Seen back to 0
+	res, err := o.EnqueueDigest(ctx, testDigest("d1"), []knowledge.Delivery{deliveryFor(again, "d1", subsNow)})
+	if err != nil || res != (knowledge.Enqueued{Existing: 1}) {
+		t.Fatalf("enqueue again = %+v, %v", res, err)
+	}
+	got, _ := db.Subscriptions().FindSubscriptionByChannel(ctx, ref)
+	if got.Seen.Through != 7 || got.Rev != again.Rev+1 {
+		t.Errorf("after the repeat: %+v; want Seen 7 recorded", got)
+	}
+	if all, _ := o.ListDeliveries(ctx); len(all) != 1 {
+		t.Errorf("%d deliveries, want 1", len(all))
+	}
+}

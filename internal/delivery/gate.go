@@ -1,0 +1,195 @@
+package delivery
+
+import (
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Limits are one platform's rate limits, as the worker keeps to them.
+type Limits struct {
+	// ChannelGap is the least time between the end of one post to a
+	// channel and the start of the next: Slack's "one message per second
+	// per channel". Zero means DefaultChannelGap.
+	ChannelGap time.Duration
+	// Workspace caps posts per second to one workspace (Slack's unpublished
+	// workspace-wide limit); Platform caps posts per second to the whole
+	// platform (Discord's 50 requests a second per bot). Zero is no cap.
+	Workspace      rate.Limit
+	WorkspaceBurst int
+	Platform       rate.Limit
+	PlatformBurst  int
+}
+
+// DefaultChannelGap is the gap between two posts to one channel: Slack's
+// chat.postMessage "generally allows posting one message per second per
+// channel" (https://docs.slack.dev/apis/web-api/rate-limits).
+const DefaultChannelGap = time.Second
+
+// DefaultLimits are the limits of the platforms kepbot posts to. Slack
+// publishes no number for its workspace-wide limit; 10 a second stays
+// well inside what it tolerates, and any 429 it sends is honoured.
+// Discord's global limit is 50 requests a second per bot
+// (https://discord.com/developers/docs/topics/rate-limits); 45 leaves room
+// for the answers the adapter posts meanwhile.
+func DefaultLimits() map[string]Limits {
+	return map[string]Limits{
+		"slack":   {ChannelGap: DefaultChannelGap, Workspace: 10, WorkspaceBurst: 10},
+		"discord": {ChannelGap: DefaultChannelGap, Platform: 45, PlatformBurst: 45},
+	}
+}
+
+// gate decides which delivery may be posted now: not to a channel with a
+// post under way or one within its gap, not inside any Retry-After window,
+// and only with a token from every limiter on its way. It is safe for
+// concurrent use.
+type gate struct {
+	mu     sync.Mutex
+	limits map[string]Limits
+	global *rate.Limiter // nil: no global cap
+
+	busy      map[string]bool          // channel key → a post is under way
+	notBefore map[string]time.Time     // channel, workspace, platform or "*" key → refuse until
+	limiters  map[string]*rate.Limiter // workspace and platform keys
+	wake      map[string]time.Time     // platform → the soonest a refused delivery may go
+	accepts   int                      // calls since the last prune
+}
+
+func newGate(limits map[string]Limits, global rate.Limit, globalBurst int) *gate {
+	g := &gate{limits: limits, busy: map[string]bool{}, wake: map[string]time.Time{}, notBefore: map[string]time.Time{}, limiters: map[string]*rate.Limiter{}}
+	if global > 0 {
+		g.global = rate.NewLimiter(global, max(globalBurst, 1))
+	}
+	return g
+}
+
+// Keys of the scopes a delivery passes through.
+func channelKey(ch knowledge.ChannelRef) string   { return "c/" + ch.ID() }
+func workspaceKey(ch knowledge.ChannelRef) string { return "w/" + ch.Platform + "/" + ch.Workspace }
+func platformKey(ch knowledge.ChannelRef) string  { return "p/" + ch.Platform }
+
+const globalKey = "*"
+
+// accept reports whether d may be posted at now and, if so, takes the
+// tokens it needs and marks its channel busy until done.
+func (g *gate) accept(d *knowledge.Delivery, now time.Time) bool {
+	ch := d.Ref()
+	ck := channelKey(ch)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.accepts++; g.accepts >= 4096 {
+		g.prune(now)
+	}
+	if g.busy[ck] {
+		return false
+	}
+	keys := [...]string{ck, workspaceKey(ch), platformKey(ch), globalKey}
+	for _, k := range keys {
+		if t, ok := g.notBefore[k]; ok && now.Before(t) {
+			g.soonest(ch.Platform, t)
+			return false
+		}
+	}
+	lim := g.limits[ch.Platform]
+	limiters := [...]*rate.Limiter{
+		g.limiter(keys[1], lim.Workspace, lim.WorkspaceBurst),
+		g.limiter(keys[2], lim.Platform, lim.PlatformBurst),
+		g.global,
+	}
+	var taken []*rate.Reservation
+	for i, l := range limiters {
+		if l == nil {
+			continue
+		}
+		r := l.ReserveN(now, 1)
+		if wait := r.DelayFrom(now); !r.OK() || wait > 0 {
+			r.CancelAt(now)
+			for _, t := range taken {
+				t.CancelAt(now)
+			}
+			g.notBefore[keys[i+1]] = now.Add(wait)
+			g.soonest(ch.Platform, now.Add(wait))
+			return false
+		}
+		taken = append(taken, r)
+	}
+	g.busy[ck] = true
+	return true
+}
+
+// done ends the post to d's channel at now: the next may start a gap later.
+func (g *gate) done(d *knowledge.Delivery, now time.Time) {
+	ch := d.Ref()
+	gap := g.limits[ch.Platform].ChannelGap
+	if gap <= 0 {
+		gap = DefaultChannelGap
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.busy, channelKey(ch))
+	g.hold(channelKey(ch), now.Add(gap))
+	g.soonest(ch.Platform, now.Add(gap))
+}
+
+// block holds back scope of d's channel until until: a Retry-After.
+func (g *gate) block(d *knowledge.Delivery, scope Scope, until time.Time) {
+	ch := d.Ref()
+	k := channelKey(ch)
+	switch scope {
+	case ScopeWorkspace:
+		k = workspaceKey(ch)
+	case ScopePlatform:
+		k = platformKey(ch)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.hold(k, until)
+}
+
+func (g *gate) hold(k string, until time.Time) {
+	if t, ok := g.notBefore[k]; !ok || t.Before(until) {
+		g.notBefore[k] = until
+	}
+}
+
+// nextWake returns the soonest a delivery to platform refused since the
+// last call may go, or the zero time, and forgets it.
+func (g *gate) nextWake(platform string) time.Time {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t := g.wake[platform]
+	delete(g.wake, platform)
+	return t
+}
+
+func (g *gate) soonest(platform string, t time.Time) {
+	if w, ok := g.wake[platform]; !ok || t.Before(w) {
+		g.wake[platform] = t
+	}
+}
+
+func (g *gate) limiter(key string, r rate.Limit, burst int) *rate.Limiter {
+	if r <= 0 {
+		return nil
+	}
+	l, ok := g.limiters[key]
+	if !ok {
+		l = rate.NewLimiter(r, max(burst, 1))
+		g.limiters[key] = l
+	}
+	return l
+}
+
+// prune forgets holds that have passed, so the maps stay as small as the
+// channels recently posted to.
+func (g *gate) prune(now time.Time) {
+	g.accepts = 0
+	for k, t := range g.notBefore {
+		if !now.Before(t) {
+			delete(g.notBefore, k)
+		}
+	}
+}

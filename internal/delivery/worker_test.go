@@ -1,0 +1,266 @@
+package delivery_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/kepbot/kepbot/internal/delivery"
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// scriptPoster answers posts as respond says, in process, and records them.
+type scriptPoster struct {
+	mu       sync.Mutex
+	calls    []call
+	perChan  map[string]int
+	inflight int
+	most     int // the most posts under way at once
+	respond  func(n int, channel string) (string, error)
+	hold     time.Duration
+	maxChars int
+}
+
+type call struct {
+	at      time.Time
+	channel string
+	nonce   string
+	title   string
+}
+
+func (p *scriptPoster) Post(ctx context.Context, channel string, a *knowledge.Answer, nonce string) (string, error) {
+	p.mu.Lock()
+	if p.perChan == nil {
+		p.perChan = map[string]int{}
+	}
+	n := p.perChan[channel]
+	p.perChan[channel]++
+	p.calls = append(p.calls, call{at: time.Now(), channel: channel, nonce: nonce, title: a.Title})
+	p.inflight++
+	p.most = max(p.most, p.inflight)
+	p.mu.Unlock()
+	defer func() { p.mu.Lock(); p.inflight--; p.mu.Unlock() }()
+	if p.hold > 0 {
+		select {
+		case <-time.After(p.hold):
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	if p.respond == nil {
+		return "m-" + nonce, nil
+	}
+	return p.respond(n, channel)
+}
+
+func (p *scriptPoster) Fits(a *knowledge.Answer) bool {
+	return p.maxChars == 0 || len(text(a)) <= p.maxChars
+}
+
+func (p *scriptPoster) callsTo(channel string) []call {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []call
+	for _, c := range p.calls {
+		if c.channel == channel {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// idemPoster is a scriptPoster whose platform drops repeated nonces.
+type idemPoster struct{ *scriptPoster }
+
+func (idemPoster) Idempotent() bool { return true }
+
+// small is a harness of a few channels with scripted posters.
+func small(t *testing.T, slack, discord int) (*harness, *scriptPoster, *scriptPoster, *delivery.Counts, delivery.Config) {
+	t.Helper()
+	unit := 20 * time.Millisecond
+	h := newHarness(t, fanoutSpec{slack: slack, discord: discord, workspaces: 2, unit: unit}, 7)
+	sp, dp := &scriptPoster{}, &scriptPoster{}
+	counts := &delivery.Counts{}
+	cfg := workerConfig(h.srv.URL, unit, counts)
+	cfg.Posters = map[string]delivery.Poster{"slack": sp, "discord": idemPoster{dp}}
+	cfg.Rand = func() float64 { return 0 }
+	return h, sp, dp, counts, cfg
+}
+
+func waitCounts(t *testing.T, h *harness, cfg delivery.Config, counts *delivery.Counts, want map[string]int) {
+	t.Helper()
+	w, err := delivery.New(h.db.Outbox(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trigger(h.db, w.Notify).OnKnowledgeChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, w, 20*time.Second, func() bool {
+		s := counts.Snapshot()
+		for k, v := range want {
+			if s[k] < v {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func TestSplitDigestPostsEachPartOnceAGapApart(t *testing.T) {
+	h, sp, _, counts, cfg := small(t, 1, 0)
+	sp.maxChars = 200 // the digest of six notices takes several messages
+	waitCounts(t, h, cfg, counts, map[string]int{"delivered/slack": 1})
+	calls := sp.callsTo(h.channels[0].Channel)
+	if len(calls) < 3 {
+		t.Fatalf("%d posts; want the digest in at least 3 parts", len(calls))
+	}
+	seen := map[string]bool{}
+	for i, c := range calls {
+		if seen[c.nonce] {
+			t.Errorf("part %d repeats nonce %s", i, c.nonce)
+		}
+		seen[c.nonce] = true
+		if !strings.HasSuffix(c.title, ")") || !strings.Contains(c.title, "/") {
+			t.Errorf("part %d title %q lacks its number", i, c.title)
+		}
+		if i > 0 && c.at.Sub(calls[i-1].at) < cfg.Limits["slack"].ChannelGap {
+			t.Errorf("parts %d and %d %s apart; the gap is %s", i-1, i, c.at.Sub(calls[i-1].at), cfg.Limits["slack"].ChannelGap)
+		}
+	}
+	dv, err := h.db.Outbox().ListDeliveries(context.Background())
+	if err != nil || len(dv) != 1 || dv[0].State != knowledge.DeliverySent || len(dv[0].MessageIDs) != len(calls) {
+		t.Errorf("delivery %+v, %v", dv, err)
+	}
+}
+
+// retryAfterErr is a 429 for the tests' scripted posters.
+type retryAfterErr struct {
+	d     time.Duration
+	scope delivery.Scope
+}
+
+func (e retryAfterErr) Error() string              { return "429" }
+func (e retryAfterErr) RetryAfter() time.Duration  { return e.d }
+func (e retryAfterErr) RetryScope() delivery.Scope { return e.scope }
+func (e retryAfterErr) Terminal() (string, bool)   { return "", false }
+
+func TestRetryAfterHoldsBackItsScope(t *testing.T) {
+	h, sp, _, counts, cfg := small(t, 6, 0) // 3 channels in each of 2 workspaces
+	first := h.channels[0]
+	window := 300 * time.Millisecond
+	var once sync.Once
+	var until time.Time
+	sp.respond = func(n int, ch string) (string, error) {
+		if ch == first.Channel && n == 0 {
+			once.Do(func() { until = time.Now().Add(window) })
+			return "", retryAfterErr{d: window, scope: delivery.ScopeWorkspace}
+		}
+		return "m", nil
+	}
+	waitCounts(t, h, cfg, counts, map[string]int{"delivered/slack": 6})
+	for _, ch := range h.channels {
+		for _, c := range sp.callsTo(ch.Channel) {
+			if ch.Workspace == first.Workspace && c.at.After(until.Add(-window)) && c.at.Before(until) {
+				t.Errorf("post to %s %s before the workspace's Retry-After ended", ch.Channel, until.Sub(c.at))
+			}
+		}
+	}
+	if got := counts.Get("retried/slack/rate_limited"); got != 1 {
+		t.Errorf("rate limited retries %d, want 1", got)
+	}
+}
+
+func TestFailuresBackOffThenGiveUpWithoutPausing(t *testing.T) {
+	h, sp, _, counts, cfg := small(t, 1, 0)
+	cfg.MaxFailures, cfg.BackoffBase, cfg.BackoffMax = 4, 20*time.Millisecond, time.Second
+	sp.respond = func(int, string) (string, error) { return "", errors.New("HTTP 502") }
+	waitCounts(t, h, cfg, counts, map[string]int{"dead/slack/gave_up": 1})
+	calls := sp.callsTo(h.channels[0].Channel)
+	if len(calls) != 4 {
+		t.Fatalf("%d posts, want 4", len(calls))
+	}
+	for i := 1; i < len(calls); i++ { // jitter 0: half of 20ms doubled per failure
+		want := 10 * time.Millisecond << (i - 1)
+		if got := calls[i].at.Sub(calls[i-1].at); got < want {
+			t.Errorf("attempt %d came %s after the last, want at least %s", i+1, got, want)
+		}
+	}
+	sub, _ := h.db.Subscriptions().FindSubscriptionByChannel(context.Background(), h.channels[0])
+	if !sub.Active() {
+		t.Errorf("giving up paused the subscription: %+v", sub)
+	}
+	if got := counts.Get("duplicate_possible/slack"); got != 3 {
+		t.Errorf("duplicate_possible %d, want 3 (every failed Slack post may have gone out)", got)
+	}
+}
+
+func TestOnlyOneUnsafePostAtOnce(t *testing.T) {
+	h, sp, dp, counts, cfg := small(t, 6, 6)
+	sp.hold, dp.hold = 20*time.Millisecond, 20*time.Millisecond
+	waitCounts(t, h, cfg, counts, map[string]int{"delivered/slack": 6, "delivered/discord": 6})
+	if sp.most != 1 {
+		t.Errorf("%d Slack posts were under way at once, want 1", sp.most)
+	}
+	if dp.most < 2 {
+		t.Errorf("Discord posts never overlapped (most %d): the idempotent lane should use its workers", dp.most)
+	}
+}
+
+// TestStopInTheMiddleLeavesItInDoubt: a post cut short by shutdown is
+// resolved by the next Run, with the same nonce, and counted.
+func TestStopInTheMiddleLeavesItInDoubt(t *testing.T) {
+	h, sp, dp, counts, cfg := small(t, 1, 1)
+	sp.hold, dp.hold = time.Hour, time.Hour
+	w, err := delivery.New(h.db.Outbox(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trigger(h.db, w.Notify).OnKnowledgeChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- w.Run(ctx) }()
+	for len(sp.callsTo(h.channels[0].Channel)) == 0 || len(dp.callsTo(h.channels[1].Channel)) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	all, _ := h.db.Outbox().ListDeliveries(context.Background())
+	for _, d := range all {
+		if d.State != knowledge.DeliverySending {
+			t.Errorf("%s is %s after a stop mid-post, want sending", d.Key, d.State)
+		}
+	}
+	sp.hold, dp.hold = 0, 0
+	w2, _ := delivery.New(h.db.Outbox(), cfg)
+	runUntil(t, w2, 10*time.Second, func() bool { return counts.Get("delivered/slack")+counts.Get("delivered/discord") == 2 })
+	want := map[string]int{"in_doubt/slack": 1, "in_doubt/discord": 1, "duplicate_possible/slack": 1, "delivered/slack": 1, "delivered/discord": 1}
+	for k, v := range want {
+		if got := counts.Get(k); got != v {
+			t.Errorf("%s = %d, want %d", k, got, v)
+		}
+	}
+	if counts.Get("duplicate_possible/discord") != 0 {
+		t.Error("a Discord resend with the same nonce was counted as a possible duplicate")
+	}
+	for _, p := range []*scriptPoster{sp, dp} {
+		if len(p.calls) != 2 || p.calls[0].nonce != p.calls[1].nonce {
+			t.Errorf("resend after the stop: %+v; want the same nonce twice", p.calls)
+		}
+	}
+}
+
+func TestNewNeedsAPoster(t *testing.T) {
+	if _, err := delivery.New(nil, delivery.Config{Log: zerolog.Nop()}); err == nil {
+		t.Error("New without posters did not fail")
+	}
+}
