@@ -1,4 +1,4 @@
-package config
+package secret
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 func TestSecretNeverPrints(t *testing.T) {
 	const raw = "xoxb-1234-secret-abcdef"
-	s := NewSecret(raw)
+	s := New(raw)
 	holder := struct {
 		Token Secret `json:"token" yaml:"token"`
 		Name  string `json:"name" yaml:"name"`
@@ -41,7 +41,7 @@ func TestSecretNeverPrints(t *testing.T) {
 	outs = append(outs, buf.String())
 
 	for _, o := range outs {
-		if strings.Contains(o, "secret") || strings.Contains(o, "1234") {
+		if strings.Contains(o, "-secret-") || strings.Contains(o, "1234") {
 			t.Errorf("secret printed: %s", o)
 		}
 	}
