@@ -253,6 +253,17 @@ func (d *Delivery) Nonce(part int) string {
 	return hex.EncodeToString(sum[:12])
 }
 
+// ClaimFilter says which due deliveries ClaimDue takes; both checks are
+// optional. A worker keeps rate limits with them.
+type ClaimFilter struct {
+	// Ready is asked first, for every due candidate before it is read: a
+	// cheap check without side effects, such as "is this channel held back".
+	Ready func(ch ChannelRef) bool
+	// Accept is asked last, only for a candidate that is claimed if it says
+	// yes, so it may reserve what the post needs.
+	Accept func(d *Delivery) bool
+}
+
 // Enqueued says what EnqueueDigest did.
 type Enqueued struct {
 	DigestNew bool // the digest was stored now, not before
@@ -270,10 +281,10 @@ type Outbox interface {
 	// absent, and records each delivery's Seen in its subscription.
 	EnqueueDigest(ctx context.Context, d Digest, ds []Delivery) (Enqueued, error)
 	// ClaimDue moves up to limit of platform's pending deliveries whose
-	// NextAttempt is not after now to sending, oldest due first, skipping
-	// those accept refuses; a delivery whose subscription is gone or paused
+	// NextAttempt is not after now to sending, soonest due first, skipping
+	// those f refuses; a delivery whose subscription is gone or paused
 	// becomes dead instead.
-	ClaimDue(ctx context.Context, platform string, now time.Time, limit int, accept func(*Delivery) bool) ([]Delivery, error)
+	ClaimDue(ctx context.Context, platform string, now time.Time, limit int, f ClaimFilter) ([]Delivery, error)
 	// MarkPartSent records that part (0-based) of parts was posted as
 	// messageID: the delivery is sent after the last part, else pending
 	// again at next.

@@ -136,11 +136,12 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []kno
 }
 
 // ClaimDue moves up to limit of platform's pending deliveries due by now
-// to sending, soonest due first, and returns them. accept sees each
-// candidate's channel first and may refuse it (rate limited, already busy);
-// refused ones stay pending. A candidate whose subscription is gone or
-// paused becomes dead instead. When nothing changes, nothing is written.
-func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, limit int, accept func(*knowledge.Delivery) bool) ([]knowledge.Delivery, error) {
+// to sending, soonest due first, and returns them. f.Ready sees each
+// candidate's channel before the delivery is read, f.Accept the delivery
+// just before it is claimed; refused ones stay pending. A candidate whose
+// subscription is gone or paused becomes dead instead. When nothing
+// changes, nothing is written.
+func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, limit int, f knowledge.ClaimFilter) ([]knowledge.Delivery, error) {
 	var out []knowledge.Delivery
 	if limit <= 0 {
 		return nil, nil
@@ -158,6 +159,9 @@ func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, l
 		for k, _ := c.First(); k != nil && len(out) < limit; k, _ = c.Next() {
 			if len(k) <= 8 || bytes.Compare(k[:8], due[:]) > 0 {
 				break
+			}
+			if ref, ok := refOfKey(k[8:]); ok && f.Ready != nil && !f.Ready(ref) {
+				continue
 			}
 			dv, err := getDelivery(tx, string(k[8:]))
 			if err != nil {
@@ -183,7 +187,7 @@ func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, l
 				}
 				continue
 			}
-			if accept != nil && !accept(dv) {
+			if f.Accept != nil && !f.Accept(dv) {
 				continue
 			}
 			dv.State, dv.Attempts, dv.UpdatedAt = knowledge.DeliverySending, dv.Attempts+1, now
@@ -436,6 +440,16 @@ func timeKey(t time.Time) [8]byte {
 func dueKey(dv *knowledge.Delivery) []byte {
 	tk := timeKey(dv.NextAttempt)
 	return append(tk[:], dv.Key...)
+}
+
+// refOfKey reads the channel out of a delivery key
+// ("platform/workspace/channel/digest").
+func refOfKey(k []byte) (knowledge.ChannelRef, bool) {
+	parts := bytes.SplitN(k, []byte("/"), 4)
+	if len(parts) != 4 {
+		return knowledge.ChannelRef{}, false
+	}
+	return knowledge.ChannelRef{Platform: string(parts[0]), Workspace: string(parts[1]), Channel: string(parts[2])}, true
 }
 
 // dueBucket returns platform's due index, or nil before its first entry.

@@ -74,14 +74,14 @@ func TestOutboxStateMachine(t *testing.T) {
 	}
 
 	// Not due yet; then due, one at a time, only the platform asked for.
-	if got, _ := o.ClaimDue(ctx, "slack", subsNow.Add(-time.Second), 10, nil); len(got) != 0 {
+	if got, _ := o.ClaimDue(ctx, "slack", subsNow.Add(-time.Second), 10, knowledge.ClaimFilter{}); len(got) != 0 {
 		t.Fatalf("claimed %d before they were due", len(got))
 	}
-	a, err := o.ClaimDue(ctx, "slack", subsNow, 1, nil)
+	a, err := o.ClaimDue(ctx, "slack", subsNow, 1, knowledge.ClaimFilter{})
 	if err != nil || len(a) != 1 || a[0].Channel != "A" || a[0].State != knowledge.DeliverySending || a[0].Attempts != 1 {
 		t.Fatalf("claim = %+v, %v", a, err)
 	}
-	refuseB := func(d *knowledge.Delivery) bool { return d.Channel != "B" }
+	refuseB := knowledge.ClaimFilter{Accept: func(d *knowledge.Delivery) bool { return d.Channel != "B" }}
 	if got, _ := o.ClaimDue(ctx, "slack", subsNow, 10, refuseB); len(got) != 0 {
 		t.Fatalf("claimed %+v that accept refused", got)
 	}
@@ -125,7 +125,7 @@ func TestOutboxStateMachine(t *testing.T) {
 	}
 
 	// B: a terminal error pauses its subscription in the same transaction.
-	b, _ := o.ClaimDue(ctx, "slack", sentAt, 10, nil)
+	b, _ := o.ClaimDue(ctx, "slack", sentAt, 10, knowledge.ClaimFilter{})
 	if len(b) != 1 || b[0].Channel != "B" {
 		t.Fatalf("claim B = %+v", b)
 	}
@@ -161,7 +161,7 @@ func TestPausingKillsTheChannelsPendingDeliveries(t *testing.T) {
 		}
 		sub, _ = db.Subscriptions().FindSubscriptionByChannel(ctx, ref)
 	}
-	got, _ := o.ClaimDue(ctx, "discord", subsNow, 10, nil)
+	got, _ := o.ClaimDue(ctx, "discord", subsNow, 10, knowledge.ClaimFilter{})
 	if len(got) != 1 {
 		t.Fatalf("claimed %d", len(got))
 	}
@@ -180,7 +180,7 @@ func TestPausingKillsTheChannelsPendingDeliveries(t *testing.T) {
 	if dv, _ := o.FindDelivery(ctx, knowledge.DeliveryKey(ref, "d2")); dv.Reason != "subscription paused: 10003" {
 		t.Errorf("d2 reason %q", dv.Reason)
 	}
-	if got, _ := o.ClaimDue(ctx, "discord", subsNow.Add(2*time.Hour), 10, nil); len(got) != 0 {
+	if got, _ := o.ClaimDue(ctx, "discord", subsNow.Add(2*time.Hour), 10, knowledge.ClaimFilter{}); len(got) != 0 {
 		t.Errorf("claimed %+v after the pause", got)
 	}
 }
@@ -201,7 +201,7 @@ func TestUnsubscribeDropsWhatIsNotPosted(t *testing.T) {
 	if err := db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketSubscriptions).Delete([]byte(subs[1].ID)) }); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := o.ClaimDue(ctx, "slack", subsNow, 10, nil); len(got) != 0 {
+	if got, _ := o.ClaimDue(ctx, "slack", subsNow, 10, knowledge.ClaimFilter{}); len(got) != 0 {
 		t.Fatalf("claimed %+v for unsubscribed channels", got)
 	}
 	all, _ := o.ListDeliveries(ctx)
@@ -293,7 +293,7 @@ func TestRecoverPutsInDoubtDeliveriesBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"slack", "discord"} {
-		if got, _ := db.Outbox().ClaimDue(ctx, p, subsNow, 10, nil); len(got) != 1 {
+		if got, _ := db.Outbox().ClaimDue(ctx, p, subsNow, 10, knowledge.ClaimFilter{}); len(got) != 1 {
 			t.Fatalf("%s: claimed %d", p, len(got))
 		}
 	}
@@ -316,7 +316,7 @@ func TestRecoverPutsInDoubtDeliveriesBack(t *testing.T) {
 	if again, _ := db.Outbox().Recover(ctx, later); len(again) != 0 {
 		t.Errorf("second recover found %d", len(again))
 	}
-	if got, _ := db.Outbox().ClaimDue(ctx, "discord", later, 10, nil); len(got) != 1 || got[0].Attempts != 2 {
+	if got, _ := db.Outbox().ClaimDue(ctx, "discord", later, 10, knowledge.ClaimFilter{}); len(got) != 1 || got[0].Attempts != 2 {
 		t.Errorf("claim after recover = %+v", got)
 	}
 	checkPages(t, db)
@@ -359,5 +359,32 @@ func TestEnqueueAgainAfterResubscribing(t *testing.T) {
 	}
 	if all, _ := o.ListDeliveries(ctx); len(all) != 1 {
 		t.Errorf("%d deliveries, want 1", len(all))
+	}
+}
+
+func TestClaimDueAsksReadyBeforeReading(t *testing.T) {
+	ctx := context.Background()
+	db := openUserState(t)
+	o := db.Outbox()
+	subs := subscribeAll(t, db, channel("slack", "T1", "A"), channel("slack", "T2", "B"))
+	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), []knowledge.Delivery{deliveryFor(subs[0], "d1", subsNow), deliveryFor(subs[1], "d1", subsNow)}); err != nil {
+		t.Fatal(err)
+	}
+	var ready, accepted []string
+	got, err := o.ClaimDue(ctx, "slack", subsNow, 10, knowledge.ClaimFilter{
+		Ready:  func(ch knowledge.ChannelRef) bool { ready = append(ready, ch.ID()); return ch.Workspace != "T1" },
+		Accept: func(d *knowledge.Delivery) bool { accepted = append(accepted, d.Channel); return true },
+	})
+	if err != nil || len(got) != 1 || got[0].Channel != "B" {
+		t.Fatalf("claim = %+v, %v", got, err)
+	}
+	if diff := cmp.Diff([]string{"slack/T1/A", "slack/T2/B"}, ready); diff != "" {
+		t.Errorf("Ready saw (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"B"}, accepted); diff != "" {
+		t.Errorf("Accept saw (-want +got):\n%s", diff)
+	}
+	if dv, _ := o.FindDelivery(ctx, knowledge.DeliveryKey(subs[0].Ref(), "d1")); dv.State != knowledge.DeliveryPending {
+		t.Errorf("the refused delivery is %s", dv.State)
 	}
 }

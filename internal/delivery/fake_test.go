@@ -42,7 +42,7 @@ type fakePlatforms struct {
 	lastAt     map[string]time.Time      // channel → last request
 	windowEnd  map[string]time.Time      // scope key → end of its announced Retry-After
 	goneCalls  map[string]int
-	attempts   map[string]int // "slack", "discord" → requests
+	attempts   map[string]int // "slack", "discord", and each rate-limited scope ("w/T03", "g/discord") → requests
 	violations []string
 	maxWindow  time.Duration // the longest Retry-After announced
 	lastReply  time.Time
@@ -163,6 +163,7 @@ func (f *fakePlatforms) post(platform, ch, nonce string, enforceNonce bool) repl
 	} else {
 		scopes = append(scopes, "g/discord")
 	}
+	f.attempts[scopes[1]]++
 	for _, k := range scopes {
 		if end, ok := f.windowEnd[k]; ok && now.Before(end) {
 			f.violations = append(f.violations, fmt.Sprintf("%s %s: post %s inside the Retry-After window of %s", platform, ch, end.Sub(now), k))

@@ -73,6 +73,24 @@ func platformKey(ch knowledge.ChannelRef) string  { return "p/" + ch.Platform }
 
 const globalKey = "*"
 
+// ready reports, without taking anything, whether a delivery to ch could
+// be accepted at now: its channel is not busy and no scope on its way is
+// held back.
+func (g *gate) ready(ch knowledge.ChannelRef, now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.busy[channelKey(ch)] {
+		return false
+	}
+	for _, k := range [...]string{channelKey(ch), workspaceKey(ch), platformKey(ch), globalKey} {
+		if t, ok := g.notBefore[k]; ok && now.Before(t) {
+			g.soonest(ch.Platform, t)
+			return false
+		}
+	}
+	return true
+}
+
 // accept reports whether d may be posted at now and, if so, takes the
 // tokens it needs and marks its channel busy until done.
 func (g *gate) accept(d *knowledge.Delivery, now time.Time) bool {

@@ -259,7 +259,10 @@ func (l *lane) run(ctx context.Context) {
 			break
 		}
 		now := l.w.cfg.Now()
-		ds, err := l.w.outbox.ClaimDue(ctx, l.platform, now, n, func(d *knowledge.Delivery) bool { return l.w.gate.accept(d, now) })
+		ds, err := l.w.outbox.ClaimDue(ctx, l.platform, now, n, knowledge.ClaimFilter{
+			Ready:  func(ch knowledge.ChannelRef) bool { return l.w.gate.ready(ch, now) },
+			Accept: func(d *knowledge.Delivery) bool { return l.w.gate.accept(d, now) },
+		})
 		if err != nil && ctx.Err() == nil {
 			l.w.cfg.Log.Error().Err(err).Str("platform", l.platform).Msg("claiming due deliveries failed")
 		}
