@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/kepbot/kepbot/internal/delivery"
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/store"
+)
+
+// runDigest runs `bot digest preview --channel ID`: it prints the digest
+// the channel's subscription would get now, without queueing or sending
+// it. Exit: 0 printed (or nothing new), 1 no such subscription, 2 bad
+// flags, 3 the database failed. The database must not be held by a
+// running `bot serve`.
+func runDigest(ctx context.Context, io stdio, args []string) int {
+	if len(args) == 0 || args[0] != "preview" {
+		fmt.Fprintln(io.err, "bot digest: say what to do, like `bot digest preview --channel C0123`: preview prints the digest a channel would get now, without sending it.")
+		return exitBadInput
+	}
+	fs := flag.NewFlagSet("digest preview", flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	dbPath := dbFlag(fs, io.getenv)
+	channel := fs.String("channel", "", "the channel `ID` (C0123, 1234567890), or platform/workspace/channel")
+	platform := fs.String("platform", "", "slack or discord, when two platforms have a channel with that ID")
+	asJSON := fs.Bool("json", false, "print the digest's answer as JSON")
+	rest, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return exitBadInput
+	}
+	if *channel == "" || len(rest) > 0 {
+		fmt.Fprintln(io.err, "bot digest preview: give one channel with --channel, like `bot digest preview --channel C0123`.")
+		return exitBadInput
+	}
+	path := dbPath()
+	if !fileExists(path) {
+		fmt.Fprintf(io.err, "bot digest preview: there is no database at %s, so no channel is subscribed; give its path with --db.\n", path)
+		return exitNotFound
+	}
+	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
+	if err != nil {
+		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
+		return exitFailure
+	}
+	defer db.Close()
+	ref, code := findChannel(ctx, io, db, *channel, *platform)
+	if code != exitOK {
+		return code
+	}
+	tr := delivery.NewTrigger(delivery.TriggerConfig{Knowledge: db.Knowledge(), Subscriptions: db.Subscriptions(),
+		Ledger: db.Subscriptions(), Outbox: db.Outbox()})
+	d, sub, ok, err := tr.Preview(ctx, ref)
+	if err != nil {
+		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
+		return exitFailure
+	}
+	state := ""
+	if !sub.Active() {
+		state = "; paused: " + knowledge.PauseReasonText(sub.PausedReason)
+	}
+	if !ok {
+		fmt.Fprintf(io.out, "Nothing new for %s (%s%s): its next digest would be empty.\n", ref.ID(), sub.Filter, state)
+		return exitOK
+	}
+	if !*asJSON {
+		fmt.Fprintf(io.out, "Preview of the digest for %s (%s%s); not sent.\n\n", ref.ID(), sub.Filter, state)
+	}
+	if err := printAnswer(io.out, knowledge.RenderDigest(&d, sub.Filter.Format), *asJSON); err != nil {
+		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// findChannel finds the one subscribed channel that id (a channel ID or
+// platform/workspace/channel) and platform name.
+func findChannel(ctx context.Context, io stdio, db *store.DB, id, platform string) (knowledge.ChannelRef, int) {
+	subs, err := db.Subscriptions().ListSubscriptions(ctx)
+	if err != nil {
+		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
+		return knowledge.ChannelRef{}, exitFailure
+	}
+	var found []knowledge.ChannelRef
+	for i := range subs {
+		ref := subs[i].Ref()
+		if (ref.Channel == id || ref.ID() == id) && (platform == "" || ref.Platform == platform) {
+			found = append(found, ref)
+		}
+	}
+	switch len(found) {
+	case 0:
+		fmt.Fprintf(io.err, "bot digest preview: no subscription for channel %q; subscribe it with `subscribe deprecations` in that channel.\n", id)
+		return knowledge.ChannelRef{}, exitNotFound
+	case 1:
+		return found[0], exitOK
+	}
+	ids := make([]string, len(found))
+	for i, r := range found {
+		ids[i] = r.ID()
+	}
+	fmt.Fprintf(io.err, "bot digest preview: %d subscriptions have channel %q (%s); say which with --platform or --channel platform/workspace/channel.\n",
+		len(found), id, strings.Join(ids, ", "))
+	return knowledge.ChannelRef{}, exitBadInput
+}
