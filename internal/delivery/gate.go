@@ -152,6 +152,13 @@ func (g *gate) done(d *knowledge.Delivery, now time.Time) {
 	g.soonest(ch.Platform, now.Add(gap))
 }
 
+// release frees d's channel without a post having started.
+func (g *gate) release(d *knowledge.Delivery) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.busy, channelKey(d.Ref()))
+}
+
 // block holds back scope of d's channel until until: a Retry-After.
 func (g *gate) block(d *knowledge.Delivery, scope Scope, until time.Time) {
 	ch := d.Ref()

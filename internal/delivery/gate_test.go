@@ -42,6 +42,10 @@ func TestGate(t *testing.T) {
 			t.Errorf("%s: accept = %v, want %v", s.name, got, s.want)
 		}
 	}
+	g.release(b) // a claim that was not written frees its channel at once
+	if !g.accept(b, t0.Add(time.Second)) {
+		t.Error("a released channel was refused")
+	}
 	g.done(a, t0.Add(100*time.Millisecond))
 	if g.accept(a, t0.Add(900*time.Millisecond)) {
 		t.Error("a channel was posted to within its gap")

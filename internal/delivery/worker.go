@@ -259,12 +259,24 @@ func (l *lane) run(ctx context.Context) {
 			break
 		}
 		now := l.w.cfg.Now()
+		var accepted []knowledge.Delivery
 		ds, err := l.w.outbox.ClaimDue(ctx, l.platform, now, n, knowledge.ClaimFilter{
-			Ready:  func(ch knowledge.ChannelRef) bool { return l.w.gate.ready(ch, now) },
-			Accept: func(d *knowledge.Delivery) bool { return l.w.gate.accept(d, now) },
+			Ready: func(ch knowledge.ChannelRef) bool { return l.w.gate.ready(ch, now) },
+			Accept: func(d *knowledge.Delivery) bool {
+				ok := l.w.gate.accept(d, now)
+				if ok {
+					accepted = append(accepted, *d)
+				}
+				return ok
+			},
 		})
-		if err != nil && ctx.Err() == nil {
-			l.w.cfg.Log.Error().Err(err).Str("platform", l.platform).Msg("claiming due deliveries failed")
+		if err != nil {
+			for i := range accepted { // the claim was not written: nothing is under way
+				l.w.gate.release(&accepted[i])
+			}
+			if ctx.Err() == nil {
+				l.w.cfg.Log.Error().Err(err).Str("platform", l.platform).Msg("claiming due deliveries failed")
+			}
 		}
 		for range n - len(ds) {
 			<-l.slots
