@@ -232,3 +232,14 @@ func TestSubscriptionAnswersNeverEchoMarkup(t *testing.T) {
 		}
 	}
 }
+
+func TestChangesSubscription(t *testing.T) {
+	for text, want := range map[string]bool{
+		"subscribe deprecations sig:network": true, "unsubscribe deprecations": true, "  Subscribe   deprecations ": true,
+		"subscriptions": false, "kep 4639": false, "subscribe": false, "subscribe deprecations schedule:hourly": false,
+	} {
+		if got := knowledge.ChangesSubscription(text); got != want {
+			t.Errorf("ChangesSubscription(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
