@@ -159,7 +159,7 @@ func TestInteractionAutocompleteInline(t *testing.T) {
 		sub, opt, typed string
 		want            []string
 	}{
-		{"kep", "number", "910", []string{"9105", "9104", "9103", "9102", "9101"}},
+		{"kep", "number", "910", []string{"9106", "9105", "9104", "9103", "9102", "9101"}},
 		{"kep", "number", "gizmo", []string{"9102"}},
 		{"kep", "number", "kep-9101", []string{"9101"}},
 		{"release", "version", "v1.2", []string{"1.29", "1.28", "1.27"}},
