@@ -16,16 +16,60 @@ const (
 )
 
 // doc is an answer laid out for Discord before it is cut into messages:
-// a header embed (title, link, summary, fields, sources footer) and lines
-// (items, notices, notes) that continue across embeds and messages. Every
-// string in it is already escaped.
+// a header embed (title, link, summary, fields, sources footer), lines
+// (items, notices, notes) that continue it, and sections, each of which
+// starts an embed of its own. Lines continue across embeds and messages.
+// Every string in it is already escaped.
 type doc struct {
 	title, url, text string
 	color            int
 	fields           []*discordgo.MessageEmbedField
 	lines            []string
+	sections         []section
 	footer           string
 	ephemeral        bool
+}
+
+// section is a run of lines that starts a new embed, under its own title
+// (if any) and in its own colour: what must stand apart, such as the APIs
+// an upgrade stops serving. When it runs over, it continues in embeds of
+// the same colour without the title.
+type section struct {
+	title string
+	color int
+	lines []string
+}
+
+// addSection appends a section of lines; one without lines adds nothing.
+func (d *doc) addSection(title string, color int, lines []string) {
+	if len(lines) > 0 {
+		d.sections = append(d.sections, section{title: title, color: color, lines: lines})
+	}
+}
+
+// entry is one line to pack; start is set on the first line of a section.
+type entry struct {
+	text  string
+	start *section
+}
+
+// entries lists the doc's lines, then each section's, in order.
+func (d *doc) entries() []entry {
+	out := make([]entry, 0, len(d.lines))
+	for _, l := range d.lines {
+		out = append(out, entry{text: l})
+	}
+	for i := range d.sections {
+		s := &d.sections[i]
+		for j, l := range s.lines {
+			e := entry{text: l}
+			if j == 0 {
+				e.start = s
+			}
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // page is one embed being filled: the embed itself, its lines (kept apart
@@ -78,33 +122,44 @@ func (d *doc) messages(max int) []Message {
 	cur := []*page{newPage(header)}
 	total := embedSize(header) // of the embeds of the current message
 	dropped := 0
-	for i, line := range d.lines {
-		line = truncate(line, maxLine)
+	color := d.color
+	entries := d.entries()
+	for i, en := range entries {
+		line := truncate(en.text, maxLine)
 		last := cur[len(cur)-1]
 		onLastMessage := len(msgs) == max-1
 		reserve := 0
-		if onLastMessage && i < len(d.lines)-1 {
+		if onLastMessage && i < len(entries)-1 {
 			reserve = moreReserve
 		}
-		if c := last.cost(line); last.n+c+reserve <= MaxDescription && total+c+reserve <= MaxEmbedTotal {
-			last.add(line, c)
-			total += c
-			continue
+		if en.start == nil {
+			if c := last.cost(line); last.n+c+reserve <= MaxDescription && total+c+reserve <= MaxEmbedTotal {
+				last.add(line, c)
+				total += c
+				continue
+			}
 		}
-		// A new embed in this message, or a new message.
-		fresh := newPage(&discordgo.MessageEmbed{Color: d.color})
-		c := fresh.cost(line)
+		// A new embed in this message, or a new message. A section's
+		// first line always starts one, under the section's title.
+		fresh := newPage(&discordgo.MessageEmbed{Color: color})
+		if en.start != nil {
+			color = en.start.color
+			fresh.embed.Color = color
+			fresh.embed.Title = truncate(en.start.title, MaxTitle)
+		}
+		dc := fresh.cost(line)              // to the description
+		c := dc + length(fresh.embed.Title) // to the message's total
 		if len(cur) < MaxEmbeds && total+c+reserve <= MaxEmbedTotal {
-			fresh.add(line, c)
+			fresh.add(line, dc)
 			cur = append(cur, fresh)
 			total += c
 			continue
 		}
 		if onLastMessage {
-			dropped = len(d.lines) - i
+			dropped = len(entries) - i
 			break
 		}
-		fresh.add(line, c)
+		fresh.add(line, dc)
 		msgs = append(msgs, cur)
 		cur = []*page{fresh}
 		total = c
