@@ -36,9 +36,10 @@ func injectionCorpus() []string {
 var massMention = regexp.MustCompile(`(?i)@(everyone|here)`)
 
 // checkInert fails t when markdown-rendered text holds a live mass
-// mention, or a markdown character the renderer never writes itself
-// (< > [ ] | ~ _) that is not backslash-escaped. Code spans are skipped:
-// Discord renders nothing inside them.
+// mention, a markdown character the renderer never writes itself (< > [ ]
+// | ~ _) that is not backslash-escaped, or a code span left open at the
+// end of a line. Code spans are skipped: Discord renders nothing inside
+// them.
 func checkInert(t *testing.T, where, s string) {
 	t.Helper()
 	if massMention.MatchString(s) {
@@ -52,10 +53,16 @@ func checkInert(t *testing.T, where, s string) {
 			i++ // the next byte is literal
 		case c == '`':
 			code = !code
+		case c == '\n' && code:
+			t.Errorf("%s: code span open at the end of a line in %q", where, s)
+			return
 		case !code && strings.IndexByte("<>[]|~_", c) >= 0:
 			t.Errorf("%s: unescaped %q at %d in %q", where, c, i, s)
 			return
 		}
+	}
+	if code {
+		t.Errorf("%s: code span left open in %q", where, s)
 	}
 }
 
@@ -125,7 +132,7 @@ func TestMentionInjectionThroughRender(t *testing.T) {
 func TestMentionInjectionThroughEngine(t *testing.T) {
 	e := testEngine(t)
 	for _, p := range injectionCorpus() {
-		for _, q := range []string{p, "search " + p, "gate " + p, "kep " + p, "1.29 " + p, "help " + p} {
+		for _, q := range []string{p, "search " + p, "gate " + p, "kep " + p, "1.29 " + p, "help " + p, "sig " + p, "upgrade 1.28 " + p} {
 			for i, m := range Render(e.Ask(context.Background(), q, knowledge.Origin{})) {
 				checkMessageInert(t, q+" #"+string(rune('0'+i)), m)
 			}
@@ -137,7 +144,7 @@ func TestMentionInjectionThroughEngine(t *testing.T) {
 func hostileAnswers(p string) []*knowledge.Answer {
 	var out []*knowledge.Answer
 	for _, k := range []knowledge.Kind{knowledge.KindKEP, knowledge.KindGate, knowledge.KindRelease, knowledge.KindList,
-		knowledge.KindSearch, knowledge.KindDiff, knowledge.KindReleases, knowledge.KindHelp, knowledge.KindError} {
+		knowledge.KindSearch, knowledge.KindDiff, knowledge.KindReleases, knowledge.KindSIG, knowledge.KindHelp, knowledge.KindError} {
 		a := &knowledge.Answer{Kind: k, Title: p, Text: p, Query: p,
 			Facts:   []knowledge.Fact{{Name: p, Value: p}},
 			Items:   []knowledge.Item{{KEP: 1, Title: p, Text: p, SIG: p, Stage: knowledge.StageBeta}, {Title: p, Rank: 2}},
@@ -151,8 +158,17 @@ func hostileAnswers(p string) []*knowledge.Answer {
 				Targets: map[string]string{"beta": p}, FeatureGates: []string{p}, Links: []knowledge.Link{{Title: p, URL: p}}}
 		case knowledge.KindRelease:
 			a.Release = &knowledge.ReleaseFacts{Version: p, Date: p, Theme: p}
+		case knowledge.KindReleases:
+			a.Releases = []knowledge.ReleaseFacts{{Version: p, Date: p, Theme: p}, {Version: "1.30", Theme: p, Enhancements: knowledge.Counts{Total: 1, Beta: 1}}}
 		}
 		out = append(out, a)
+	}
+	for _, a := range out {
+		if a.Kind == knowledge.KindDiff { // the diff again, asked as an upgrade
+			upgrade := *a
+			upgrade.Query = "upgrade 1.29 " + p
+			return append(out, &upgrade)
+		}
 	}
 	return out
 }

@@ -20,9 +20,10 @@ const (
 
 // Render draws a as Discord messages within Discord's limits: a KEP or
 // gate as an embed with its stage timeline, gates, links and a sources
-// footer; a release with its facts and highlights; lists, searches and
-// diffs as lines that continue across embeds and messages (at most
-// MaxMessagesAnswer, then "…and N more"); help as an embed and errors as a
+// footer; a release with its facts and highlights; lists and searches as
+// lines; diffs and upgrades with the APIs no longer served first, in a red
+// embed of their own. Lines continue across embeds and messages (at most
+// MaxMessagesAnswer, then "…and N more"). Help is an embed and errors a
 // short text, both ephemeral where the platform allows. All text from the
 // answer is escaped; the messages carry no mentions. A nil answer is an
 // apology.
@@ -45,13 +46,14 @@ func Render(a *knowledge.Answer) []Message {
 		d = kepDoc(a)
 	case a.Release != nil:
 		d = releaseDoc(a)
+	case a.Kind == knowledge.KindDiff:
+		return diffDoc(a).messages(MaxMessagesAnswer)
 	default:
 		d = baseDoc(a, colorList)
 		d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 		d.lines = append(d.lines, itemLines(a.Items, nil)...)
 	}
-	d.lines = append(d.lines, noticeLines(a.Notices)...)
-	d.lines = append(d.lines, noteLines(a.Notes)...)
+	d.addNotices(a.Notices, a.Notes)
 	return d.messages(MaxMessagesAnswer)
 }
 

@@ -64,56 +64,6 @@ func stageIn(s knowledge.Stage, v knowledge.Version) string {
 	return v.String()
 }
 
-// noticeLines writes a heading and one line a notice: "• **Deprecated** in
-// 1.29: title (KEP-1; gates: A) · API x/v1beta1 (Kind): use x/v1 —
-// “quote”".
-func noticeLines(ns []knowledge.Notice) []string {
-	if len(ns) == 0 {
-		return nil
-	}
-	out := []string{"**Notices**"}
-	for _, n := range ns {
-		var b strings.Builder
-		fmt.Fprintf(&b, "• **%s** in %s: %s", noticeLabel(n.Kind), n.Release, esc(n.Title, maxName))
-		var tags []string
-		if n.KEP > 0 {
-			tags = append(tags, fmt.Sprintf("KEP-%d", n.KEP))
-		}
-		if len(n.FeatureGates) > 0 {
-			tags = append(tags, "gates: "+escapeAll(n.FeatureGates))
-		}
-		if len(tags) > 0 {
-			b.WriteString(" (" + strings.Join(tags, "; ") + ")")
-		}
-		if api := n.API; api != nil {
-			b.WriteString(" · API " + esc(api.GroupVersion, maxWord))
-			if len(api.Kinds) > 0 {
-				b.WriteString(" (" + escapeAll(api.Kinds) + ")")
-			}
-			if api.ReplacedBy != "" {
-				b.WriteString(": use " + esc(api.ReplacedBy, maxWord))
-			}
-		}
-		if n.Text != "" {
-			b.WriteString(" — “" + esc(n.Text, maxQuote) + "”")
-		}
-		out = append(out, b.String())
-	}
-	return out
-}
-
-func noticeLabel(k knowledge.NoticeKind) string {
-	switch k {
-	case knowledge.NoticeDeprecation:
-		return "Deprecated"
-	case knowledge.NoticeRemoval:
-		return "Removed"
-	case knowledge.NoticeUpgrade:
-		return "Upgrade note"
-	}
-	return "Notice"
-}
-
 // noteLines writes the answer's caveats (sources that disagree, items left
 // out), one a line.
 func noteLines(notes []string) []string {

@@ -55,7 +55,7 @@ func TestMessageText(t *testing.T) {
 // message within Discord's limits, and nothing mentionable left.
 func FuzzPrefixCommand(f *testing.F) {
 	for _, s := range []string{"!k8s 1.29 ga", "!k8s kep 9101", "<@42> search gizmo", "!k8s gate @everyone",
-		"!k8s diff 1.28 1.30", "!k8s help", "!k8s \u200b@here", "!k8s [x](http://e)", "!K8S 1.29 弃用", "!k8s " + strings.Repeat("9", 2000)} {
+		"!k8s diff 1.28 1.30", "!k8s upgrade 1.28 1.30", "!k8s releases", "!k8s sig node 1.30", "!k8s help", "!k8s \u200b@here", "!k8s [x](http://e)", "!K8S 1.29 弃用", "!k8s " + strings.Repeat("9", 2000)} {
 		f.Add(s, false)
 	}
 	e := testEngine(f)

@@ -1,0 +1,163 @@
+package discord
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Colours of the sections that stand apart from an answer's own colour.
+const (
+	colorBreaking = 0xED4245 // APIs no longer served: they break clusters
+	colorNotice   = 0xF0B232 // removals, deprecations and upgrade notes
+)
+
+// Section titles of diff and upgrade answers, and of API removals in any
+// answer.
+const (
+	titleAPIs    = "⛔ APIs no longer served: move manifests and clients off them before upgrading"
+	titleNotices = "Removals, deprecations and upgrade notes"
+	titleItems   = "What reached a stage or ended"
+)
+
+// diffDoc lays out a diff or upgrade answer: the summary and caveats, then
+// the APIs that stop being served in a red section of their own, first in
+// both, because they break clusters. An upgrade goes on with removals,
+// deprecations and upgrade notes, then what graduated; a diff with what
+// graduated, then the notices.
+func diffDoc(a *knowledge.Answer) *doc {
+	d := baseDoc(a, colorList)
+	d.fields = factFields(a.Facts, len(a.Facts) <= 6)
+	d.lines = noteLines(a.Notes)
+	apis, others := splitAPIs(a.Notices)
+	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
+	items := itemLines(a.Items, nil)
+	if isUpgrade(a) {
+		d.addSection(titleNotices, colorNotice, noticeLines(others))
+		d.addSection(titleItems, colorList, items)
+	} else {
+		d.addSection(titleItems, colorList, items)
+		d.addSection(titleNotices, colorNotice, noticeLines(others))
+	}
+	return d
+}
+
+// isUpgrade reports whether a answers `upgrade A B` rather than `diff A B`.
+func isUpgrade(a *knowledge.Answer) bool {
+	return strings.HasPrefix(a.Query, "upgrade ")
+}
+
+// addNotices ends any other answer: the APIs that stop being served in a
+// red section of their own, then the other notices and the caveats, in an
+// embed of the answer's colour when a section came before them.
+func (d *doc) addNotices(ns []knowledge.Notice, notes []string) {
+	apis, others := splitAPIs(ns)
+	var rest []string
+	if len(others) > 0 {
+		rest = append([]string{"**Notices**"}, noticeLines(others)...)
+	}
+	rest = append(rest, noteLines(notes)...)
+	if len(apis) == 0 {
+		d.lines = append(d.lines, rest...)
+		return
+	}
+	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
+	d.addSection("", d.color, rest)
+}
+
+// splitAPIs splits notices into the removals of an API version and the
+// rest, each in the order given. A notice that names an API but does not
+// remove it stays with the rest, its API shown there.
+func splitAPIs(ns []knowledge.Notice) (apis, others []knowledge.Notice) {
+	for _, n := range ns {
+		if n.API != nil && n.Kind == knowledge.NoticeRemoval {
+			apis = append(apis, n)
+		} else {
+			others = append(others, n)
+		}
+	}
+	return apis, others
+}
+
+// apiLines writes one line an API removal: "• **1.30**
+// `gizmos.example.io/v1beta1` (Gizmo) → use `gizmos.example.io/v1` ·
+// KEP-9102 — “quote”". Group/versions are code spans (cut, never split:
+// both end well before maxLine), the rest is escaped.
+func apiLines(ns []knowledge.Notice) []string {
+	out := make([]string, 0, len(ns))
+	for _, n := range ns {
+		var b strings.Builder
+		fmt.Fprintf(&b, "• **%s** ", n.Release)
+		gv := code(truncate(n.API.GroupVersion, maxWord))
+		if gv == "" {
+			gv = "an API version"
+		}
+		b.WriteString(gv)
+		if len(n.API.Kinds) > 0 {
+			b.WriteString(" (" + truncate(escapeAll(n.API.Kinds), maxWord) + ")")
+		}
+		if r := code(truncate(n.API.ReplacedBy, maxWord)); r != "" {
+			b.WriteString(" → use " + r)
+		}
+		if tags := noticeTags(n); tags != "" {
+			b.WriteString(" · " + tags)
+		}
+		if n.Text != "" {
+			b.WriteString(" — “" + esc(n.Text, maxQuote) + "”")
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// noticeLines writes one line a notice: "• **Deprecated** in 1.29: title
+// (KEP-1; gates: A) · API x/v1beta1 (Kind): use x/v1 — “quote”".
+func noticeLines(ns []knowledge.Notice) []string {
+	out := make([]string, 0, len(ns))
+	for _, n := range ns {
+		var b strings.Builder
+		fmt.Fprintf(&b, "• **%s** in %s: %s", noticeLabel(n.Kind), n.Release, esc(n.Title, maxName))
+		if tags := noticeTags(n); tags != "" {
+			b.WriteString(" (" + tags + ")")
+		}
+		if api := n.API; api != nil {
+			b.WriteString(" · API " + esc(api.GroupVersion, maxWord))
+			if len(api.Kinds) > 0 {
+				b.WriteString(" (" + escapeAll(api.Kinds) + ")")
+			}
+			if api.ReplacedBy != "" {
+				b.WriteString(": use " + esc(api.ReplacedBy, maxWord))
+			}
+		}
+		if n.Text != "" {
+			b.WriteString(" — “" + esc(n.Text, maxQuote) + "”")
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// noticeTags writes "KEP-1; gates: A, B", or "".
+func noticeTags(n knowledge.Notice) string {
+	var tags []string
+	if n.KEP > 0 {
+		tags = append(tags, fmt.Sprintf("KEP-%d", n.KEP))
+	}
+	if len(n.FeatureGates) > 0 {
+		tags = append(tags, "gates: "+escapeAll(n.FeatureGates))
+	}
+	return strings.Join(tags, "; ")
+}
+
+func noticeLabel(k knowledge.NoticeKind) string {
+	switch k {
+	case knowledge.NoticeDeprecation:
+		return "Deprecated"
+	case knowledge.NoticeRemoval:
+		return "Removed"
+	case knowledge.NoticeUpgrade:
+		return "Upgrade note"
+	}
+	return "Notice"
+}
