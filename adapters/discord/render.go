@@ -20,9 +20,11 @@ const (
 
 // Render draws a as Discord messages within Discord's limits: a KEP or
 // gate as an embed with its stage timeline, gates, links and a sources
-// footer; a release with its facts and highlights; lists and searches as
-// lines; diffs and upgrades with the APIs no longer served first, in a red
-// embed of their own. Lines continue across embeds and messages (at most
+// footer; a release with its facts and highlights; the releases answer as
+// one line a release (version — date · theme · counts) with those not
+// announced in a field; lists, searches and a SIG's KEPs as lines; diffs
+// and upgrades with the APIs no longer served first, in a red embed of
+// their own. Lines continue across embeds and messages (at most
 // MaxMessagesAnswer, then "…and N more"). Help is an embed and errors a
 // short text, both ephemeral where the platform allows. All text from the
 // answer is escaped; the messages carry no mentions. A nil answer is an
@@ -48,10 +50,12 @@ func Render(a *knowledge.Answer) []Message {
 		d = releaseDoc(a)
 	case a.Kind == knowledge.KindDiff:
 		return diffDoc(a).messages(MaxMessagesAnswer)
-	default:
+	case a.Kind == knowledge.KindReleases:
+		d = releasesDoc(a)
+	default: // lists, searches, a SIG's KEPs
 		d = baseDoc(a, colorList)
 		d.fields = factFields(a.Facts, len(a.Facts) <= 6)
-		d.lines = append(d.lines, itemLines(a.Items, nil)...)
+		d.lines = append(d.lines, itemLines(withoutSharedSIG(a), nil)...)
 	}
 	d.addNotices(a.Notices, a.Notes)
 	return d.messages(MaxMessagesAnswer)
@@ -133,7 +137,7 @@ func releaseDoc(a *knowledge.Answer) *doc {
 	add("Date", esc(r.Date, maxWord))
 	add("Theme", esc(r.Theme, maxWord))
 	if c := r.Enhancements; !c.IsZero() {
-		counts := fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha)
+		counts := stageCounts(c)
 		if c.Total > 0 {
 			counts = fmt.Sprintf("%d: %s", c.Total, counts)
 		}
@@ -146,6 +150,67 @@ func releaseDoc(a *knowledge.Answer) *doc {
 		d.lines = append(d.lines, itemLines(a.Items, nil)...)
 	}
 	return d
+}
+
+// releasesDoc lays out the releases answer: one line a release, as the
+// engine orders them, and the facts (the releases no document announces)
+// as fields.
+func releasesDoc(a *knowledge.Answer) *doc {
+	d := baseDoc(a, colorRelease)
+	d.fields = factFields(a.Facts, false)
+	for _, r := range a.Releases {
+		d.lines = append(d.lines, releaseLine(r))
+	}
+	return d
+}
+
+// releaseLine writes one release: "**1.29** — 2023-12-13 · Kite · 5
+// enhancements: 3 GA, 1 beta, 1 alpha", leaving out what is not known.
+func releaseLine(r knowledge.ReleaseFacts) string {
+	var parts []string
+	for _, s := range []string{r.Date, r.Theme} {
+		if e := esc(s, maxWord); e != "" {
+			parts = append(parts, e)
+		}
+	}
+	if c := r.Enhancements; !c.IsZero() {
+		counts := stageCounts(c)
+		switch {
+		case c.Total == 1:
+			counts = "1 enhancement: " + counts
+		case c.Total > 1:
+			counts = fmt.Sprintf("%d enhancements: %s", c.Total, counts)
+		}
+		parts = append(parts, counts)
+	}
+	line := "**" + esc(r.Version, maxWord) + "**"
+	if len(parts) > 0 {
+		line += " — " + strings.Join(parts, " · ")
+	}
+	return line
+}
+
+// stageCounts writes "3 GA, 1 beta, 1 alpha".
+func stageCounts(c knowledge.Counts) string {
+	return fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha)
+}
+
+// withoutSharedSIG returns a's items, without their SIG in a SIG's answer
+// where every item names the same one: the title says it once.
+func withoutSharedSIG(a *knowledge.Answer) []knowledge.Item {
+	if a.Kind != knowledge.KindSIG {
+		return a.Items
+	}
+	for _, it := range a.Items {
+		if !strings.EqualFold(it.SIG, a.Items[0].SIG) {
+			return a.Items
+		}
+	}
+	out := append([]knowledge.Item(nil), a.Items...)
+	for i := range out {
+		out[i].SIG = ""
+	}
+	return out
 }
 
 // factFields turns facts into embed fields (the packer makes lines of

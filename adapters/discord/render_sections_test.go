@@ -2,6 +2,7 @@ package discord
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -88,6 +89,74 @@ func TestRenderAPIsFirstWhenLong(t *testing.T) {
 	e := msgs[0].Embeds
 	if len(e) < 2 || e[1].Title != titleAPIs || strings.Count(e[1].Description, "example.io/v1beta1`") != 3 {
 		t.Fatalf("second embed is not the three API removals: %+v", e[1])
+	}
+}
+
+// TestRenderCountsWhatItLeavesOutByKind checks, for releases, API removals
+// and a SIG's KEPs, that the lines shown plus "…and N more" add up.
+func TestRenderCountsWhatItLeavesOutByKind(t *testing.T) {
+	line := map[string]*regexp.Regexp{
+		"releases": regexp.MustCompile(`(?m)^\*\*1\.\d+\*\* — `),
+		"apis":     regexp.MustCompile("(?m)^• \\*\\*1\\.30\\*\\* `"),
+		"sig":      regexp.MustCompile(`(?m)^• \*\*KEP-\d+\*\* `),
+	}
+	for _, n := range []int{1, 40, 150, 1000} {
+		answers := map[string]*knowledge.Answer{
+			"releases": {Kind: knowledge.KindReleases, Title: "Known releases", Facts: []knowledge.Fact{{Name: "Not announced", Value: "1.0–1.3"}}},
+			"apis":     {Kind: knowledge.KindDiff, Title: "Upgrade", Query: "upgrade 1.0 1.30"},
+			"sig":      {Kind: knowledge.KindSIG, Title: "sig-node"},
+		}
+		for i := 0; i < n; i++ {
+			answers["releases"].Releases = append(answers["releases"].Releases, knowledge.ReleaseFacts{Version: fmt.Sprintf("1.%d", i+4),
+				Date: "2024-04-17", Theme: strings.Repeat("Theme ", 10), Enhancements: knowledge.Counts{Total: 45, Stable: 17, Beta: 18, Alpha: 10}})
+			answers["apis"].Notices = append(answers["apis"].Notices, knowledge.Notice{Kind: knowledge.NoticeRemoval, Release: knowledge.MustVersion("1.30"),
+				KEP: i + 1, Text: strings.Repeat("quote ", 30), API: &knowledge.APIChange{GroupVersion: "flowcontrol.example.io/v1beta2", Kinds: []string{"FlowSchema"}, ReplacedBy: "flowcontrol.example.io/v1"}})
+			answers["sig"].Items = append(answers["sig"].Items, knowledge.Item{KEP: i + 1, Title: strings.Repeat("word ", 20), SIG: "sig-node", Stage: knowledge.StageBeta})
+		}
+		for kind, a := range answers {
+			shown, more := 0, 0
+			msgs := Render(a)
+			for _, m := range msgs {
+				if err := CheckMessage(m); err != nil {
+					t.Fatalf("%s n=%d: %v", kind, n, err)
+				}
+				for _, e := range m.Embeds {
+					shown += len(line[kind].FindAllString(e.Description, -1))
+					if sub := regexp.MustCompile(`…and (\d+) more`).FindStringSubmatch(e.Description); sub != nil {
+						fmt.Sscan(sub[1], &more)
+					}
+				}
+			}
+			if shown+more != n || shown == 0 {
+				t.Errorf("%s n=%d: %d shown + %d more != %d", kind, n, shown, more, n)
+			}
+			if kind == "releases" && (len(msgs[0].Embeds[0].Fields) != 1 || msgs[0].Embeds[0].Fields[0].Value != "1.0–1.3") {
+				t.Errorf("releases n=%d: the Not announced field is gone: %+v", n, msgs[0].Embeds[0].Fields)
+			}
+			if kind == "sig" && strings.Contains(msgs[0].Embeds[0].Description, "sig-node") {
+				t.Errorf("sig n=%d: items repeat the SIG the title names", n)
+			}
+		}
+	}
+}
+
+func TestReleaseLine(t *testing.T) {
+	tests := []struct {
+		in   knowledge.ReleaseFacts
+		want string
+	}{
+		{knowledge.ReleaseFacts{Version: "1.29", Date: "2023-12-13", Theme: "Kite", Enhancements: knowledge.Counts{Total: 5, Stable: 3, Beta: 1, Alpha: 1}},
+			"**1.29** — 2023-12-13 · Kite · 5 enhancements: 3 GA, 1 beta, 1 alpha"},
+		{knowledge.ReleaseFacts{Version: "1.30", Date: "2024-04-17"}, "**1.30** — 2024-04-17"},
+		{knowledge.ReleaseFacts{Version: "1.31", Enhancements: knowledge.Counts{Stable: 2}}, "**1.31** — 2 GA, 0 beta, 0 alpha"},
+		{knowledge.ReleaseFacts{Version: "1.32", Enhancements: knowledge.Counts{Total: 1, Alpha: 1}}, "**1.32** — 1 enhancement: 0 GA, 0 beta, 1 alpha"},
+		{knowledge.ReleaseFacts{Version: "1.33"}, "**1.33**"},
+		{knowledge.ReleaseFacts{Version: "1.34", Theme: "**Big** @everyone <@&1>"}, "**1.34** — \\*\\*Big\\*\\* @\u200beveryone \\<@&1\\>"},
+	}
+	for _, tt := range tests {
+		if got := releaseLine(tt.in); got != tt.want {
+			t.Errorf("releaseLine(%+v) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 

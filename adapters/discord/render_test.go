@@ -175,9 +175,19 @@ func largest() map[string]*knowledge.Answer {
 			Links: links, Notes: notes, Sources: srcs, Suggest: sugg, Query: long}
 	}
 	out := map[string]*knowledge.Answer{}
-	for _, k := range []knowledge.Kind{knowledge.KindList, knowledge.KindReleases, knowledge.KindSearch, knowledge.KindDiff, knowledge.KindHelp, knowledge.KindSubscription} {
+	for _, k := range []knowledge.Kind{knowledge.KindList, knowledge.KindReleases, knowledge.KindSearch, knowledge.KindDiff,
+		knowledge.KindSIG, knowledge.KindHelp, knowledge.KindSubscription} {
 		out[string(k)] = base(k)
 	}
+	for i := 0; i < 200; i++ {
+		out["releases"].Releases = append(out["releases"].Releases, knowledge.ReleaseFacts{Version: long, Date: long, Theme: long,
+			Enhancements: knowledge.Counts{Total: 1000, Stable: 300, Beta: 300, Alpha: 400}})
+	}
+	out["releases_only"] = &knowledge.Answer{Kind: knowledge.KindReleases, Title: long, Text: long, Facts: facts[:1],
+		Releases: out["releases"].Releases, Sources: srcs}
+	out["upgrade"] = base(knowledge.KindDiff)
+	out["upgrade"].Query = "upgrade 1.28 1.30"
+	out["diff_apis_only"] = &knowledge.Answer{Kind: knowledge.KindDiff, Title: long, Text: long, Notices: notices, Query: "upgrade 1.28 1.30"}
 	out["kep"] = base(knowledge.KindKEP)
 	out["kep"].KEP = kep
 	out["gate"] = base(knowledge.KindGate)
@@ -203,7 +213,7 @@ func TestRenderLargestWithinLimits(t *testing.T) {
 					t.Errorf("message %d: %v", i, err)
 				}
 			}
-			if a != nil && len(a.Items) > 0 && a.Kind != knowledge.KindError && a.Kind != knowledge.KindHelp {
+			if a != nil && len(a.Items)+len(a.Releases)+len(a.Notices) > 0 && a.Kind != knowledge.KindError && a.Kind != knowledge.KindHelp {
 				last := msgs[len(msgs)-1].Embeds
 				desc := last[len(last)-1].Description
 				if !regexp.MustCompile(`…and \d+ more\*$`).MatchString(desc) {
