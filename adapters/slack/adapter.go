@@ -76,6 +76,7 @@ type Adapter struct {
 	rec      Recorder
 	api      *slackapi.Client // nil without a bot token
 	verify   *verifier
+	replies  *replyCache // nil unless the answerer says when its answers change
 	events   *dedupe
 	bg       group
 	http     *http.Client
@@ -126,6 +127,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 		log:      log.With().Str("adapter", Platform).Logger(),
 		rec:      nopRecorder{},
 		verify:   newVerifier(cfg.SigningSecrets),
+		replies:  newReplyCache(answerer),
 		events:   newDedupe(dedupeTTL, dedupeMax),
 		http:     cfg.HTTPClient,
 		budget:   cfg.InlineBudget,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 
@@ -23,7 +24,16 @@ var errNoAnswer = errors.New("the answerer returned no answer and no error")
 // ask parses text, answers it and records it. It never fails: a question
 // it cannot parse, a miss and an internal error (logged, never shown) all
 // become answers of kind error, and so does a panic in the answerer.
-func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Origin, start time.Time) (ans *knowledge.Answer) {
+func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Origin, start time.Time) *knowledge.Answer {
+	q, err := knowledge.ParseQuestion(text)
+	return a.answer(ctx, q, err, via, from, start)
+}
+
+// answer is ask for a question already parsed: perr is ParseQuestion's
+// error, if any. It never changes an Answer the answerer gives, which may
+// be shared (knowledge.CachedAnswerer): an answer without Query gets it on
+// a copy.
+func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, via string, from knowledge.Origin, start time.Time) (ans *knowledge.Answer) {
 	defer func() {
 		if p := recover(); p != nil {
 			ans = a.failed(fmt.Errorf("answer panicked: %v", p), from, knowledge.Question{})
@@ -35,12 +45,11 @@ func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Orig
 				Dur("took", time.Since(start)).Msg("answered")
 		}
 	}()
-	q, err := knowledge.ParseQuestion(text)
-	if err != nil {
-		return knowledge.ErrorAnswer(err)
+	if perr != nil {
+		return knowledge.ErrorAnswer(perr)
 	}
 	q.From = from
-	ans, err = a.answerer.Answer(ctx, q)
+	ans, err := a.answerer.Answer(ctx, q)
 	if err == nil && ans == nil {
 		err = errNoAnswer
 	}
@@ -48,7 +57,9 @@ func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Orig
 		return a.failed(err, from, q)
 	}
 	if ans.Query == "" {
-		ans.Query = q.Canonical()
+		cp := *ans
+		cp.Query = q.Canonical()
+		ans = &cp
 	}
 	return ans
 }
@@ -69,12 +80,12 @@ func (a *Adapter) failed(err error, from knowledge.Origin, q knowledge.Question)
 	return ans
 }
 
-// answerWithin asks on the calling goroutine and gives the answer the
-// inline budget. When the budget runs out first, onLate runs at once (from
+// answerWithin answers q (perr is its parse error) on the calling
+// goroutine and gives the answer the inline budget. When the budget runs out first, onLate runs at once (from
 // a timer: it must send the empty ack, so that Slack's 3 s are kept), and
 // the answer, once ready, goes to late in the background group (so a stop
 // waits for it) while answerWithin returns nil.
-func (a *Adapter) answerWithin(ctx context.Context, text, via string, from knowledge.Origin, onLate func(), late func(*knowledge.Answer)) *knowledge.Answer {
+func (a *Adapter) answerWithin(ctx context.Context, q knowledge.Question, perr error, via string, from knowledge.Origin, onLate func(), late func(*knowledge.Answer)) *knowledge.Answer {
 	start := time.Now()
 	g := &lateGate{}
 	t := time.AfterFunc(a.budget, func() {
@@ -86,7 +97,7 @@ func (a *Adapter) answerWithin(ctx context.Context, text, via string, from knowl
 			onLate()
 		}
 	})
-	ans := a.ask(context.WithoutCancel(ctx), text, via, from, start) // a late answer outlives the request
+	ans := a.answer(context.WithoutCancel(ctx), q, perr, via, from, start) // a late answer outlives the request
 	t.Stop()
 	g.mu.Lock()
 	inTime := g.state == waiting
@@ -129,6 +140,73 @@ func slashText(text string) (question string, public bool) {
 		question = "help"
 	}
 	return question, public
+}
+
+// slashQuestion is slashText for text of ASCII bytes only, in place and
+// without allocating: the question is written over the start of text. ok
+// is false, and text untouched, when text holds any other byte; then
+// slashText must read it.
+func slashQuestion(text []byte) (question []byte, public, ok bool) {
+	for _, c := range text {
+		if c >= utf8.RuneSelf {
+			return nil, false, false
+		}
+	}
+	// The last field, to see whether it is --public.
+	end := len(text)
+	for end > 0 && asciiSpace(text[end-1]) {
+		end--
+	}
+	begin := end
+	for begin > 0 && !asciiSpace(text[begin-1]) {
+		begin--
+	}
+	if end-begin == len(publicFlag) && asciiEqualFold(text[begin:end], publicFlag) {
+		public, text = true, text[:begin]
+	}
+	w := 0
+	for i := 0; i < len(text); {
+		for i < len(text) && asciiSpace(text[i]) {
+			i++
+		}
+		j := i
+		for j < len(text) && !asciiSpace(text[j]) {
+			j++
+		}
+		if j > i {
+			if w > 0 {
+				text[w] = ' '
+				w++
+			}
+			w += copy(text[w:], text[i:j])
+		}
+		i = j
+	}
+	if w == 0 {
+		return helpQuestion, public, true
+	}
+	return text[:w], public, true
+}
+
+var helpQuestion = []byte("help")
+
+// asciiSpace reports whether c is an ASCII byte unicode.IsSpace accepts.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// asciiEqualFold reports whether b is s, ignoring ASCII case.
+func asciiEqualFold(b []byte, s string) bool {
+	for i := range b {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // userMention matches a user mention as Slack writes it in message text:

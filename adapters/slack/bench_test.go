@@ -60,6 +60,17 @@ func BenchmarkSlashCommandHTTP(b *testing.B) {
 	}
 }
 
+// BenchmarkSlashCommandHTTPCached is BenchmarkSlashCommandHTTP as serve
+// wires it: the engine behind a knowledge.CachedAnswerer, so after the
+// first request the reply the adapter kept is sent.
+func BenchmarkSlashCommandHTTPCached(b *testing.B) {
+	eng, _ := realEngine(b)
+	ans := knowledge.NewCachedAnswerer(eng, 4096)
+	for _, text := range []string{"kep 4639", "1.29 ga"} {
+		b.Run(text, func(b *testing.B) { benchSlash(b, ans, text) })
+	}
+}
+
 // BenchmarkSlashCommandHTTPAdapterOnly is the same path with a fake
 // answerer: the adapter's own cost.
 func BenchmarkSlashCommandHTTPAdapterOnly(b *testing.B) {
@@ -67,10 +78,20 @@ func BenchmarkSlashCommandHTTPAdapterOnly(b *testing.B) {
 }
 
 // BenchmarkSlashCommandHTTPServer goes through a real net/http server and
-// client on loopback, in parallel like the peer benchmark's connections.
+// client on loopback, in parallel like the peer benchmark's connections,
+// with the engine alone and behind a knowledge.CachedAnswerer.
 func BenchmarkSlashCommandHTTPServer(b *testing.B) {
 	eng, _ := realEngine(b)
-	a, _ := newHTTPAdapter(b, eng)
+	for _, bc := range []struct {
+		name string
+		ans  knowledge.Answerer
+	}{{"engine", eng}, {"cached", knowledge.NewCachedAnswerer(eng, 4096)}} {
+		b.Run(bc.name, func(b *testing.B) { benchServer(b, bc.ans) })
+	}
+}
+
+func benchServer(b *testing.B, ans knowledge.Answerer) {
+	a, _ := newHTTPAdapter(b, ans)
 	a.log = a.log.Level(1)
 	srv := httptest.NewServer(a.Handler())
 	defer srv.Close()

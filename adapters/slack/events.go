@@ -60,12 +60,18 @@ type interaction struct {
 // when ready.
 func (a *Adapter) slash(ctx context.Context, cmd slashCommand, via string, onLate func()) (*knowledge.Answer, RenderOptions) {
 	text, public := slashText(cmd.Text)
+	q, err := knowledge.ParseQuestion(text)
+	return a.slashParsed(ctx, cmd, q, err, public, via, onLate), RenderOptions{Slash: true, Public: public}
+}
+
+// slashParsed is slash for a question already parsed (perr is the parse
+// error) and read for --public.
+func (a *Adapter) slashParsed(ctx context.Context, cmd slashCommand, q knowledge.Question, perr error, public bool, via string, onLate func()) *knowledge.Answer {
 	opts := RenderOptions{Slash: true, Public: public}
 	from := origin(cmd.Team, cmd.Channel, cmd.User, cmd.UserName)
-	ans := a.answerWithin(ctx, text, via, from, onLate, func(ans *knowledge.Answer) {
+	return a.answerWithin(ctx, q, perr, via, from, onLate, func(ans *knowledge.Answer) {
 		a.postResponse(cmd.ResponseURL, Render(ans, opts), cmd.Channel)
 	})
-	return ans, opts
 }
 
 // onEvent answers an app_mention, or a message in a DM with the bot, once:

@@ -21,11 +21,18 @@ type slashCommand struct {
 
 var errBadForm = errors.New("malformed form body")
 
-// parseSlashForm reads the fields kepbot uses from an
-// application/x-www-form-urlencoded body, without building a url.Values:
-// this is the hot path of the HTTP endpoint.
-func parseSlashForm(body []byte) (slashCommand, error) {
-	var c slashCommand
+// slashForm is a slash-command form body cut into the fields kepbot uses,
+// each still form-escaped and pointing into the body.
+type slashForm struct {
+	team, channel, user, userName, command, text, responseURL []byte
+}
+
+// scanSlashForm finds the fields kepbot uses in an
+// application/x-www-form-urlencoded body and checks that each decodes (an
+// invalid escape or invalid UTF-8 fails), without allocating: this is the
+// hot path of the HTTP endpoint. A field given twice keeps its last value.
+func scanSlashForm(body []byte) (slashForm, error) {
+	var f slashForm
 	for len(body) > 0 {
 		var pair []byte
 		if i := bytes.IndexByte(body, '&'); i >= 0 {
@@ -34,32 +41,96 @@ func parseSlashForm(body []byte) (slashCommand, error) {
 			pair, body = body, nil
 		}
 		k, v, _ := bytes.Cut(pair, []byte{'='})
-		var dst *string
+		var dst *[]byte
 		switch string(k) { // no allocation: the compiler matches on the bytes
 		case "team_id":
-			dst = &c.Team
+			dst = &f.team
 		case "channel_id":
-			dst = &c.Channel
+			dst = &f.channel
 		case "user_id":
-			dst = &c.User
+			dst = &f.user
 		case "user_name":
-			dst = &c.UserName
+			dst = &f.userName
 		case "command":
-			dst = &c.Command
+			dst = &f.command
 		case "text":
-			dst = &c.Text
+			dst = &f.text
 		case "response_url":
-			dst = &c.ResponseURL
+			dst = &f.responseURL
 		default:
 			continue
 		}
-		s, ok := unescapeForm(v)
+		if !validFormValue(v) {
+			return slashForm{}, errBadForm
+		}
+		*dst = v
+	}
+	return f, nil
+}
+
+// decode decodes every field of f. It fails only when f did not come
+// from scanSlashForm.
+func (f *slashForm) decode() (slashCommand, error) {
+	var c slashCommand
+	for _, fv := range [...]struct {
+		dst *string
+		raw []byte
+	}{{&c.Team, f.team}, {&c.Channel, f.channel}, {&c.User, f.user}, {&c.UserName, f.userName},
+		{&c.Command, f.command}, {&c.Text, f.text}, {&c.ResponseURL, f.responseURL}} {
+		if fv.raw == nil {
+			continue
+		}
+		s, ok := unescapeForm(fv.raw)
 		if !ok {
 			return slashCommand{}, errBadForm
 		}
-		*dst = s
+		*fv.dst = s
 	}
 	return c, nil
+}
+
+// parseSlashForm reads the fields kepbot uses from a form body.
+func parseSlashForm(body []byte) (slashCommand, error) {
+	f, err := scanSlashForm(body)
+	if err != nil {
+		return slashCommand{}, err
+	}
+	return f.decode()
+}
+
+// validFormValue reports whether v is a form value unescapeForm accepts.
+func validFormValue(v []byte) bool {
+	if bytes.IndexByte(v, '%') < 0 {
+		return utf8.Valid(v)
+	}
+	var scratch [512]byte
+	d, ok := appendUnescaped(scratch[:0], v)
+	return ok && utf8.Valid(d)
+}
+
+// appendUnescaped appends the form value v, decoded (+ is a space, %XX a
+// byte), to dst; ok is false for an invalid escape. It does not check UTF-8.
+func appendUnescaped(dst, v []byte) (out []byte, ok bool) {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '+':
+			dst = append(dst, ' ')
+		case '%':
+			if i+2 >= len(v) {
+				return dst, false
+			}
+			hi, ok1 := fromHex(v[i+1])
+			lo, ok2 := fromHex(v[i+2])
+			if !ok1 || !ok2 {
+				return dst, false
+			}
+			dst = append(dst, hi<<4|lo)
+			i += 2
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst, true
 }
 
 // formValue returns the value of key in a form body, unescaped.

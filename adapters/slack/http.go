@@ -6,13 +6,16 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // The HTTP endpoints Mount adds; configure them as the Request URLs in the
@@ -61,28 +64,84 @@ func (a *Adapter) Handler() http.Handler {
 
 // handleCommand answers a slash command in the HTTP response itself when
 // the answer is ready within the inline budget, else acks with an empty
-// 200 and posts the answer to response_url when it is ready.
+// 200 and posts the answer to response_url when it is ready. A question
+// answered before, in the answerer's current generation, gets the reply
+// kept then (see replyCache).
 func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
 	buf, body, ok := a.readVerified(w, r, formType)
 	if !ok {
 		return
 	}
 	defer bodyPool.Put(buf)
-	cmd, err := parseSlashForm(body)
+	form, err := scanSlashForm(body)
 	if err != nil {
 		a.badRequest(w, err)
 		return
 	}
-	ans, opts := a.slash(r.Context(), cmd, "http", func() { ackEmpty(w) })
+	if a.replies != nil && a.replyKept(w, &form, start) {
+		return
+	}
+	cmd, err := form.decode()
+	if err != nil {
+		a.badRequest(w, err)
+		return
+	}
+	text, public := slashText(cmd.Text)
+	q, perr := knowledge.ParseQuestion(text)
+	key, keep := knowledge.CacheKey(q)
+	keep = keep && perr == nil && a.replies != nil
+	var gen uint64
+	if keep {
+		gen = a.replies.generation() // before asking
+	}
+	ans := a.slashParsed(r.Context(), cmd, q, perr, public, "http", func() { ackEmpty(w) })
 	if ans == nil {
 		return // acked by ackEmpty; the answer follows on response_url
 	}
-	out := Render(ans, opts).AppendJSON((*buf)[:0])
+	out := Render(ans, RenderOptions{Slash: true, Public: public}).AppendJSON((*buf)[:0])
 	*buf = out[:0] // keep the grown buffer for the next request
+	if keep {
+		a.replies.keep(text, key, public, gen, ans, out)
+	}
+	writeJSON(w, out, []string{strconv.Itoa(len(out))})
+}
+
+// replyKept writes the kept reply to the command in form, if there is one
+// for the answerer's current generation, and records it as answered. It
+// allocates nothing unless the log is at debug level.
+func (a *Adapter) replyKept(w http.ResponseWriter, form *slashForm, start time.Time) bool {
+	var scratch [512]byte
+	text, ok := appendUnescaped(scratch[:0], form.text)
+	if !ok {
+		return false
+	}
+	question, public, ok := slashQuestion(text)
+	if !ok {
+		return false
+	}
+	rep := a.replies.lookup(question, public)
+	if rep == nil {
+		return false
+	}
+	writeJSON(w, rep.body, rep.length)
+	a.rec.Answered(Platform, rep.kind, time.Since(start))
+	if a.log.GetLevel() <= zerolog.DebugLevel {
+		cmd, _ := form.decode()
+		l := logging.Request(a.log, Platform, cmd.Channel, rep.kind)
+		l.Debug().Str("via", "http").Str("user", cmd.User).Str("question", rep.query).Bool("kept", true).
+			Dur("took", time.Since(start)).Msg("answered")
+	}
+	return true
+}
+
+// writeJSON sends body, length bytes of JSON, as a complete 200.
+func writeJSON(w http.ResponseWriter, body []byte, length []string) {
 	h := w.Header()
 	h["Content-Type"] = jsonHeader
 	h["X-Content-Type-Options"] = nosniff
-	_, _ = w.Write(out)
+	h["Content-Length"] = length
+	_, _ = w.Write(body)
 }
 
 // ackEmpty sends a complete empty 200 while the handler is still busy: the
