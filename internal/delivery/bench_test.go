@@ -12,7 +12,8 @@ import (
 // workspaces, 1,000 Discord channels) against the fakes: 429 with
 // Retry-After (1 to 30 units of 20ms) on 20% of posts, 5xx on 2%, 1% of
 // channels gone, Slack at 30 posts a second per workspace, Discord at 150
-// a second, 20ms between two posts to a channel. It reports the time taken
+// a second, 20ms between two posts to a channel; the bot keeps to 95% of
+// those rates. It reports the time taken
 // as a ratio of the least time those limits allow:
 //
 //	x_least:  to the requests each limited scope had to carry at its rate,
@@ -21,7 +22,9 @@ import (
 //	x_budget: to the requests at their rate alone
 //
 // Every request counts against its scope, 429s and 5xx included, as the
-// fakes count them. Run: go test -run '^$' -bench FanOut -benchtime 1x ./internal/delivery/
+// fakes count them. overruns counts requests the fakes saw over a rate
+// limit: 0 unless the machine stalls the bot between its limiter and the
+// send. Run: go test -run '^$' -bench FanOut -benchtime 1x ./internal/delivery/
 func BenchmarkFanOut(b *testing.B) {
 	const slackRate, discordRate = 30, 150
 	for range b.N {
@@ -33,10 +36,14 @@ func BenchmarkFanOut(b *testing.B) {
 		h.fake.global = newBucket(discordRate, 5)
 		counts := &delivery.Counts{}
 		cfg := workerConfig(h.srv.URL, unit, counts)
-		cfg.Limits["slack"] = delivery.Limits{ChannelGap: unit, Workspace: slackRate, WorkspaceBurst: 5}
-		cfg.Limits["discord"] = delivery.Limits{ChannelGap: unit, Platform: discordRate, PlatformBurst: 5}
+		// The bot keeps 5% below the fakes' limits, as it does below Discord's
+		// (DefaultLimits): requests reach the server with jitter, and a
+		// 2-core machine shared with others stalls now and then.
+		cfg.Limits["slack"] = delivery.Limits{ChannelGap: unit, Workspace: 0.95 * slackRate, WorkspaceBurst: 5}
+		cfg.Limits["discord"] = delivery.Limits{ChannelGap: unit, Platform: 0.95 * discordRate, PlatformBurst: 5}
 		b.StartTimer()
 
+		start := time.Now()
 		took := fanOut(b, h, cfg, counts)
 
 		b.StopTimer()
@@ -54,13 +61,15 @@ func BenchmarkFanOut(b *testing.B) {
 			budget = max(budget, time.Duration(float64(n)/r*float64(time.Second)))
 		}
 		if v := len(h.fake.violations); v > 0 {
-			b.Errorf("%d violations, first: %s", v, h.fake.violations[0])
+			b.Errorf("%d posts inside a Retry-After window or a channel's gap, first: %s", v, h.fake.violations[0])
 		}
+		b.ReportMetric(float64(len(h.fake.overruns)), "overruns")
 		b.ReportMetric(took.Seconds()/(budget+h.fake.maxWindow).Seconds(), "x_least")
 		b.ReportMetric(took.Seconds()/budget.Seconds(), "x_budget")
 		b.ReportMetric(took.Seconds(), "s/fanout")
-		b.Logf("5,000 digests in %s; least %s (budget %s + longest Retry-After %s); requests %d slack, %d discord",
-			took.Round(time.Millisecond), (budget + h.fake.maxWindow).Round(time.Millisecond), budget.Round(time.Millisecond),
+		b.Logf("5,000 digests in %s (Slack done at %s, Discord at %s); least %s (budget %s + longest Retry-After %s); requests %d slack, %d discord",
+			took.Round(time.Millisecond), h.fake.lastShown["slack"].Sub(start).Round(time.Millisecond), h.fake.lastShown["discord"].Sub(start).Round(time.Millisecond),
+			(budget + h.fake.maxWindow).Round(time.Millisecond), budget.Round(time.Millisecond),
 			h.fake.maxWindow, h.fake.attempts["slack"], h.fake.attempts["discord"])
 		b.StartTimer()
 	}

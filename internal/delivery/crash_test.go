@@ -228,5 +228,5 @@ func TestCrashDuringFanOut(t *testing.T) {
 		t.Errorf("%d Slack duplicates after %d kills; want at most one per kill", slackDups, kills)
 	}
 	t.Logf("%d kills, %d deliveries found in doubt, %d Slack duplicates, %d requests inside a window or over a limit (the limiter's memory dies with the process)",
-		kills, len(inDoubt), slackDups, len(h.fake.violations))
+		kills, len(inDoubt), slackDups, len(h.fake.violations)+len(h.fake.overruns))
 }

@@ -19,7 +19,13 @@ import (
 // enforces rate limits, and records everything the tests assert on.
 //
 // Times are scaled: a Retry-After of N means N units, and the poster
-// multiplies by the same unit.
+// multiplies by the same unit. Limits, gaps and windows are judged by the
+// time the bot sent each request (the test posters' X-Sent-At header), so
+// that this server falling behind on a busy machine is not blamed on the
+// bot; windows start when this server answers. Rate limits are judged
+// apart (overruns): a request is sent after the bot's limiter let it go,
+// so a stall of the bot's own process in between bunches requests that
+// the limiter spaced.
 type fakePlatforms struct {
 	mu   sync.Mutex
 	rnd  *rand.Rand
@@ -43,9 +49,11 @@ type fakePlatforms struct {
 	windowEnd  map[string]time.Time      // scope key → end of its announced Retry-After
 	goneCalls  map[string]int
 	attempts   map[string]int // "slack", "discord", and each rate-limited scope ("w/T03", "g/discord") → requests
-	violations []string
-	maxWindow  time.Duration // the longest Retry-After announced
+	violations []string       // posts inside a Retry-After window or a channel's gap
+	overruns   []string       // posts over a rate limit
+	maxWindow  time.Duration  // the longest Retry-After announced
 	lastReply  time.Time
+	lastShown  map[string]time.Time // platform → when it last showed a message
 }
 
 func newFakePlatforms(seed uint64, unit time.Duration) *fakePlatforms {
@@ -53,7 +61,7 @@ func newFakePlatforms(seed uint64, unit time.Duration) *fakePlatforms {
 		rnd: rand.New(rand.NewPCG(seed, seed+1)), unit: unit, maxRA: 30,
 		gone: map[string]string{}, workspaceOf: map[string]string{}, wsBuckets: map[string]*bucket{},
 		posts: map[string]map[string]int{}, created: map[string]string{}, lastAt: map[string]time.Time{},
-		windowEnd: map[string]time.Time{}, goneCalls: map[string]int{}, attempts: map[string]int{},
+		windowEnd: map[string]time.Time{}, lastShown: map[string]time.Time{}, goneCalls: map[string]int{}, attempts: map[string]int{},
 	}
 }
 
@@ -70,6 +78,9 @@ func newBucket(rate float64, burst int) *bucket {
 
 // take takes a token at now or says how long until one is there.
 func (b *bucket) take(now time.Time) (time.Duration, bool) {
+	if now.Before(b.at) { // sent by another worker just before the last one
+		now = b.at
+	}
 	if !b.at.IsZero() {
 		b.tokens = min(b.capacity, b.tokens+now.Sub(b.at).Seconds()*b.rate)
 	}
@@ -102,7 +113,7 @@ func (f *fakePlatforms) handler() http.Handler {
 			} `json:"event_payload"`
 		}
 		_ = json.Unmarshal([]byte(r.PostForm.Get("metadata")), &meta)
-		rp := f.post("slack", r.PostForm.Get("channel"), meta.Payload.Nonce, false)
+		rp := f.post("slack", r.PostForm.Get("channel"), meta.Payload.Nonce, false, sentAt(r))
 		w.Header().Set("Content-Type", "application/json")
 		switch {
 		case rp.status == http.StatusTooManyRequests:
@@ -130,7 +141,7 @@ func (f *fakePlatforms) handler() http.Handler {
 			http.Error(w, `{"code":50035,"message":"Invalid Form Body"}`, http.StatusBadRequest)
 			return
 		}
-		rp := f.post("discord", r.PathValue("id"), body.Nonce, body.EnforceNonce)
+		rp := f.post("discord", r.PathValue("id"), body.Nonce, body.EnforceNonce, sentAt(r))
 		w.Header().Set("Content-Type", "application/json")
 		switch {
 		case rp.status == http.StatusTooManyRequests:
@@ -150,8 +161,16 @@ func (f *fakePlatforms) handler() http.Handler {
 	return mux
 }
 
-// post decides the answer to one post and records it.
-func (f *fakePlatforms) post(platform, ch, nonce string, enforceNonce bool) reply {
+// sentAt is when the bot sent r, or now.
+func sentAt(r *http.Request) time.Time {
+	if n, err := strconv.ParseInt(r.Header.Get("X-Sent-At"), 10, 64); err == nil {
+		return time.Unix(0, n)
+	}
+	return time.Now()
+}
+
+// post decides the answer to one post sent at sent, and records it.
+func (f *fakePlatforms) post(platform, ch, nonce string, enforceNonce bool, sent time.Time) reply {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := time.Now()
@@ -165,14 +184,14 @@ func (f *fakePlatforms) post(platform, ch, nonce string, enforceNonce bool) repl
 	}
 	f.attempts[scopes[1]]++
 	for _, k := range scopes {
-		if end, ok := f.windowEnd[k]; ok && now.Before(end) {
-			f.violations = append(f.violations, fmt.Sprintf("%s %s: post %s inside the Retry-After window of %s", platform, ch, end.Sub(now), k))
+		if end, ok := f.windowEnd[k]; ok && sent.Before(end) {
+			f.violations = append(f.violations, fmt.Sprintf("%s %s: post %s inside the Retry-After window of %s", platform, ch, end.Sub(sent), k))
 		}
 	}
-	if last, ok := f.lastAt[ch]; ok && now.Sub(last) < f.gap {
-		f.violations = append(f.violations, fmt.Sprintf("%s %s: two posts %s apart, gap is %s", platform, ch, now.Sub(last), f.gap))
+	if last, ok := f.lastAt[ch]; ok && sent.Sub(last) < f.gap {
+		f.violations = append(f.violations, fmt.Sprintf("%s %s: two posts %s apart, gap is %s", platform, ch, sent.Sub(last), f.gap))
 	}
-	f.lastAt[ch] = now
+	f.lastAt[ch] = sent
 
 	var b *bucket
 	if platform == "slack" && f.wsRate > 0 {
@@ -185,8 +204,8 @@ func (f *fakePlatforms) post(platform, ch, nonce string, enforceNonce bool) repl
 		b = f.global
 	}
 	if b != nil {
-		if wait, ok := b.take(now); !ok {
-			f.violations = append(f.violations, fmt.Sprintf("%s %s: over the %s rate limit", platform, ch, scopes[1]))
+		if wait, ok := b.take(sent); !ok {
+			f.overruns = append(f.overruns, fmt.Sprintf("%s %s: over the %s rate limit", platform, ch, scopes[1]))
 			wait = max(wait, f.unit)
 			f.windowEnd[scopes[1]] = now.Add(wait)
 			return reply{status: http.StatusTooManyRequests, retryAfter: wait.Round(f.unit), global: platform == "discord"}
@@ -221,6 +240,7 @@ func (f *fakePlatforms) create(platform, ch, nonce string, enforceNonce bool) st
 		f.posts[ch] = map[string]int{}
 	}
 	f.posts[ch][nonce]++
+	f.lastShown[platform] = time.Now()
 	id := fmt.Sprintf("%s-%d", platform, len(f.created)+1)
 	if platform == "discord" {
 		f.created[ch+"/"+nonce] = id

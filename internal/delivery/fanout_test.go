@@ -80,9 +80,9 @@ func checkFanOut(t *testing.T, h *harness) {
 	if missing+doubled > 0 {
 		t.Errorf("%d live channels got no digest, %d got one twice", missing, doubled)
 	}
-	for i, v := range h.fake.violations {
+	for i, v := range append(h.fake.violations, h.fake.overruns...) {
 		if i == 10 {
-			t.Errorf("... %d violations in all", len(h.fake.violations))
+			t.Errorf("... %d violations in all", len(h.fake.violations)+len(h.fake.overruns))
 			break
 		}
 		t.Error(v)
@@ -115,8 +115,9 @@ func TestFanOutToFiveThousandChannels(t *testing.T) {
 	h.fake.global = newBucket(50/unit.Seconds(), 50)
 	counts := &delivery.Counts{}
 	cfg := workerConfig(h.srv.URL, unit, counts)
-	cfg.Limits["slack"] = delivery.Limits{ChannelGap: unit, Workspace: rateOf(10, unit), WorkspaceBurst: 10}
-	cfg.Limits["discord"] = delivery.Limits{ChannelGap: unit, Platform: rateOf(50, unit), PlatformBurst: 50}
+	// The bot keeps 10% below, as DefaultLimits keeps below Discord's 50.
+	cfg.Limits["slack"] = delivery.Limits{ChannelGap: unit, Workspace: rateOf(9, unit), WorkspaceBurst: 10}
+	cfg.Limits["discord"] = delivery.Limits{ChannelGap: unit, Platform: rateOf(45, unit), PlatformBurst: 45}
 
 	took := fanOut(t, h, cfg, counts)
 	checkFanOut(t, h)

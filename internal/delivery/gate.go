@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -91,8 +92,11 @@ func (g *gate) ready(ch knowledge.ChannelRef, now time.Time) bool {
 	return true
 }
 
-// accept reports whether d may be posted at now and, if so, takes the
-// tokens it needs and marks its channel busy until done.
+// accept reports whether d may be posted at now: its channel is not busy,
+// nothing on its way is held back, and every limiter on its way has a
+// token. If so, it marks the channel busy until done; take takes the
+// tokens just before the post, so that they are spent as close as can be to
+// the moment the platform counts the request.
 func (g *gate) accept(d *knowledge.Delivery, now time.Time) bool {
 	ch := d.Ref()
 	ck := channelKey(ch)
@@ -111,31 +115,65 @@ func (g *gate) accept(d *knowledge.Delivery, now time.Time) bool {
 			return false
 		}
 	}
-	lim := g.limits[ch.Platform]
-	limiters := [...]*rate.Limiter{
-		g.limiter(keys[1], lim.Workspace, lim.WorkspaceBurst),
-		g.limiter(keys[2], lim.Platform, lim.PlatformBurst),
-		g.global,
-	}
-	var taken []*rate.Reservation
-	for i, l := range limiters {
+	for i, l := range g.limitersOf(ch) {
 		if l == nil {
 			continue
 		}
-		r := l.ReserveN(now, 1)
-		if wait := r.DelayFrom(now); !r.OK() || wait > 0 {
-			r.CancelAt(now)
-			for _, t := range taken {
-				t.CancelAt(now)
-			}
-			g.notBefore[keys[i+1]] = now.Add(wait)
-			g.soonest(ch.Platform, now.Add(wait))
+		if tokens := l.TokensAt(now); tokens < 1 {
+			at := now.Add(time.Duration((1 - tokens) / float64(l.Limit()) * float64(time.Second)))
+			g.notBefore[keys[i+1]] = at
+			g.soonest(ch.Platform, at)
 			return false
 		}
-		taken = append(taken, r)
 	}
 	g.busy[ck] = true
 	return true
+}
+
+// limitersOf returns the workspace, platform and global limiters on the
+// way to ch; nil where there is no limit. The caller holds g.mu.
+func (g *gate) limitersOf(ch knowledge.ChannelRef) [3]*rate.Limiter {
+	lim := g.limits[ch.Platform]
+	return [3]*rate.Limiter{
+		g.limiter(workspaceKey(ch), lim.Workspace, lim.WorkspaceBurst),
+		g.limiter(platformKey(ch), lim.Platform, lim.PlatformBurst),
+		g.global,
+	}
+}
+
+// take takes a token from every limiter on the way to d's channel, waiting
+// when posts elsewhere took them since accept. It fails only when ctx ends
+// first, and then gives the tokens back.
+func (g *gate) take(ctx context.Context, d *knowledge.Delivery, now func() time.Time) error {
+	g.mu.Lock()
+	t := now()
+	var taken []*rate.Reservation
+	var wait time.Duration
+	for _, l := range g.limitersOf(d.Ref()) {
+		if l == nil {
+			continue
+		}
+		r := l.ReserveN(t, 1)
+		taken = append(taken, r)
+		wait = max(wait, r.DelayFrom(t))
+	}
+	g.mu.Unlock()
+	if wait <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		for _, r := range taken {
+			r.CancelAt(now())
+		}
+		return ctx.Err()
+	}
 }
 
 // done ends the post to d's channel at now: the next may start a gap later.

@@ -38,13 +38,40 @@ func TestGate(t *testing.T) {
 		{"discord after a second", dl("discord", "G", "2"), time.Second, true},
 	}
 	for _, s := range steps {
-		if got := g.accept(s.d, t0.Add(s.at)); got != s.want {
+		at := t0.Add(s.at)
+		got := g.accept(s.d, at)
+		if got != s.want {
 			t.Errorf("%s: accept = %v, want %v", s.name, got, s.want)
+		}
+		if got { // the post takes its tokens
+			if err := g.take(context.Background(), s.d, func() time.Time { return at }); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	g.release(b) // a claim that was not written frees its channel at once
 	if !g.accept(b, t0.Add(time.Second)) {
 		t.Error("a released channel was refused")
+	}
+
+	// take waits for a token another post took since accept, and gives it
+	// back when the context ends first.
+	x, y := dl("discord", "G", "x"), dl("discord", "G", "y")
+	at := t0.Add(5 * time.Second)
+	clock := func() time.Time { return at }
+	if !g.accept(x, at) || !g.accept(y, at) {
+		t.Fatal("both accepted while a token is there")
+	}
+	if err := g.take(context.Background(), x, clock); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := g.take(ctx, y, clock); err == nil {
+		t.Error("take did not wait for the token x took")
+	}
+	if g.accept(dl("discord", "G", "z"), at) {
+		t.Error("a token was there after x took it")
 	}
 	g.done(a, t0.Add(100*time.Millisecond))
 	if g.accept(a, t0.Add(900*time.Millisecond)) {

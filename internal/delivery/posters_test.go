@@ -86,6 +86,7 @@ func (p *slackPoster) Post(ctx context.Context, channel string, a *knowledge.Ans
 		return "", err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Sent-At", strconv.FormatInt(time.Now().UnixNano(), 10))
 	resp, err := p.client.Do(req)
 	if err != nil {
 		return "", err
@@ -133,6 +134,7 @@ func (p *discordPoster) Post(ctx context.Context, channel string, a *knowledge.A
 		return "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Sent-At", strconv.FormatInt(time.Now().UnixNano(), 10))
 	resp, err := p.client.Do(req)
 	if err != nil {
 		return "", err

@@ -37,6 +37,10 @@ func (l *lane) post(ctx context.Context, d *knowledge.Delivery) {
 		return
 	}
 
+	if err := w.gate.take(ctx, d, w.cfg.Now); err != nil { // stopping: nothing was posted
+		l.retry(mark, d, w.cfg.Now(), "stopped before posting", true, w.cfg.Now())
+		return
+	}
 	pctx, cancel := context.WithTimeout(ctx, w.cfg.PostTimeout)
 	id, err := l.poster.Post(pctx, d.Channel, parts[part], d.Nonce(part))
 	cancel()
