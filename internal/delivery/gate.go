@@ -53,14 +53,17 @@ type gate struct {
 	global *rate.Limiter // nil: no global cap
 
 	busy      map[string]bool          // channel key → a post is under way
-	notBefore map[string]time.Time     // channel, workspace, platform or "*" key → refuse until
+	promised  map[string]int           // limiter key → tokens accepted deliveries will take
+	owes      map[string]bool          // channel key → its accepted delivery has not taken its tokens
+	held      map[string]time.Time     // channel, workspace or platform key → a Retry-After or a channel's gap ends
+	notBefore map[string]time.Time     // limiter key → its next token, as a refusal found it
 	limiters  map[string]*rate.Limiter // workspace and platform keys
 	wake      map[string]time.Time     // platform → the soonest a refused delivery may go
 	accepts   int                      // calls since the last prune
 }
 
 func newGate(limits map[string]Limits, global rate.Limit, globalBurst int) *gate {
-	g := &gate{limits: limits, busy: map[string]bool{}, wake: map[string]time.Time{}, notBefore: map[string]time.Time{}, limiters: map[string]*rate.Limiter{}}
+	g := &gate{limits: limits, busy: map[string]bool{}, promised: map[string]int{}, owes: map[string]bool{}, wake: map[string]time.Time{}, held: map[string]time.Time{}, notBefore: map[string]time.Time{}, limiters: map[string]*rate.Limiter{}}
 	if global > 0 {
 		g.global = rate.NewLimiter(global, max(globalBurst, 1))
 	}
@@ -84,7 +87,7 @@ func (g *gate) ready(ch knowledge.ChannelRef, now time.Time) bool {
 		return false
 	}
 	for _, k := range [...]string{channelKey(ch), workspaceKey(ch), platformKey(ch), globalKey} {
-		if t, ok := g.notBefore[k]; ok && now.Before(t) {
+		if t, ok := g.until(k); ok && now.Before(t) {
 			g.soonest(ch.Platform, t)
 			return false
 		}
@@ -110,24 +113,45 @@ func (g *gate) accept(d *knowledge.Delivery, now time.Time) bool {
 	}
 	keys := [...]string{ck, workspaceKey(ch), platformKey(ch), globalKey}
 	for _, k := range keys {
-		if t, ok := g.notBefore[k]; ok && now.Before(t) {
+		if t, ok := g.until(k); ok && now.Before(t) {
 			g.soonest(ch.Platform, t)
 			return false
 		}
 	}
-	for i, l := range g.limitersOf(ch) {
+	lims := g.limitersOf(ch)
+	for i, l := range lims {
 		if l == nil {
 			continue
 		}
-		if tokens := l.TokensAt(now); tokens < 1 {
+		if tokens := l.TokensAt(now) - float64(g.promised[keys[i+1]]); tokens < 1 {
 			at := now.Add(time.Duration((1 - tokens) / float64(l.Limit()) * float64(time.Second)))
 			g.notBefore[keys[i+1]] = at
 			g.soonest(ch.Platform, at)
 			return false
 		}
 	}
-	g.busy[ck] = true
+	for i, l := range lims {
+		if l != nil {
+			g.promised[keys[i+1]]++
+		}
+	}
+	g.busy[ck], g.owes[ck] = true, true
 	return true
+}
+
+// unpromise ends what accept promised the delivery to ch, if it is still
+// owed: take is taking the tokens, or the post will not happen. The caller
+// holds g.mu.
+func (g *gate) unpromise(ch knowledge.ChannelRef) {
+	if !g.owes[channelKey(ch)] {
+		return
+	}
+	delete(g.owes, channelKey(ch))
+	for i, l := range g.limitersOf(ch) {
+		if k := [...]string{workspaceKey(ch), platformKey(ch), globalKey}[i]; l != nil && g.promised[k] > 0 {
+			g.promised[k]--
+		}
+	}
 }
 
 // limitersOf returns the workspace, platform and global limiters on the
@@ -142,11 +166,20 @@ func (g *gate) limitersOf(ch knowledge.ChannelRef) [3]*rate.Limiter {
 }
 
 // take takes a token from every limiter on the way to d's channel, waiting
-// when posts elsewhere took them since accept. It fails only when ctx ends
-// first, and then gives the tokens back.
+// when posts elsewhere took them since accept. It fails with heldError when
+// a Retry-After for the workspace or platform arrived since accept, and
+// with ctx's error when ctx ends first, giving the tokens back.
 func (g *gate) take(ctx context.Context, d *knowledge.Delivery, now func() time.Time) error {
 	g.mu.Lock()
 	t := now()
+	ch := d.Ref()
+	g.unpromise(ch)
+	for _, k := range [...]string{workspaceKey(ch), platformKey(ch), globalKey} {
+		if until, ok := g.held[k]; ok && t.Before(until) {
+			g.mu.Unlock()
+			return heldError{until} // a Retry-After arrived since accept
+		}
+	}
 	var taken []*rate.Reservation
 	var wait time.Duration
 	for _, l := range g.limitersOf(d.Ref()) {
@@ -185,6 +218,7 @@ func (g *gate) done(d *knowledge.Delivery, now time.Time) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.unpromise(ch)
 	delete(g.busy, channelKey(ch))
 	g.hold(channelKey(ch), now.Add(gap))
 	g.soonest(ch.Platform, now.Add(gap))
@@ -194,6 +228,7 @@ func (g *gate) done(d *knowledge.Delivery, now time.Time) {
 func (g *gate) release(d *knowledge.Delivery) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.unpromise(d.Ref())
 	delete(g.busy, channelKey(d.Ref()))
 }
 
@@ -213,9 +248,19 @@ func (g *gate) block(d *knowledge.Delivery, scope Scope, until time.Time) {
 }
 
 func (g *gate) hold(k string, until time.Time) {
-	if t, ok := g.notBefore[k]; !ok || t.Before(until) {
-		g.notBefore[k] = until
+	if t, ok := g.held[k]; !ok || t.Before(until) {
+		g.held[k] = until
 	}
+}
+
+// until returns the later of k's hold and its limiter's next token.
+func (g *gate) until(k string) (time.Time, bool) {
+	h, ok1 := g.held[k]
+	n, ok2 := g.notBefore[k]
+	if n.After(h) {
+		h = n
+	}
+	return h, ok1 || ok2
 }
 
 // nextWake returns the soonest a delivery to platform refused since the
@@ -250,9 +295,16 @@ func (g *gate) limiter(key string, r rate.Limit, burst int) *rate.Limiter {
 // channels recently posted to.
 func (g *gate) prune(now time.Time) {
 	g.accepts = 0
-	for k, t := range g.notBefore {
-		if !now.Before(t) {
-			delete(g.notBefore, k)
+	for _, m := range []map[string]time.Time{g.held, g.notBefore} {
+		for k, t := range m {
+			if !now.Before(t) {
+				delete(m, k)
+			}
 		}
 	}
 }
+
+// heldError says a scope on the way is held back until until.
+type heldError struct{ until time.Time }
+
+func (e heldError) Error() string { return "held back by a Retry-After until " + e.until.String() }

@@ -54,24 +54,50 @@ func TestGate(t *testing.T) {
 		t.Error("a released channel was refused")
 	}
 
-	// take waits for a token another post took since accept, and gives it
-	// back when the context ends first.
+	// Accepted deliveries are promised a token each: no more are accepted
+	// than tokens are there.
 	x, y := dl("discord", "G", "x"), dl("discord", "G", "y")
 	at := t0.Add(5 * time.Second)
-	clock := func() time.Time { return at }
-	if !g.accept(x, at) || !g.accept(y, at) {
-		t.Fatal("both accepted while a token is there")
+	if !g.accept(x, at) {
+		t.Fatal("refused while a token is there")
 	}
-	if err := g.take(context.Background(), x, clock); err != nil {
+	if g.accept(y, at) {
+		t.Error("accepted a second delivery for the one token promised to the first")
+	}
+	if err := g.take(context.Background(), x, func() time.Time { return at }); err != nil {
 		t.Fatal(err)
 	}
+	// take waits when something else took the token since accept, and gives
+	// it back when the context ends first.
+	at = at.Add(time.Second)
+	if !g.accept(y, at) {
+		t.Fatal("refused a second later")
+	}
+	g.limiters["p/discord"].ReserveN(at, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := g.take(ctx, y, clock); err == nil {
-		t.Error("take did not wait for the token x took")
+	if err := g.take(ctx, y, func() time.Time { return at }); err == nil {
+		t.Error("take did not wait for a token")
 	}
+	g.done(y, at)
 	if g.accept(dl("discord", "G", "z"), at) {
-		t.Error("a token was there after x took it")
+		t.Error("a token was there after it was taken")
+	}
+	if g.promised["p/discord"] != 0 {
+		t.Errorf("%d tokens still promised after every post ended", g.promised["p/discord"])
+	}
+
+	// A Retry-After for the platform that arrives between accept and take
+	// holds the post back.
+	later := at.Add(time.Minute)
+	w := dl("discord", "G", "w")
+	if !g.accept(w, later) {
+		t.Fatal("refused after a minute")
+	}
+	g.block(x, ScopePlatform, later.Add(time.Second))
+	var held heldError
+	if err := g.take(context.Background(), w, func() time.Time { return later }); !errors.As(err, &held) || !held.until.Equal(later.Add(time.Second)) {
+		t.Errorf("take during a platform Retry-After: %v", err)
 	}
 	g.done(a, t0.Add(100*time.Millisecond))
 	if g.accept(a, t0.Add(900*time.Millisecond)) {

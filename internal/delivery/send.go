@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -37,7 +38,16 @@ func (l *lane) post(ctx context.Context, d *knowledge.Delivery) {
 		return
 	}
 
-	if err := w.gate.take(ctx, d, w.cfg.Now); err != nil { // stopping: nothing was posted
+	if err := w.gate.take(ctx, d, w.cfg.Now); err != nil { // nothing was posted: put it back
+		next, why := w.cfg.Now(), "stopped before posting"
+		var held heldError
+		if errors.As(err, &held) {
+			next, why = held.until, "held back by a rate limit"
+		}
+		l.retry(mark, d, next, why, true, w.cfg.Now())
+		return
+	}
+	if ctx.Err() != nil {
 		l.retry(mark, d, w.cfg.Now(), "stopped before posting", true, w.cfg.Now())
 		return
 	}
