@@ -30,7 +30,13 @@ type Engine struct {
 
 	mu  sync.Mutex              // held while the catalog is built
 	cat atomic.Pointer[catalog] // nil until first needed, and after Invalidate
+
+	subs *Subscriptions // nil: subscriptions are not available
 }
+
+// WithSubscriptions lets the engine answer subscribe, unsubscribe and
+// subscriptions through s.
+func WithSubscriptions(s *Subscriptions) Option { return func(e *Engine) { e.subs = s } }
 
 // Option changes how an Engine answers.
 type Option func(*Engine)
@@ -96,7 +102,10 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	case AskSIG:
 		a, err = e.answerSIG(ctx, q.Words, q.Version)
 	case AskSubscribe, AskUnsubscribe, AskSubscriptions:
-		return nil, Errorf(EBADINPUT, "Subscriptions are not available yet. Until they are, ask e.g. 1.32 deprecations to see a release's deprecations.")
+		if e.subs == nil {
+			return nil, Errorf(EBADINPUT, "Subscriptions are not available yet. Until they are, ask e.g. 1.32 deprecations to see a release's deprecations.")
+		}
+		a, err = e.subs.Answer(ctx, q)
 	default:
 		return nil, Errorf(EBADINPUT, "I don't understand that question. Ask help to see what I answer.")
 	}

@@ -45,4 +45,9 @@ type Origin struct {
 	Channel   string
 	User      string
 	UserName  string
+	// CanManage is true when the platform lets this person change the
+	// channel's subscriptions (Slack: admin, owner or allowlisted, not a
+	// guest; Discord: Manage Channels, Manage Server or Administrator).
+	// Adapters need to set it only when ChangesSubscription(text).
+	CanManage bool
 }
