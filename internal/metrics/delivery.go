@@ -1,0 +1,55 @@
+package metrics
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Digest delivery metric names.
+const (
+	DigestsDelivered         = "kepbot_digests_delivered_total"
+	DigestRetries            = "kepbot_digest_retries_total"
+	DigestsDead              = "kepbot_digests_dead_total"
+	DigestsInDoubt           = "kepbot_digest_in_doubt_total"
+	DigestDuplicatesPossible = "kepbot_digest_duplicates_possible_total"
+)
+
+// Delivery records what the digest worker does; it has the method set of
+// delivery.Metrics. Get it with (*Metrics).Delivery.
+type Delivery struct {
+	delivered, inDoubt, duplicates *prometheus.CounterVec
+	retries, dead                  *prometheus.CounterVec
+}
+
+// Delivery registers the digest delivery metrics on m's registry and
+// returns them. Call it once per Metrics.
+func (m *Metrics) Delivery() *Delivery {
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+	}
+	d := &Delivery{
+		delivered:  counter(DigestsDelivered, "Digests whose last message was posted, by platform.", "platform"),
+		retries:    counter(DigestRetries, "Digest posts that failed and will be tried again, by platform and reason (rate_limited, timeout, error).", "platform", "reason"),
+		dead:       counter(DigestsDead, "Digest deliveries given up, by platform and reason (the platform's code for a gone channel, gave_up, no_digest).", "platform", "reason"),
+		inDoubt:    counter(DigestsInDoubt, "Deliveries a restart found in the middle of a post, by platform.", "platform"),
+		duplicates: counter(DigestDuplicatesPossible, "Digest posts repeated on a platform without an idempotency key: at most one duplicate each, by platform.", "platform"),
+	}
+	m.reg.MustRegister(d.delivered, d.retries, d.dead, d.inDoubt, d.duplicates)
+	return d
+}
+
+// Delivered counts a digest posted.
+func (d *Delivery) Delivered(platform string) { d.delivered.WithLabelValues(platform).Inc() }
+
+// Retried counts a post to try again.
+func (d *Delivery) Retried(platform, reason string) {
+	d.retries.WithLabelValues(platform, reason).Inc()
+}
+
+// Dead counts a delivery given up.
+func (d *Delivery) Dead(platform, reason string) { d.dead.WithLabelValues(platform, reason).Inc() }
+
+// InDoubt counts a delivery found mid-post after a restart.
+func (d *Delivery) InDoubt(platform string) { d.inDoubt.WithLabelValues(platform).Inc() }
+
+// DuplicatePossible counts a post that may show twice.
+func (d *Delivery) DuplicatePossible(platform string) {
+	d.duplicates.WithLabelValues(platform).Inc()
+}
