@@ -25,6 +25,9 @@ type fakeDiscord struct {
 	mu       sync.Mutex
 	requests []recorded
 	override func(r *http.Request) (status int, body string, ok bool)
+	headers  http.Header       // added to every answer of an override
+	nonces   map[string]string // nonce → the message made with it (enforce_nonce)
+	made     int               // messages made
 
 	got      chan recorded     // every request, as it arrives
 	identify chan identifyData // the Identify of each connection
@@ -92,16 +95,26 @@ func (f *fakeDiscord) setOverride(fn func(r *http.Request) (int, string, bool)) 
 	f.mu.Unlock()
 }
 
+// setHeaders adds h to every answer an override gives.
+func (f *fakeDiscord) setHeaders(h http.Header) {
+	f.mu.Lock()
+	f.headers = h
+	f.mu.Unlock()
+}
+
 // rest answers the REST endpoints kepbot calls, as Discord does.
 func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {
 	rec := f.record(r)
 	r.Body = io.NopCloser(strings.NewReader(string(rec.Body)))
 	w.Header().Set("Content-Type", "application/json")
 	f.mu.Lock()
-	override := f.override
+	override, headers := f.override, f.headers
 	f.mu.Unlock()
 	if override != nil {
 		if status, body, ok := override(r); ok {
+			for k, vs := range headers {
+				w.Header()[k] = vs
+			}
 			w.WriteHeader(status)
 			io.WriteString(w, body)
 			return
@@ -110,7 +123,7 @@ func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {
 	p := strings.TrimPrefix(r.URL.Path, "/api/v9/")
 	switch {
 	case r.Method == http.MethodPost && strings.HasPrefix(p, "channels/") && strings.HasSuffix(p, "/messages"):
-		fmt.Fprintf(w, `{"id":"%d","channel_id":"%s"}`, time.Now().UnixNano(), strings.Split(p, "/")[1])
+		io.WriteString(w, f.createMessage(strings.Split(p, "/")[1], rec.Body))
 	case r.Method == http.MethodPost && strings.HasPrefix(p, "interactions/") && strings.HasSuffix(p, "/callback"):
 		w.WriteHeader(http.StatusNoContent)
 	case strings.HasPrefix(p, "webhooks/") && (r.Method == http.MethodPatch || r.Method == http.MethodPost):
@@ -121,6 +134,40 @@ func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, `{"message":"404: Not Found","code":0}`)
 	}
+}
+
+// createMessage makes a message in channel as Discord does: with
+// enforce_nonce, a nonce already used answers the message made with it
+// instead of a new one. It returns the message as JSON.
+func (f *fakeDiscord) createMessage(channel string, body []byte) string {
+	var m struct {
+		Nonce        string `json:"nonce"`
+		EnforceNonce bool   `json:"enforce_nonce"`
+	}
+	json.Unmarshal(body, &m)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if m.EnforceNonce && m.Nonce != "" {
+		if first, ok := f.nonces[m.Nonce]; ok {
+			return first
+		}
+	}
+	f.made++
+	msg := fmt.Sprintf(`{"id":"%d%04d","channel_id":%q,"nonce":%q}`, time.Now().UnixNano(), f.made, channel, m.Nonce)
+	if m.EnforceNonce && m.Nonce != "" {
+		if f.nonces == nil {
+			f.nonces = map[string]string{}
+		}
+		f.nonces[m.Nonce] = msg
+	}
+	return msg
+}
+
+// messagesMade returns how many messages the fake made.
+func (f *fakeDiscord) messagesMade() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.made
 }
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}

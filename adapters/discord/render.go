@@ -29,7 +29,10 @@ const (
 // short text, both ephemeral where the platform allows. All text from the
 // answer is escaped; the messages carry no mentions. A nil answer is an
 // apology.
-func Render(a *knowledge.Answer) []Message {
+func Render(a *knowledge.Answer) []Message { return render(a, MaxMessagesAnswer) }
+
+// render is Render in at most max messages.
+func render(a *knowledge.Answer, max int) []Message {
 	if a == nil {
 		return []Message{textMessage("Sorry, I have no answer to that.", true)}
 	}
@@ -49,7 +52,7 @@ func Render(a *knowledge.Answer) []Message {
 	case a.Release != nil:
 		d = releaseDoc(a)
 	case a.Kind == knowledge.KindDiff:
-		return diffDoc(a).messages(MaxMessagesAnswer)
+		return diffDoc(a).messages(max)
 	case a.Kind == knowledge.KindReleases:
 		d = releasesDoc(a)
 	default: // lists, searches, a SIG's KEPs
@@ -58,7 +61,7 @@ func Render(a *knowledge.Answer) []Message {
 		d.lines = append(d.lines, itemLines(withoutSharedSIG(a), nil)...)
 	}
 	d.addNotices(a.Notices, a.Notes)
-	return d.messages(MaxMessagesAnswer)
+	return d.messages(max)
 }
 
 // baseDoc lays out what every answer has: title, summary, sources.

@@ -24,6 +24,7 @@ const (
 // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes
 const (
 	codeUnknownChannel     = 10003
+	codeUnknownGuild       = 10004
 	codeUnknownWebhook     = 10015
 	codeUnknownInteraction = 10062
 	codeMissingAccess      = 50001
@@ -68,10 +69,19 @@ func (e *APIError) Unwrap() error { return e.Err }
 // refusesChannel reports whether Discord said kepbot may not post there.
 func (e *APIError) refusesChannel() bool {
 	switch e.Code {
-	case codeUnknownChannel, codeMissingAccess, codeMissingPermissions:
+	case codeUnknownChannel, codeUnknownGuild, codeMissingAccess, codeMissingPermissions:
 		return true
 	}
 	return e.Code == 0 && e.Status == http.StatusForbidden
+}
+
+// refusalCode is the code of a refusal: Discord's, or Missing
+// Permissions for a bare 403.
+func (e *APIError) refusalCode() int {
+	if e.Code == 0 && e.Status == http.StatusForbidden {
+		return codeMissingPermissions
+	}
+	return e.Code
 }
 
 // classify turns what discordgo returned into an *APIError without URLs.
@@ -127,7 +137,7 @@ func (r *rest) call(ctx context.Context, op, channel string, idempotent bool, fn
 		}
 		e := classify(op, err)
 		if channel != "" && e.refusesChannel() {
-			r.refused.add(channel, r.now())
+			r.refused.add(channel, e.refusalCode(), r.now())
 		}
 		var wait time.Duration
 		switch {
