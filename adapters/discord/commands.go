@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -24,6 +25,11 @@ const CommandsFile = "configs/discord-commands.json"
 // overwrite: /k8s with one subcommand per form of the question grammar.
 // Every subcommand becomes typed text (commandText) that goes through the
 // same parser as `!k8s …`.
+//
+// /k8s carries no default_member_permissions: Discord sets those for a
+// whole command, not a subcommand, and everyone may ask questions. Who may
+// subscribe or unsubscribe is checked when the command arrives
+// (interactionCanManage).
 func Commands() []*discordgo.ApplicationCommand {
 	str := func(name, desc string, required, autocomplete bool) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name,
@@ -38,6 +44,12 @@ func Commands() []*discordgo.ApplicationCommand {
 		{"deprecations", "deprecations"}, {"removals", "removals"}, {"all notices", "notices"},
 	} {
 		stage.Choices = append(stage.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.name, Value: c.value})
+	}
+	choice := func(o *discordgo.ApplicationCommandOption, pairs ...string) *discordgo.ApplicationCommandOption {
+		for i := 0; i+1 < len(pairs); i += 2 {
+			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: pairs[i], Value: pairs[i+1]})
+		}
+		return o
 	}
 	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
 	install := []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
@@ -61,6 +73,15 @@ func Commands() []*discordgo.ApplicationCommand {
 				str("to", "The release you go to, e.g. 1.32", true, true)),
 			sub("ask", "Ask in the words you would type after !k8s",
 				str("text", "A question, e.g. 1.29 ga or kep 4639", true, false)),
+			sub("subscribe", "Post deprecation and removal digests here (Manage Channels or Manage Server)",
+				str("sig", "Only this SIG's notices, e.g. network; every SIG when left out", false, false),
+				str("from", "The release you run, e.g. 1.29: only what changes after it", false, true),
+				choice(str("schedule", "When digests come; new release data by default", false, false),
+					"when new release data arrives", knowledge.ScheduleRelease, "weekly", knowledge.ScheduleWeekly, "daily", knowledge.ScheduleDaily),
+				choice(str("format", "How much of each notice to show; compact by default", false, false),
+					"compact", knowledge.FormatCompact, "full, with the documents' words", knowledge.FormatFull)),
+			sub("unsubscribe", "Stop this channel's digests (Manage Channels or Manage Server)"),
+			sub("subscriptions", "This channel's digests: filters, who subscribed, state, last digest"),
 			sub("help", "What kepbot answers, and how to ask"),
 		},
 	}}
@@ -98,6 +119,22 @@ func commandText(d discordgo.ApplicationCommandInteractionData) (string, error) 
 		parts = []string{"diff", v("from"), v("to")}
 	case "ask":
 		parts = []string{v("text")}
+	case "subscribe":
+		parts = []string{"subscribe", "deprecations"}
+		for _, k := range []string{"sig", "from", "schedule", "format"} {
+			val := v(k)
+			if val == "" {
+				continue
+			}
+			if strings.ContainsFunc(val, unicode.IsSpace) {
+				return "", knowledge.Errorf(knowledge.EBADINPUT, "The %s option takes one word, e.g. %s.", k, filterExamples[k])
+			}
+			parts = append(parts, k+":"+val)
+		}
+	case "unsubscribe":
+		parts = []string{"unsubscribe", "deprecations"}
+	case "subscriptions":
+		parts = []string{"subscriptions"}
 	case "help":
 		parts = []string{"help"}
 	default:
@@ -105,6 +142,9 @@ func commandText(d discordgo.ApplicationCommandInteractionData) (string, error) 
 	}
 	return strings.TrimSpace(strings.Join(parts, " ")), nil
 }
+
+// filterExamples show a good value of each subscribe option.
+var filterExamples = map[string]string{"sig": "network", "from": "1.29", "schedule": "weekly", "format": "full"}
 
 // optionString returns the string value of the named option as one line
 // of at most MaxOptionLength runes, or "" when it is absent or not text.

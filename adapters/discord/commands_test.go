@@ -138,6 +138,14 @@ func TestCommandText(t *testing.T) {
 		{invocation("ask", "text", "1.29 ga"), "1.29 ga", "1.29 ga"},
 		{invocation("ask", "text", "line\nbreak"), "line break", ""},
 		{invocation("help"), "help", "help"},
+		{invocation("subscribe"), "subscribe deprecations", "subscribe deprecations"},
+		{invocation("subscribe", "sig", "Network", "from", "v1.29", "schedule", "weekly", "format", "full"),
+			"subscribe deprecations sig:Network from:v1.29 schedule:weekly format:full",
+			"subscribe deprecations sig:network from:1.29 schedule:weekly format:full"},
+		{invocation("subscribe", "format", "compact", "sig", "sig-node"), "subscribe deprecations sig:sig-node format:compact",
+			"subscribe deprecations sig:node format:compact"},
+		{invocation("unsubscribe"), "unsubscribe deprecations", "unsubscribe deprecations"},
+		{invocation("subscriptions"), "subscriptions", "subscriptions"},
 	}
 	for _, tt := range tests {
 		got, err := commandText(tt.data)
@@ -156,9 +164,54 @@ func TestCommandText(t *testing.T) {
 	for _, bad := range []discordgo.ApplicationCommandInteractionData{
 		{Name: "other"}, {Name: CommandName}, invocation("nope"),
 		{Name: CommandName, Options: []*discordgo.ApplicationCommandInteractionDataOption{nil}},
+		invocation("subscribe", "sig", "api machinery"), invocation("subscribe", "from", "1.29 schedule:daily"),
 	} {
 		if _, err := commandText(bad); knowledge.ErrorCode(err) != knowledge.EBADINPUT {
 			t.Errorf("commandText(%+v) error = %v, want bad input", bad, err)
+		}
+	}
+}
+
+// TestSubscribeChoicesParse sends every choice /k8s subscribe offers
+// through the grammar: each is a value the parser takes, and a bad value
+// typed in a free option gets the parser's clear message.
+func TestSubscribeChoicesParse(t *testing.T) {
+	var sub *discordgo.ApplicationCommandOption
+	for _, o := range Commands()[0].Options {
+		if o.Name == "subscribe" {
+			sub = o
+		}
+	}
+	if sub == nil {
+		t.Fatal("no subscribe subcommand")
+	}
+	n := 0
+	for _, o := range sub.Options {
+		for _, c := range o.Choices {
+			n++
+			text, err := commandText(invocation("subscribe", o.Name, c.Value.(string)))
+			if err != nil {
+				t.Fatalf("%s=%v: %v", o.Name, c.Value, err)
+			}
+			q, err := knowledge.ParseQuestion(text)
+			if err != nil || q.Kind != knowledge.AskSubscribe || q.Filters[o.Name] != c.Value {
+				t.Errorf("%q parsed as %+v, %v", text, q, err)
+			}
+			if !knowledge.ChangesSubscription(text) {
+				t.Errorf("ChangesSubscription(%q) = false", text)
+			}
+		}
+	}
+	if n != 5 {
+		t.Errorf("%d choices for schedule and format, want 5", n)
+	}
+	for opt, bad := range map[string]string{"from": "abc", "sig": "net!work"} {
+		text, err := commandText(invocation("subscribe", opt, bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := knowledge.ParseQuestion(text); knowledge.ErrorCode(err) != knowledge.EBADINPUT || !strings.Contains(knowledge.ErrorMessage(err), opt+":") {
+			t.Errorf("%q: error %v, want a bad-input message naming %s:", text, err, opt)
 		}
 	}
 }

@@ -142,6 +142,7 @@ func TestAutocompleteChoices(t *testing.T) {
 		{"kep", "number", "50", "KEP-50: Feature 50 of sig-1"},
 		{"release", "version", "", "1.40"},
 		{"diff", "from", "V1.3", "1.39"},
+		{"subscribe", "from", "1.2", "1.29"},
 		{"gate", "name", "gate1", "Gate1Enabled"},
 		{"gate", "name", "enabled", "Gate1Enabled"},
 	} {
