@@ -63,6 +63,11 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 		return
 	}
 	origin := knowledge.Origin{Platform: Platform, Workspace: m.GuildID, Channel: m.ChannelID, User: m.Author.ID, UserName: m.Author.Username}
+	if knowledge.ChangesSubscription(text) {
+		var how string
+		origin.CanManage, how = a.messageCanManage(ctx, m, log)
+		auditManage(log, origin.CanManage, how)
+	}
 	ans := a.ask(ctx, text, origin, log)
 	log.Info().Str("kind", string(ans.Kind)).Msg("discord: answered")
 	a.post(ctx, log, m.ChannelID, Render(ans))

@@ -68,6 +68,11 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		return reply(textMessage("kepbot is restarting; ask again in a minute.", true)), nil
 	}
 	origin := knowledge.Origin{Platform: Platform, Workspace: i.GuildID, Channel: i.ChannelID, User: user, UserName: name}
+	if knowledge.ChangesSubscription(text) {
+		var how string
+		origin.CanManage, how = interactionCanManage(i)
+		auditManage(log, origin.CanManage, how)
+	}
 	answers := make(chan *knowledge.Answer, 1)
 	go func() {
 		defer done()

@@ -26,7 +26,9 @@ const restTimeout = 15 * time.Second
 
 // newSession returns a discordgo session configured for kepbot: the
 // intents above, discordgo's own retries off (the caller retries, bounded),
-// debug output off, no state cache (kepbot needs none), and an HTTP client
+// debug output off, a state cache of guilds, roles, channels and threads
+// only (what a member's permissions in a channel are computed from, see
+// permissions.go; the intents bring no member lists), and an HTTP client
 // whose transport points REST and the gateway lookup at cfg's URLs and
 // counts refused requests with onStatus.
 func newSession(cfg Config, onStatus func(status int)) (*discordgo.Session, error) {
@@ -47,7 +49,10 @@ func newSession(cfg Config, onStatus func(status int)) (*discordgo.Session, erro
 	s.ShouldRetryOnRateLimit = false
 	s.MaxRestRetries = 0
 	s.ShouldReconnectOnError = true
-	s.StateEnabled = false
+	s.StateEnabled = true
+	s.State.MaxMessageCount = 0
+	s.State.TrackEmojis, s.State.TrackStickers, s.State.TrackVoice = false, false, false
+	s.State.TrackPresences, s.State.TrackThreadMembers = false, false
 	s.Debug = false
 	s.LogLevel = discordgo.LogWarning
 	d := *websocket.DefaultDialer
