@@ -44,6 +44,8 @@ type Config struct {
 	// Discord is kept as written until the Discord adapter defines its
 	// keys; nothing reads it yet.
 	Discord yaml.Node `yaml:"discord"`
+	// Digests sets the schedule and rate of deprecation digests.
+	Digests Digests `yaml:"digests"`
 
 	// Path is the file the config was read from, "" for none.
 	Path string `yaml:"-"`
@@ -85,6 +87,9 @@ type Slack struct {
 	// through the redacting logger. It includes message text: keep it off
 	// in production.
 	Debug bool `yaml:"debug"`
+	// SubscriptionManagers are Slack user IDs allowed to subscribe and
+	// unsubscribe channels besides workspace admins and owners.
+	SubscriptionManagers []string `yaml:"subscription_managers"`
 
 	BotToken              Secret `yaml:"-"` // xoxb-…, for the Web API
 	AppToken              Secret `yaml:"-"` // xapp-…, for Socket Mode
@@ -99,6 +104,10 @@ func Default() *Config {
 		HTTP:  HTTP{Addr: DefaultHTTPAddr, ShutdownTimeout: DefaultShutdownTimeout},
 		Log:   Log{Level: DefaultLogLevel, Format: DefaultLogFormat},
 		Slack: Slack{Command: DefaultSlackCommand},
+		Digests: Digests{
+			WeeklyDay: DefaultDigestDay, WeeklyTime: DefaultDigestTime, DailyTime: DefaultDigestTime,
+			SlackWorkspaceRate: DefaultSlackWorkspaceRate,
+		},
 	}
 }
 
@@ -117,6 +126,9 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 			return nil, err
 		}
 		c.Path = path
+		if len(c.Slack.SubscriptionManagers) == 0 {
+			c.Slack.SubscriptionManagers = nil // "[]" in the file means none
+		}
 	}
 	if err := c.applyEnv(getenv); err != nil {
 		return nil, err

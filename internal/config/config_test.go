@@ -289,3 +289,44 @@ func TestDecodeDiscordSection(t *testing.T) {
 		}
 	}
 }
+
+func TestDigestsAndManagers(t *testing.T) {
+	c, err := Load("", env{"SLACK_SUBSCRIPTION_MANAGERS": " U024BE7LH, W0123ABCD ,"}.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Slack.SubscriptionManagers; len(got) != 2 || got[0] != "U024BE7LH" || got[1] != "W0123ABCD" {
+		t.Errorf("managers = %q", got)
+	}
+	if c.Digests.Weekday() != time.Monday || c.Digests.WeeklyAt() != 9*time.Hour || c.Digests.DailyAt() != 9*time.Hour {
+		t.Errorf("default schedule = %v %v %v", c.Digests.Weekday(), c.Digests.WeeklyAt(), c.Digests.DailyAt())
+	}
+	for _, tc := range []struct{ yaml, want string }{
+		{"digests:\n  weekly_day: funday\n", "digests.weekly_day"},
+		{"digests:\n  weekly_time: \"25:00\"\n", "digests.weekly_time"},
+		{"digests:\n  daily_time: \"9\"\n", "digests.daily_time"},
+		{"digests:\n  global_rate: -1\n", "digests.global_rate"},
+		{"digests:\n  slack_workspace_rate: 0\n", "digests.slack_workspace_rate"},
+		{"slack:\n  subscription_managers: [\"@alice\"]\n", "slack.subscription_managers"},
+	} {
+		path := filepath.Join(t.TempDir(), "bot.yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path, env{}.get)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want it to name %s", tc.yaml, err, tc.want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "bot.yaml")
+	if err := os.WriteFile(path, []byte("digests:\n  weekly_day: Friday\n  weekly_time: \"17:30\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Load(path, env{}.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Digests.Weekday() != time.Friday || c.Digests.WeeklyAt() != 17*time.Hour+30*time.Minute {
+		t.Errorf("schedule = %v %v", c.Digests.Weekday(), c.Digests.WeeklyAt())
+	}
+}

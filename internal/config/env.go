@@ -23,6 +23,7 @@ const (
 	EnvSlackSigningSecret         = "SLACK_SIGNING_SECRET"
 	EnvSlackSigningSecretPrevious = "SLACK_SIGNING_SECRET_PREVIOUS"
 	EnvSlackAPIURL                = "SLACK_API_URL"
+	EnvSlackSubscriptionManagers  = "SLACK_SUBSCRIPTION_MANAGERS" // comma-separated user IDs
 )
 
 // secretSpec ties one secret to its YAML file key and its variables.
@@ -54,6 +55,14 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 	set(&c.Log.Level, EnvLogLevel)
 	set(&c.Log.Format, EnvLogFormat)
 	set(&c.Slack.APIURL, EnvSlackAPIURL)
+	if v := strings.TrimSpace(getenv(EnvSlackSubscriptionManagers)); v != "" {
+		c.Slack.SubscriptionManagers = nil
+		for _, id := range strings.Split(v, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				c.Slack.SubscriptionManagers = append(c.Slack.SubscriptionManagers, id)
+			}
+		}
+	}
 	if v := strings.TrimSpace(getenv(EnvShutdownTimeout)); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {

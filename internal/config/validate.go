@@ -48,6 +48,8 @@ func (c *Config) Validate() error {
 		add("log.format (BOT_LOG_FORMAT) is " + strconv.Quote(c.Log.Format) + "; use auto, json or console")
 	}
 	p = append(p, c.Slack.problems()...)
+	p = append(p, c.Slack.managerProblems()...)
+	p = append(p, c.Digests.problems()...)
 	if len(p) > 0 {
 		return &ValidationError{Problems: p}
 	}
