@@ -84,6 +84,7 @@ type Adapter struct {
 	botUser  atomic.Pointer[string] // the bot's user ID, once auth.test said
 	smOpts   []socketmode.Option
 	allowURL func(*url.URL) bool
+	pauser   Pauser // nil: subscriptions are not paused on channel events
 }
 
 // Option changes an Adapter; tests use them.

@@ -41,16 +41,28 @@ type RenderOptions struct {
 	Page int
 	// Replace marks a page-button answer that replaces its message.
 	Replace bool
+	// Whole draws every line the message can hold instead of a page, with
+	// no page buttons and longer lines: a digest posted with
+	// chat.postMessage, which has no one to press a button for the next
+	// page.
+	Whole bool
 }
 
 // Render draws a as a Slack message within Slack's limits. Every string
 // taken from a is escaped, so nothing in it can mention or link. A nil
 // answer renders as the generic apology.
 func Render(a *knowledge.Answer, o RenderOptions) *Message {
+	m, _ := render(a, o)
+	return m
+}
+
+// render is Render; cut reports whether lines of a were left out (or, on
+// a page, sit on other pages).
+func render(a *knowledge.Answer, o RenderOptions) (m *Message, cut bool) {
 	if a == nil {
 		a = &knowledge.Answer{Kind: knowledge.KindError, Title: "Sorry", Text: internalSorry}
 	}
-	m := &Message{Text: fallback(a), ReplaceOriginal: o.Replace}
+	m = &Message{Text: fallback(a), ReplaceOriginal: o.Replace}
 	if o.Slash {
 		m.ResponseType = Ephemeral
 		if o.Public && a.Kind != knowledge.KindError && a.Kind != knowledge.KindHelp {
@@ -67,7 +79,7 @@ func Render(a *knowledge.Answer, o RenderOptions) *Message {
 		r.answer()
 	}
 	m.Blocks = r.blocks
-	return m
+	return m, r.cut
 }
 
 // fallback is the message's top-level text: title and summary.
@@ -100,6 +112,7 @@ type renderer struct {
 	a      *knowledge.Answer
 	o      RenderOptions
 	blocks []Block
+	cut    bool // lines were left out
 }
 
 func (r *renderer) add(b Block) { r.blocks = append(r.blocks, b) }
@@ -134,6 +147,7 @@ func (r *renderer) lines(head string, lines []string, max int) {
 		more := "\n… and " + strconv.Itoa(len(lines)-i) + " more"
 		if b.Len() > 0 && runes(b.String())+1+runes(l)+len(more) > max {
 			b.WriteString(more)
+			r.cut = true
 			break
 		}
 		if b.Len() > 0 {
@@ -189,11 +203,25 @@ func (r *renderer) answer() {
 	if a.KEP != nil {
 		r.timeline(a.KEP.Timeline)
 	}
-	r.entries(newEntryList(a, extra))
+	all := newEntryList(a, extra, r.o.Whole)
+	if !r.o.Whole {
+		r.entries(all)
+		r.tail()
+		return
+	}
+	end := &renderer{a: a, o: r.o}
+	end.tail()
+	r.cut = r.cut || end.cut
+	r.allEntries(all, MaxBlocks-len(r.blocks)-len(end.blocks), MaxMessageChars-blockChars(r.blocks)-blockChars(end.blocks))
+	r.blocks = append(r.blocks, end.blocks...)
+}
+
+// tail draws what ends every answer: links, notes and sources.
+func (r *renderer) tail() {
 	r.links()
-	if len(a.Notes) > 0 {
+	if len(r.a.Notes) > 0 {
 		var ns []string
-		for _, n := range a.Notes {
+		for _, n := range r.a.Notes {
 			ns = append(ns, ":information_source: "+escCut(n, capNotes))
 		}
 		r.lines("", ns, capNotes)
@@ -219,6 +247,7 @@ func (r *renderer) entries(all entryList) {
 	if pages == 1 {
 		return
 	}
+	r.cut = true
 	r.add(&Context{Elements: []string{"Page " + strconv.Itoa(page+1) + " of " + strconv.Itoa(pages) +
 		" · " + strconv.Itoa(n) + " lines"}})
 	q := r.a.Query

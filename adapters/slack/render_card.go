@@ -31,7 +31,7 @@ func (r *renderer) cardFields() (fields, overflow []string) {
 			fields = append(fields, truncate("*"+escCut(f.Name, capField)+"*\n"+escCut(f.Value, capField), capField))
 			continue
 		}
-		overflow = append(overflow, factLine(f))
+		overflow = append(overflow, factLine(f, capLine))
 	}
 	return fields, overflow
 }
@@ -130,110 +130,6 @@ func (r *renderer) timeline(steps []knowledge.Step) {
 		ls = append(ls, l)
 	}
 	r.lines("*Stage timeline*", ls, capTimeline)
-}
-
-// entryList is the lines of a list: overflow card fields, facts (for
-// kinds without a card), items, notices. Lines are drawn only for the page
-// shown, so a page of a huge answer costs no more than a page of a small.
-type entryList struct {
-	a     *knowledge.Answer
-	extra []string
-	facts []knowledge.Fact
-}
-
-func newEntryList(a *knowledge.Answer, extra []string) entryList {
-	e := entryList{a: a, extra: extra}
-	if a.KEP == nil && a.Release == nil {
-		e.facts = a.Facts
-	}
-	return e
-}
-
-func (e entryList) len() int {
-	return len(e.extra) + len(e.facts) + len(e.a.Items) + len(e.a.Notices)
-}
-
-// line draws line i, escaped and cut to capLine.
-func (e entryList) line(i int) string {
-	if i < len(e.extra) {
-		return e.extra[i]
-	}
-	i -= len(e.extra)
-	if i < len(e.facts) {
-		return factLine(e.facts[i])
-	}
-	i -= len(e.facts)
-	if i < len(e.a.Items) {
-		return itemLine(e.a.Items[i])
-	}
-	return noticeLine(e.a.Notices[i-len(e.a.Items)])
-}
-
-func factLine(f knowledge.Fact) string {
-	if f.Name == "" {
-		return truncate("• "+escCut(f.Value, capLine), capLine)
-	}
-	return truncate("• *"+escCut(f.Name, capLine)+"*: "+escCut(f.Value, capLine), capLine)
-}
-
-// itemLine: • *KEP-4639* OCI VolumeSource · beta in 1.33 · sig-node — words
-func itemLine(it knowledge.Item) string {
-	var b strings.Builder
-	b.WriteString("• ")
-	if it.KEP > 0 {
-		b.WriteString("*KEP-" + strconv.Itoa(it.KEP) + "* ")
-	}
-	b.WriteString(escCut(it.Title, capLine))
-	switch {
-	case it.Stage != knowledge.StageNone && !it.Release.IsZero():
-		b.WriteString(" · " + it.Stage.Label() + " in " + it.Release.String())
-	case it.Stage != knowledge.StageNone:
-		b.WriteString(" · " + it.Stage.Label())
-	case !it.Release.IsZero():
-		b.WriteString(" · " + it.Release.String())
-	}
-	if it.SIG != "" {
-		b.WriteString(" · " + escCut(it.SIG, capLine))
-	}
-	if t := oneLine(it.Text, capLine); t != "" {
-		b.WriteString(" — " + esc(t))
-	}
-	return truncate(b.String(), capLine)
-}
-
-var noticeLabels = map[knowledge.NoticeKind]string{
-	knowledge.NoticeDeprecation: "Deprecated",
-	knowledge.NoticeRemoval:     "Removed",
-	knowledge.NoticeUpgrade:     "Upgrade note",
-}
-
-// noticeLine: • *Removed* in 1.32 · FlowSchema v1beta3 · `flowcontrol…/v1beta3` → `…/v1` — words
-func noticeLine(n knowledge.Notice) string {
-	var b strings.Builder
-	label := noticeLabels[n.Kind]
-	if label == "" {
-		label = escCut(string(n.Kind), 40)
-	}
-	b.WriteString("• *" + label + "*")
-	if !n.Release.IsZero() {
-		b.WriteString(" in " + n.Release.String())
-	}
-	if n.Title != "" {
-		b.WriteString(" · " + escCut(n.Title, capLine))
-	}
-	if n.API != nil && n.API.GroupVersion != "" {
-		b.WriteString(" · " + code(cut(n.API.GroupVersion, capLine)))
-		if n.API.ReplacedBy != "" {
-			b.WriteString(" → " + code(cut(n.API.ReplacedBy, capLine)))
-		}
-	}
-	if n.KEP > 0 {
-		b.WriteString(" · KEP-" + strconv.Itoa(n.KEP))
-	}
-	if t := oneLine(n.Text, capLine); t != "" {
-		b.WriteString(" — " + esc(t))
-	}
-	return truncate(b.String(), capLine)
 }
 
 // pageValue is the state a page button carries: the page, whether the

@@ -1,0 +1,235 @@
+package slack
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// capPostLine is the longest entry line of a digest posted whole: long
+// enough for the words a full-format digest quotes (400 characters).
+const capPostLine = 640
+
+// entryList is the lines of a list: overflow card fields, releases (the
+// releases answer), facts (for kinds without a card), items, notices.
+// Lines are drawn only for the page shown, so a page of a huge answer
+// costs no more than a page of a small.
+type entryList struct {
+	a     *knowledge.Answer
+	extra []string
+	facts []knowledge.Fact
+	items []knowledge.Item
+	max   int // characters of one line
+}
+
+func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
+	e := entryList{a: a, extra: extra, items: withoutSharedSIG(a), max: capLine}
+	if a.KEP == nil && a.Release == nil {
+		e.facts = a.Facts
+	}
+	if whole {
+		e.max = capPostLine
+	}
+	return e
+}
+
+func (e entryList) len() int {
+	return len(e.extra) + len(e.a.Releases) + len(e.facts) + len(e.items) + len(e.a.Notices)
+}
+
+// line draws line i, escaped and cut to e.max.
+func (e entryList) line(i int) string {
+	if i < len(e.extra) {
+		return e.extra[i]
+	}
+	i -= len(e.extra)
+	if i < len(e.a.Releases) {
+		return releaseLine(e.a.Releases[i], e.max)
+	}
+	i -= len(e.a.Releases)
+	if i < len(e.facts) {
+		return factLine(e.facts[i], e.max)
+	}
+	i -= len(e.facts)
+	if i < len(e.items) {
+		return itemLine(e.items[i], e.max)
+	}
+	return noticeLine(e.a.Notices[i-len(e.items)], e.max)
+}
+
+// withoutSharedSIG returns a's items, without their SIG in a SIG's answer
+// where every item names the same one: the title says it once.
+func withoutSharedSIG(a *knowledge.Answer) []knowledge.Item {
+	if a.Kind != knowledge.KindSIG || len(a.Items) == 0 {
+		return a.Items
+	}
+	for _, it := range a.Items {
+		if !strings.EqualFold(it.SIG, a.Items[0].SIG) {
+			return a.Items
+		}
+	}
+	out := append([]knowledge.Item(nil), a.Items...)
+	for i := range out {
+		out[i].SIG = ""
+	}
+	return out
+}
+
+// releaseLine: • *1.29* — 2023-12-13 · Mandala · 49 enhancements: 11 GA, 19 beta, 19 alpha
+func releaseLine(r knowledge.ReleaseFacts, max int) string {
+	var parts []string
+	for _, s := range []string{r.Date, r.Theme} {
+		if s = oneLine(s, capField); s != "" {
+			parts = append(parts, esc(s))
+		}
+	}
+	if c := r.Enhancements; !c.IsZero() {
+		counts := strconv.Itoa(c.Stable) + " GA, " + strconv.Itoa(c.Beta) + " beta, " + strconv.Itoa(c.Alpha) + " alpha"
+		switch {
+		case c.Total == 1:
+			counts = "1 enhancement: " + counts
+		case c.Total > 1:
+			counts = strconv.Itoa(c.Total) + " enhancements: " + counts
+		}
+		parts = append(parts, counts)
+	}
+	l := "• *" + escCut(oneLine(r.Version, capField), capField) + "*"
+	if len(parts) > 0 {
+		l += " — " + strings.Join(parts, " · ")
+	}
+	return truncate(l, max)
+}
+
+func factLine(f knowledge.Fact, max int) string {
+	if f.Name == "" {
+		return truncate("• "+escCut(f.Value, max), max)
+	}
+	return truncate("• *"+escCut(f.Name, max)+"*: "+escCut(f.Value, max), max)
+}
+
+// itemLine: • *KEP-4639* OCI VolumeSource · beta in 1.33 · sig-node — words
+func itemLine(it knowledge.Item, max int) string {
+	var b strings.Builder
+	b.WriteString("• ")
+	if it.KEP > 0 {
+		b.WriteString("*KEP-" + strconv.Itoa(it.KEP) + "* ")
+	}
+	b.WriteString(escCut(it.Title, max))
+	switch {
+	case it.Stage != knowledge.StageNone && !it.Release.IsZero():
+		b.WriteString(" · " + it.Stage.Label() + " in " + it.Release.String())
+	case it.Stage != knowledge.StageNone:
+		b.WriteString(" · " + it.Stage.Label())
+	case !it.Release.IsZero():
+		b.WriteString(" · " + it.Release.String())
+	}
+	if it.SIG != "" {
+		b.WriteString(" · " + escCut(it.SIG, max))
+	}
+	if t := oneLine(it.Text, max); t != "" {
+		b.WriteString(" — " + esc(t))
+	}
+	return truncate(b.String(), max)
+}
+
+var noticeLabels = map[knowledge.NoticeKind]string{
+	knowledge.NoticeDeprecation: "Deprecated",
+	knowledge.NoticeRemoval:     "Removed",
+	knowledge.NoticeUpgrade:     "Upgrade note",
+}
+
+// noticeLine: • *Removed* in 1.32 · FlowSchema v1beta3 · `flowcontrol…/v1beta3` → `…/v1` — words
+func noticeLine(n knowledge.Notice, max int) string {
+	var b strings.Builder
+	label := noticeLabels[n.Kind]
+	if label == "" {
+		label = escCut(string(n.Kind), 40)
+	}
+	b.WriteString("• *" + label + "*")
+	if !n.Release.IsZero() {
+		b.WriteString(" in " + n.Release.String())
+	}
+	if n.Title != "" {
+		b.WriteString(" · " + escCut(n.Title, max))
+	}
+	if n.API != nil && n.API.GroupVersion != "" {
+		b.WriteString(" · " + code(cut(n.API.GroupVersion, max)))
+		if n.API.ReplacedBy != "" {
+			b.WriteString(" → " + code(cut(n.API.ReplacedBy, max)))
+		}
+	}
+	if n.KEP > 0 {
+		b.WriteString(" · KEP-" + strconv.Itoa(n.KEP))
+	}
+	if t := oneLine(n.Text, max); t != "" {
+		b.WriteString(" — " + esc(t))
+	}
+	return truncate(b.String(), max)
+}
+
+// allEntries draws every line of all that fits in blocks sections and
+// chars characters, each section at most MaxSectionText; lines left out
+// end the last section as "… and N more" and mark the message cut.
+func (r *renderer) allEntries(all entryList, blocks, chars int) {
+	n := all.len()
+	const more = len("\n… and 99999 more")
+	var b strings.Builder
+	used, count := 0, 0 // characters of the sections done, sections done
+	flush := func() {
+		if b.Len() > 0 {
+			r.add(&Section{Text: b.String()})
+			used += runes(b.String())
+			count++
+			b.Reset()
+		}
+	}
+	for i := 0; i < n; i++ {
+		l := all.line(i)
+		size := runes(l)
+		if b.Len() > 0 && runes(b.String())+1+size+more > MaxSectionText {
+			flush()
+		}
+		cur := runes(b.String())
+		if (b.Len() == 0 && count+1 > blocks) || used+cur+1+size+more > chars {
+			r.cut = true
+			if b.Len() == 0 && count > 0 { // end the last section instead
+				last := r.blocks[len(r.blocks)-1].(*Section)
+				last.Text += "\n… and " + strconv.Itoa(n-i) + " more"
+			} else if b.Len() > 0 {
+				b.WriteString("\n… and " + strconv.Itoa(n-i) + " more")
+			}
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	flush()
+}
+
+// blockChars counts the characters of text in bs, as CheckLimits does.
+func blockChars(bs []Block) int {
+	n := 0
+	for _, b := range bs {
+		switch b := b.(type) {
+		case *Header:
+			n += runes(b.Text)
+		case *Section:
+			n += runes(b.Text)
+			for _, f := range b.Fields {
+				n += runes(f)
+			}
+		case *Context:
+			for _, e := range b.Elements {
+				n += runes(e)
+			}
+		case *Actions:
+			for _, bt := range b.Buttons {
+				n += runes(bt.Text)
+			}
+		}
+	}
+	return n
+}
