@@ -96,6 +96,9 @@ type Adapter struct {
 	closing bool
 	wg      sync.WaitGroup // answers in flight
 	invalid invalidCounter
+
+	pauser Pauser             // nil: deleted channels pause nothing
+	lister SubscriptionLister // nil: a server's removal pauses nothing
 }
 
 // NewAdapter returns the Discord adapter for cfg (defaults are filled in
@@ -144,6 +147,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 	s.AddHandler(a.onReady)
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
+	a.addCleanupHandlers(s)
 	return a, nil
 }
 

@@ -20,16 +20,16 @@ const (
 )
 
 // runAdapter starts an adapter against f with cfg (token, app ID and URLs
-// filled in), answering with ans, and waits for its Identify. It stops the
-// adapter at the end of the test.
-func runAdapter(t *testing.T, f *fakeDiscord, cfg Config, ans knowledge.Answerer, cat Catalog, logger zerolog.Logger) (*Adapter, identifyData) {
+// filled in) and opts, answering with ans, and waits for its Identify. It
+// stops the adapter at the end of the test.
+func runAdapter(t *testing.T, f *fakeDiscord, cfg Config, ans knowledge.Answerer, cat Catalog, logger zerolog.Logger, opts ...Option) (*Adapter, identifyData) {
 	t.Helper()
 	cfg.BotToken = NewSecret(testToken)
 	cfg.APIURL = f.srv.URL
 	if cfg.AppID == "" {
 		cfg.AppID = testAppID
 	}
-	a, err := NewAdapter(cfg, ans, cat, logger)
+	a, err := NewAdapter(cfg, ans, cat, logger, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

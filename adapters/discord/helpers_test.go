@@ -34,6 +34,13 @@ const testInteractionToken = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmFiY2RlZmdoaWprbG1ub3
 // in a real bbolt file in a temporary folder.
 func openKnowledge(t testing.TB) knowledge.KnowledgeStore {
 	t.Helper()
+	return openDB(t).Knowledge()
+}
+
+// openDB opens a real bbolt file in a temporary folder, closed at the end
+// of the test, holding testdata/corpus.json as its knowledge.
+func openDB(t testing.TB) *store.DB {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "corpus.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +57,7 @@ func openKnowledge(t testing.TB) knowledge.KnowledgeStore {
 	if err := db.Knowledge().ReplaceKnowledge(context.Background(), knowledge.Compile(&c)); err != nil {
 		t.Fatal(err)
 	}
-	return db.Knowledge()
+	return db
 }
 
 // testEngine is the real engine over openKnowledge.

@@ -15,7 +15,8 @@ import (
 )
 
 // Intents are the gateway intents kepbot asks for: guilds (to know where
-// it is), guild messages and message content (for `!k8s …`; content is
+// it is, and CHANNEL_DELETE, THREAD_DELETE and GUILD_DELETE, which pause
+// the subscriptions of channels that are gone), guild messages and message content (for `!k8s …`; content is
 // privileged and must be switched on in the Developer Portal), and direct
 // messages.
 const Intents = discordgo.IntentGuilds | discordgo.IntentGuildMessages |
