@@ -14,11 +14,13 @@ import (
 // Engine answers questions from what a KnowledgeStore knows. It is safe for
 // concurrent use.
 //
-// A KEP, a feature gate and a release's facts are read from the store for
-// each question. Everything else (release items and notices, search, sig,
-// diff, and which note items only repeat a stage) comes from a catalog of
-// every KEP, release item and notice, with a search index, that the Engine
-// reads from the store on first need and keeps. Whoever replaces the store's
+// Most answers come from a catalog of every KEP, release, release item and
+// notice, with a search index and the parts of kep, release and stage-list
+// answers built ahead, that the Engine reads from the store on first need
+// (or on Warm) and keeps. Until the catalog is loaded, a KEP, a release's
+// facts and its notices are read from the store for each question, and the
+// sources are listed once and kept. A feature gate's owner is always read
+// from the store's gate index. Whoever replaces the store's
 // knowledge must call Invalidate afterwards, or answers mix the old
 // knowledge with the new. In-process invalidation is enough: bbolt lets only
 // one process hold the database file, so the process that replaces the
@@ -30,6 +32,11 @@ type Engine struct {
 
 	mu  sync.Mutex              // held while the catalog is built
 	cat atomic.Pointer[catalog] // nil until first needed, and after Invalidate
+
+	// srcs are the store's sources by ID, for answers given before the
+	// catalog is loaded: nil until first needed, and after Invalidate.
+	srcMu sync.Mutex // held while srcs is read from the store
+	srcs  atomic.Pointer[map[string]Source]
 
 	subs *Subscriptions // nil: subscriptions are not available
 }
@@ -137,12 +144,16 @@ func (e *Engine) Ask(ctx context.Context, text string, from Origin) *Answer {
 // Invalidate drops what the Engine keeps from the store (the catalog of
 // every KEP and notice, and the search index), so the next question that
 // needs them reads the store again. Call it after the store's knowledge is
-// replaced (ReplaceKnowledge). It waits for a catalog being built to finish,
-// then drops it too; it never fails.
+// replaced (ReplaceKnowledge). It waits for a catalog (or list of
+// sources) being read to finish, then drops it too, so nothing read before
+// it returns is kept after; it never fails.
 func (e *Engine) Invalidate() {
 	e.mu.Lock()
 	e.cat.Store(nil)
 	e.mu.Unlock()
+	e.srcMu.Lock()
+	e.srcs.Store(nil)
+	e.srcMu.Unlock()
 }
 
 // notFound turns a store miss into the engine's own ENOTFOUND sentence and
@@ -156,20 +167,43 @@ func notFound(err error, what string, format string, args ...any) error {
 
 // sourceRefs names the sources with the given IDs, first mention first,
 // each once, from the catalog when it is loaded, else from the store's list
-// of sources. IDs neither lists are shown as they are.
+// of sources (see sources). IDs neither lists are shown as they are. It
+// fails with a wrapped store error.
 func (e *Engine) sourceRefs(ctx context.Context, ids []string) ([]SourceRef, map[string]Source, error) {
+	byID, err := e.sources(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return refsOf(byID, ids), byID, nil
+}
+
+// sources returns every source by ID: the catalog's when it is loaded,
+// else the store's list, read on first need and kept until Invalidate so
+// that answers given before the catalog is loaded do not list the store
+// each time. The map is shared: read it, never change it. It fails with a
+// wrapped store error, and then keeps nothing.
+func (e *Engine) sources(ctx context.Context) (map[string]Source, error) {
 	if c := e.cat.Load(); c != nil {
-		return c.sourceRefs(ids), c.sources, nil
+		return c.sources, nil
+	}
+	if m := e.srcs.Load(); m != nil {
+		return *m, nil
+	}
+	e.srcMu.Lock()
+	defer e.srcMu.Unlock()
+	if m := e.srcs.Load(); m != nil {
+		return *m, nil
 	}
 	all, err := e.kb.ListSources(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("list sources: %w", err)
+		return nil, fmt.Errorf("list sources: %w", err)
 	}
 	byID := make(map[string]Source, len(all))
 	for _, s := range all {
 		byID[s.ID] = s
 	}
-	return refsOf(byID, ids), byID, nil
+	e.srcs.Store(&byID)
+	return byID, nil
 }
 
 // refsOf names the sources with the given IDs from byID.

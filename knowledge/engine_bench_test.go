@@ -15,7 +15,8 @@ import (
 //	go test ./knowledge -run '^$' -bench 'Search|Answer' -benchtime 2s
 //
 // Goals: search under 1 ms at p99; one KEP, one release and one release's
-// stage list under 50 µs each.
+// stage list under 50 µs each, with the catalog loaded (warm) and, for the
+// questions that do not load it, without (Cold).
 
 // fullBenchEngine is an engine over the whole corpus with its catalog and
 // search index already built, as after the first question of a process.
@@ -91,6 +92,36 @@ func BenchmarkAnswerGate(b *testing.B) {
 
 func BenchmarkAnswerUpgrade(b *testing.B) {
 	benchFullAnswer(b, knowledge.Question{Kind: knowledge.AskUpgrade, Version: knowledge.MustVersion("1.29"), To: knowledge.MustVersion("1.32")})
+}
+
+func BenchmarkAnswerNotices(b *testing.B) {
+	benchFullAnswer(b, knowledge.Question{Kind: knowledge.AskNotices, Version: knowledge.MustVersion("1.29"), Notice: knowledge.NoticeDeprecation})
+}
+
+// benchColdAnswer times q over an engine whose catalog is not loaded (as
+// after Invalidate, before anything loads it again): questions that do not
+// need the catalog read the store for each answer.
+func benchColdAnswer(b *testing.B, q knowledge.Question) {
+	e := fullBenchEngine(b)
+	e.Invalidate()
+	ctx := context.Background()
+	if _, err := e.Answer(ctx, q); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Answer(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAnswerKEPCold(b *testing.B) {
+	benchColdAnswer(b, knowledge.Question{Kind: knowledge.AskKEP, KEP: 3866})
+}
+
+func BenchmarkAnswerNoticesCold(b *testing.B) {
+	benchColdAnswer(b, knowledge.Question{Kind: knowledge.AskNotices, Version: knowledge.MustVersion("1.29"), Notice: knowledge.NoticeDeprecation})
 }
 
 // BenchmarkCatalog times what the first search of a process (or the first

@@ -9,14 +9,18 @@ import (
 
 // catalog is what questions that look across all the knowledge need, read
 // from the store once: every KEP by number, every release and notice, the
-// sources, and the search index. An Engine keeps it until Invalidate.
+// sources, the search index, and the parts of kep, release and stage-list
+// answers (engine_parts.go). An Engine keeps it until Invalidate.
 // Nothing in it is changed after it is built, so answers may share it; they
 // copy what they hand out.
 type catalog struct {
 	keps     []*KEP // by number
 	byNum    map[int]*KEP
-	releases []Release          // oldest first
-	items    map[Version][]Item // every item of each release, in store order
+	releases []Release            // oldest first
+	release  map[Version]*Release // into releases
+	versions []Version            // of releases, oldest first
+	known    string               // versions as "1.23-1.33", for misses
+	items    map[Version][]Item   // every item of each release, in store order
 	notices  map[Version][]Notice
 	sources  map[string]Source
 	// gateNotices maps a lower-case feature gate to the notices naming it;
@@ -32,6 +36,10 @@ type catalog struct {
 	// endings are kep.yaml's deprecated and removed steps, as items.
 	endings []Item
 	index   *searchIndex
+	// The answer parts, built ahead for the engine that read the catalog.
+	kepParts     map[int]*kepParts
+	releaseParts map[Version]*releaseParts
+	stageParts   map[releaseStage]*stageParts
 }
 
 // stageAt is one KEP at one stage in one release.
@@ -53,7 +61,7 @@ func (e *Engine) catalog(ctx context.Context) (*catalog, error) {
 	if c := e.cat.Load(); c != nil {
 		return c, nil
 	}
-	c, err := readCatalog(ctx, e.kb)
+	c, err := e.readCatalog(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +78,10 @@ func (e *Engine) Warm(ctx context.Context) error {
 	return err
 }
 
-// readCatalog reads every KEP, release, notice and source of kb and indexes
-// them.
-func readCatalog(ctx context.Context, kb KnowledgeStore) (*catalog, error) {
+// readCatalog reads every KEP, release, notice and source of the Engine's
+// store, indexes them and builds the answer parts.
+func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
+	kb := e.kb
 	nums, err := kb.ListKEPNumbers(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list KEPs: %w", err)
@@ -116,6 +125,13 @@ func readCatalog(ctx context.Context, kb KnowledgeStore) (*catalog, error) {
 		c.indexKEP(k)
 	}
 	c.index = buildIndex(c.keps, c.notices)
+	c.versions = releaseVersions(c.releases)
+	c.known = versionRanges(c.versions)
+	c.release = make(map[Version]*Release, len(c.releases))
+	for i := range c.releases {
+		c.release[c.releases[i].Version] = &c.releases[i]
+	}
+	e.buildParts(c)
 	return c, nil
 }
 

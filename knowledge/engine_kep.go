@@ -11,22 +11,24 @@ import (
 const enhancementsTree = "https://github.com/kubernetes/enhancements/tree/master/"
 
 // answerKEP answers `kep N`: the KEP's facts, its timeline, what each
-// document said of it, and where sources disagree.
+// document said of it, and where sources disagree. Once the catalog is
+// loaded that is its parts; before, the KEP is read from the store.
 func (e *Engine) answerKEP(ctx context.Context, n int) (*Answer, error) {
+	if c := e.cat.Load(); c != nil {
+		if p, ok := c.kepParts[n]; ok {
+			return p.answer(), nil
+		}
+		return nil, Errorf(ENOTFOUND, "I don't know KEP-%d.", n)
+	}
 	k, err := e.kb.FindKEPByNumber(ctx, n)
 	if err != nil {
 		return nil, notFound(err, "find KEP-"+strconv.Itoa(n), "I don't know KEP-%d.", n)
 	}
-	refs, byID, err := e.sourceRefs(ctx, kepSourceIDs(k))
+	byID, err := e.sources(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f := kepFacts(k)
-	a := &Answer{Kind: KindKEP, Title: kepTitle(f), KEP: f, Sources: refs}
-	a.Text = kepSummary(f)
-	a.Items = e.kepItems(k)
-	a.Notes = kepNotes(k, byID)
-	return a, nil
+	return e.kepParts(k, byID).answer(), nil
 }
 
 func kepTitle(f *KEPFacts) string {

@@ -7,8 +7,16 @@ import (
 )
 
 // findRelease returns release v, or an ENOTFOUND error naming the releases
-// that are known, suggesting the same question of the nearest one.
+// that are known, suggesting the same question of the nearest one. It reads
+// the catalog when it is loaded, else the store. The Release is shared:
+// read it, never change it.
 func (e *Engine) findRelease(ctx context.Context, v Version, ask func(Version) string) (*Release, error) {
+	if c := e.cat.Load(); c != nil {
+		if r, ok := c.release[v]; ok {
+			return r, nil
+		}
+		return nil, releaseMiss(v, c.versions, c.known, ask)
+	}
 	r, err := e.kb.FindReleaseByVersion(ctx, v)
 	if err == nil {
 		return r, nil
@@ -20,19 +28,8 @@ func (e *Engine) findRelease(ctx context.Context, v Version, ask func(Version) s
 	if err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
 	}
-	if len(rels) == 0 {
-		return nil, Errorf(ENOTFOUND, "I don't know Kubernetes %s. I know no releases yet.", v)
-	}
-	vs := make([]Version, len(rels))
-	near := rels[0].Version
-	for i, r := range rels {
-		vs[i] = r.Version
-		if distance(r.Version, v) <= distance(near, v) {
-			near = r.Version
-		}
-	}
-	return nil, &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know Kubernetes %s. I know %s.", v, versionRanges(vs)),
-		Suggestions: []string{ask(near)}}
+	vs := releaseVersions(rels)
+	return nil, releaseMiss(v, vs, versionRanges(vs), ask)
 }
 
 // distance is how many minor releases apart v and w are (majors count 100).
@@ -55,22 +52,10 @@ func (e *Engine) answerRelease(ctx context.Context, v Version) (*Answer, error) 
 	if err != nil {
 		return nil, err
 	}
-	items, notices := c.items[v], c.notices[v] // shared: read, never changed
-	a := &Answer{Kind: KindRelease, Title: "Kubernetes " + v.String(), Sources: c.sourceRefs(r.Sources),
-		Release: &ReleaseFacts{Version: v.String(), Date: r.Date, Theme: r.Theme, Enhancements: r.Enhancements}}
-	a.Text = releaseSummary(r)
-	a.Facts = noticeFacts(notices)
-	if r.Enhancements.IsZero() {
-		a.Text += " " + itemCounts(c, items)
+	if p, ok := c.releaseParts[v]; ok {
+		return p.answer(), nil
 	}
-	a.Items = e.highlightItems(c, items)
-	if len(a.Items) < len(items) {
-		a.Notes = append(a.Notes, fmt.Sprintf("Showing %d highlights; ask %s ga, %s beta or %s alpha for each list.", len(a.Items), v, v, v))
-	}
-	if len(r.Sources) == 0 {
-		a.Notes = append(a.Notes, fmt.Sprintf("No announcement or release note of %s is known; what reached a stage in it comes from kep.yaml.", v))
-	}
-	return a, nil
+	return e.releaseParts(c, r).answer(), nil // r is newer than the catalog
 }
 
 // releaseSummary is "Kubernetes 1.29 (Mandala), released 2023-12-13: 49
@@ -166,46 +151,10 @@ func (e *Engine) answerReleaseStage(ctx context.Context, v Version, s Stage) (*A
 	if err != nil {
 		return nil, err
 	}
-	var all []Item
-	for _, it := range c.items[v] {
-		if it.Stage == s {
-			all = append(all, it)
-		}
+	if p, ok := c.stageParts[releaseStage{v, s}]; ok {
+		return p.answer(), nil
 	}
-	sortItemsByKEP(all)
-	var items, repeats []Item
-	ids := append([]string{}, r.Sources...)
-	for _, it := range all {
-		if at, rep := c.repeatOf(it); rep {
-			it.Release = at
-			repeats = append(repeats, it)
-			continue
-		}
-		it.Text = quote(it.Text, e.maxQuote)
-		items = append(items, it)
-		ids = append(ids, it.Source)
-	}
-	a := &Answer{Kind: KindList, Title: fmt.Sprintf("Kubernetes %s: %s", v, s.Label()), Items: items, Sources: c.sourceRefs(ids)}
-	switch len(items) {
-	case 0:
-		a.Text = fmt.Sprintf("I know of nothing that %s in Kubernetes %s.", stageVerb(s), v)
-	case 1:
-		a.Text = fmt.Sprintf("1 enhancement %s in Kubernetes %s.", stageVerb(s), v)
-	default:
-		a.Text = fmt.Sprintf("%d enhancements %s in Kubernetes %s.", len(items), stageVerb(s), v)
-	}
-	for _, it := range repeats {
-		who := "A document of " + v.String()
-		if src, ok := c.sources[it.Source]; ok {
-			who = sourceName(src)
-		}
-		a.Notes = append(a.Notes, fmt.Sprintf("%s also lists KEP-%d as %s, but it was %s in %s already; a repeat does not move its graduation.",
-			who, it.KEP, s.Label(), s.Label(), it.Release))
-	}
-	if n := announced(r.Enhancements, s); n > 0 && n != len(items) {
-		a.Notes = append(a.Notes, fmt.Sprintf("The release announcement counts %d %s; kep.yaml and the documents I have name %d.", n, s.Label(), len(items)))
-	}
-	return a, nil
+	return e.stageParts(c, r, s).answer(), nil // not a graduation stage, or r is newer than the catalog
 }
 
 // announced is the count the announcement gives for stage s.

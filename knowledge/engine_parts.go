@@ -1,0 +1,177 @@
+package knowledge
+
+import "fmt"
+
+// The parts of kep, release and stage-list answers that depend only on the
+// knowledge: the catalog builds them once for every KEP, every release and
+// every (release, graduation stage), so that such a question, once the
+// catalog is loaded, costs a lookup and one new Answer. Parts are shared by
+// every answer built from them and never changed after they are built;
+// answers hand out their slices clipped (clip), so that a caller appending
+// to one gets a copy instead of writing into the parts.
+
+// kepParts is what a kep answer says of one KEP.
+type kepParts struct {
+	facts   *KEPFacts
+	title   string
+	text    string
+	items   []Item
+	notes   []string
+	sources []SourceRef
+}
+
+// kepParts builds the kep answer parts of k; byID names the sources.
+func (e *Engine) kepParts(k *KEP, byID map[string]Source) *kepParts {
+	f := kepFacts(k)
+	return &kepParts{facts: f, title: kepTitle(f), text: kepSummary(f), items: e.kepItems(k),
+		notes: kepNotes(k, byID), sources: refsOf(byID, kepSourceIDs(k))}
+}
+
+// answer is a new kep Answer sharing p.
+func (p *kepParts) answer() *Answer {
+	return &Answer{Kind: KindKEP, Title: p.title, Text: p.text, KEP: p.facts, Items: clip(p.items),
+		Notes: clip(p.notes), Sources: clip(p.sources)}
+}
+
+// releaseParts is what a release answer says of one release.
+type releaseParts struct {
+	facts   *ReleaseFacts
+	title   string
+	text    string
+	counts  []Fact
+	items   []Item
+	notes   []string
+	sources []SourceRef
+}
+
+// releaseParts builds the release answer parts of r from c: its facts, a
+// few highlights and how many notices it carries.
+func (e *Engine) releaseParts(c *catalog, r *Release) *releaseParts {
+	v := r.Version
+	items, notices := c.items[v], c.notices[v] // shared: read, never changed
+	p := &releaseParts{title: "Kubernetes " + v.String(), sources: c.sourceRefs(r.Sources),
+		facts: &ReleaseFacts{Version: v.String(), Date: r.Date, Theme: r.Theme, Enhancements: r.Enhancements}}
+	p.text = releaseSummary(r)
+	p.counts = noticeFacts(notices)
+	if r.Enhancements.IsZero() {
+		p.text += " " + itemCounts(c, items)
+	}
+	p.items = e.highlightItems(c, items)
+	if len(p.items) < len(items) {
+		p.notes = append(p.notes, fmt.Sprintf("Showing %d highlights; ask %s ga, %s beta or %s alpha for each list.", len(p.items), v, v, v))
+	}
+	if len(r.Sources) == 0 {
+		p.notes = append(p.notes, fmt.Sprintf("No announcement or release note of %s is known; what reached a stage in it comes from kep.yaml.", v))
+	}
+	return p
+}
+
+// answer is a new release Answer sharing p.
+func (p *releaseParts) answer() *Answer {
+	return &Answer{Kind: KindRelease, Title: p.title, Text: p.text, Release: p.facts, Facts: clip(p.counts),
+		Items: clip(p.items), Notes: clip(p.notes), Sources: clip(p.sources)}
+}
+
+// releaseStage is one stage in one release: the key of a stage list.
+type releaseStage struct {
+	Release Version
+	Stage   Stage
+}
+
+// stageParts is what a stage-list answer (`1.29 ga`) says.
+type stageParts struct {
+	title   string
+	text    string
+	items   []Item
+	notes   []string
+	sources []SourceRef
+}
+
+// stageParts builds the answer parts of `v s` for release r from c: every
+// KEP that reached stage s in r, by KEP number, items without one last,
+// quoted; a notes-only KEP's restatement of a stage it reached earlier is
+// left out, with a note.
+func (e *Engine) stageParts(c *catalog, r *Release, s Stage) *stageParts {
+	v := r.Version
+	var all []Item
+	for _, it := range c.items[v] {
+		if it.Stage == s {
+			all = append(all, it)
+		}
+	}
+	sortItemsByKEP(all)
+	var items, repeats []Item
+	ids := append(make([]string, 0, len(r.Sources)+len(all)), r.Sources...)
+	for _, it := range all {
+		if at, rep := c.repeatOf(it); rep {
+			it.Release = at
+			repeats = append(repeats, it)
+			continue
+		}
+		it.Text = quote(it.Text, e.maxQuote)
+		items = append(items, it)
+		ids = append(ids, it.Source)
+	}
+	p := &stageParts{title: fmt.Sprintf("Kubernetes %s: %s", v, s.Label()), items: items, sources: c.sourceRefs(ids)}
+	switch len(items) {
+	case 0:
+		p.text = fmt.Sprintf("I know of nothing that %s in Kubernetes %s.", stageVerb(s), v)
+	case 1:
+		p.text = fmt.Sprintf("1 enhancement %s in Kubernetes %s.", stageVerb(s), v)
+	default:
+		p.text = fmt.Sprintf("%d enhancements %s in Kubernetes %s.", len(items), stageVerb(s), v)
+	}
+	for _, it := range repeats {
+		who := "A document of " + v.String()
+		if src, ok := c.sources[it.Source]; ok {
+			who = sourceName(src)
+		}
+		p.notes = append(p.notes, fmt.Sprintf("%s also lists KEP-%d as %s, but it was %s in %s already; a repeat does not move its graduation.",
+			who, it.KEP, s.Label(), s.Label(), it.Release))
+	}
+	if n := announced(r.Enhancements, s); n > 0 && n != len(items) {
+		p.notes = append(p.notes, fmt.Sprintf("The release announcement counts %d %s; kep.yaml and the documents I have name %d.", n, s.Label(), len(items)))
+	}
+	return p
+}
+
+// answer is a new stage-list Answer sharing p.
+func (p *stageParts) answer() *Answer {
+	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Items: clip(p.items), Notes: clip(p.notes), Sources: clip(p.sources)}
+}
+
+// buildParts fills c's answer parts: one per KEP, per release, and per
+// release and graduation stage.
+func (e *Engine) buildParts(c *catalog) {
+	c.kepParts = make(map[int]*kepParts, len(c.keps))
+	for _, k := range c.keps {
+		c.kepParts[k.Number] = e.kepParts(k, c.sources)
+	}
+	c.releaseParts = make(map[Version]*releaseParts, len(c.releases))
+	c.stageParts = make(map[releaseStage]*stageParts, len(c.releases)*len(GraduationStages))
+	for i := range c.releases {
+		r := &c.releases[i]
+		c.releaseParts[r.Version] = e.releaseParts(c, r)
+		for _, s := range GraduationStages {
+			c.stageParts[releaseStage{r.Version, s}] = e.stageParts(c, r, s)
+		}
+	}
+}
+
+// releaseMiss is the ENOTFOUND error for release v, which is not one of
+// vs (oldest first; known writes them), suggesting ask of the nearest.
+func releaseMiss(v Version, vs []Version, known string, ask func(Version) string) error {
+	if len(vs) == 0 {
+		return Errorf(ENOTFOUND, "I don't know Kubernetes %s. I know no releases yet.", v)
+	}
+	near := vs[0]
+	for _, w := range vs {
+		if distance(w, v) <= distance(near, v) {
+			near = w
+		}
+	}
+	return &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know Kubernetes %s. I know %s.", v, known), Suggestions: []string{ask(near)}}
+}
+
+// clip returns s with no room to grow, so that appending to it copies.
+func clip[T any](s []T) []T { return s[:len(s):len(s)] }
