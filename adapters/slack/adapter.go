@@ -11,6 +11,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,11 +54,16 @@ type Config struct {
 	InlineBudget time.Duration
 	// HTTPClient posts to Slack (nil: a client with a 15 s timeout).
 	HTTPClient *http.Client
+	// SubscriptionManagers are the user IDs that may subscribe and
+	// unsubscribe channels besides workspace admins and owners (never
+	// guests).
+	SubscriptionManagers []string
 }
 
 // FromConfig maps the Slack section of the service config.
 func FromConfig(s config.Slack) Config {
-	c := Config{BotToken: s.BotToken, AppToken: s.AppToken, APIURL: s.APIURL, Command: s.Command, Debug: s.Debug}
+	c := Config{BotToken: s.BotToken, AppToken: s.AppToken, APIURL: s.APIURL, Command: s.Command, Debug: s.Debug,
+		SubscriptionManagers: append([]string(nil), s.SubscriptionManagers...)}
 	for _, sec := range []config.Secret{s.SigningSecret, s.SigningSecretPrevious} {
 		if !sec.IsZero() {
 			c.SigningSecrets = append(c.SigningSecrets, sec)
@@ -84,7 +90,10 @@ type Adapter struct {
 	botUser  atomic.Pointer[string] // the bot's user ID, once auth.test said
 	smOpts   []socketmode.Option
 	allowURL func(*url.URL) bool
-	pauser   Pauser // nil: subscriptions are not paused on channel events
+	pauser   Pauser          // nil: subscriptions are not paused on channel events
+	managers map[string]bool // user IDs that may change subscriptions besides admins
+	manage   manageCache
+	now      func() time.Time
 }
 
 // Option changes an Adapter; tests use them.
@@ -132,6 +141,13 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 		events:   newDedupe(dedupeTTL, dedupeMax),
 		http:     cfg.HTTPClient,
 		budget:   cfg.InlineBudget,
+		managers: map[string]bool{},
+		now:      time.Now,
+	}
+	for _, u := range cfg.SubscriptionManagers {
+		if u = strings.TrimSpace(u); u != "" {
+			a.managers[u] = true
+		}
 	}
 	if a.http == nil {
 		a.http = &http.Client{Timeout: postTimeout}
@@ -224,6 +240,9 @@ func (a *Adapter) identify(ctx context.Context) error {
 	a.log.Info().Str("bot_user", resp.UserID).Str("team", resp.TeamID).Msg("slack bot identified")
 	return nil
 }
+
+// clock is the time for the permission cache and for pauses.
+func (a *Adapter) clock() time.Time { return a.now() }
 
 func (a *Adapter) botUserID() string {
 	if p := a.botUser.Load(); p != nil {

@@ -48,7 +48,7 @@ func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, 
 	if perr != nil {
 		return knowledge.ErrorAnswer(perr)
 	}
-	q.From = from
+	q.From = a.withManage(ctx, q, from)
 	ans, err := a.answerer.Answer(ctx, q)
 	if err == nil && ans == nil {
 		err = errNoAnswer

@@ -31,6 +31,26 @@ type fakeSlack struct {
 	opens     atomic.Int32
 	conns     atomic.Int32
 	authErr   atomic.Pointer[string]
+	users     map[string]string // users.info: user ID to the user's JSON; others are user_not_found
+	userCalls map[string]int
+}
+
+// setUser makes users.info answer id with the user JSON fields given,
+// e.g. `"is_admin":true`.
+func (f *fakeSlack) setUser(id, fields string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.users == nil {
+		f.users = map[string]string{}
+	}
+	f.users[id] = `{"id":"` + id + `","team_id":"T1","name":"n"` + fields + `}`
+}
+
+// usersInfoCalls is how often users.info was asked about id.
+func (f *fakeSlack) usersInfoCalls(id string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.userCalls[id]
 }
 
 // setAuthError makes auth.test fail with code.
@@ -58,6 +78,22 @@ func newFakeSlack(t *testing.T, ws func(n int, c *websocket.Conn)) *fakeSlack {
 			f.posts = append(f.posts, r.PostForm)
 			f.mu.Unlock()
 			_, _ = io.WriteString(w, `{"ok":true,"channel":"`+r.PostForm.Get("channel")+`","ts":"1700000000.000100"}`)
+		})
+		c.Handle("/users.info", func(w http.ResponseWriter, r *http.Request) {
+			_ = r.ParseForm()
+			id := r.PostForm.Get("user")
+			f.mu.Lock()
+			if f.userCalls == nil {
+				f.userCalls = map[string]int{}
+			}
+			f.userCalls[id]++
+			u, ok := f.users[id]
+			f.mu.Unlock()
+			if !ok {
+				_, _ = io.WriteString(w, `{"ok":false,"error":"user_not_found"}`)
+				return
+			}
+			_, _ = io.WriteString(w, `{"ok":true,"user":`+u+`}`)
 		})
 		c.Handle("/response/", func(w http.ResponseWriter, r *http.Request) {
 			var m map[string]any
