@@ -20,7 +20,8 @@ type eventEnvelope struct {
 	Event     innerEvent `json:"event"`
 }
 
-// innerEvent is an app_mention or a message event.
+// innerEvent is an app_mention or a message event, or one of the events
+// that end digests (see onLifecycle).
 type innerEvent struct {
 	Type        string `json:"type"`
 	Subtype     string `json:"subtype"`
@@ -31,6 +32,9 @@ type innerEvent struct {
 	ChannelType string `json:"channel_type"`
 	TS          string `json:"ts"`
 	ThreadTS    string `json:"thread_ts"`
+	Tokens      struct {
+		Bot []string `json:"bot"` // tokens_revoked: the bot users whose tokens went
+	} `json:"tokens"`
 }
 
 // interaction is the part of a block_actions payload kepbot reads.
@@ -74,11 +78,15 @@ func (a *Adapter) slashParsed(ctx context.Context, cmd slashCommand, q knowledge
 	})
 }
 
-// onEvent answers an app_mention, or a message in a DM with the bot, once:
+// onEvent pauses subscriptions on the events that end digests, and
+// answers an app_mention, or a message in a DM with the bot, once:
 // retries (same event_id) and the same message seen as both a mention and
 // a DM (same channel and ts) are answered only the first time. Bots,
 // the bot itself, edits and other subtypes are ignored.
 func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
+	if a.onLifecycle(env, via) {
+		return
+	}
 	ev := env.Event
 	switch {
 	case ev.Type == "app_mention":

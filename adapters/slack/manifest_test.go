@@ -59,14 +59,18 @@ func TestManifestMatchesTheAdapter(t *testing.T) {
 	if len(cmds) != 1 || cmds[0].Command != config.DefaultSlackCommand || cmds[0].UsageHint == "" || cmds[0].ShouldEscape {
 		t.Errorf("slash commands = %+v, want %s with a usage hint and should_escape false", cmds, config.DefaultSlackCommand)
 	}
-	wantScopes := []string{"app_mentions:read", "chat:write", "commands", "im:history", "users:read"}
+	wantScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "groups:read", "im:history", "users:read"}
 	got := slices.Sorted(slices.Values(m.OAuth.Scopes.Bot))
 	if !slices.Equal(got, wantScopes) || len(m.OAuth.Scopes.User) != 0 {
 		t.Errorf("bot scopes %v, user scopes %v; want exactly %v and no user scopes", got, m.OAuth.Scopes.User, wantScopes)
 	}
 	events := slices.Sorted(slices.Values(m.Settings.Events.BotEvents))
-	if !slices.Equal(events, []string{"app_mention", "message.im"}) {
-		t.Errorf("bot events %v, want the two the adapter answers: app_mention, message.im", events)
+	handled := []string{"app_mention", "message.im", "app_uninstalled", "tokens_revoked"}
+	for ev := range channelGone {
+		handled = append(handled, ev)
+	}
+	if want := slices.Sorted(slices.Values(handled)); !slices.Equal(events, want) {
+		t.Errorf("bot events %v, want exactly those the adapter handles: %v", events, want)
 	}
 	if !m.Settings.SocketMode || !m.Settings.Interactivity.Enabled {
 		t.Errorf("socket_mode_enabled=%v interactivity=%v, want both on", m.Settings.SocketMode, m.Settings.Interactivity.Enabled)
