@@ -47,6 +47,11 @@ func hugeAnswer(kind knowledge.Kind) *knowledge.Answer {
 			k.Timeline = append(k.Timeline, knowledge.Step{Stage: knowledge.StageBeta, Release: knowledge.MustVersion("1." + strconv.Itoa(i+1)), Source: long(size), Back: i%2 == 0})
 		}
 		a.KEP = k
+	case knowledge.KindReleases:
+		for i := range n {
+			a.Releases = append(a.Releases, knowledge.ReleaseFacts{Version: long(size), Date: long(size), Theme: long(size),
+				Enhancements: knowledge.Counts{Total: i, Stable: 1 << 30}})
+		}
 	case knowledge.KindRelease:
 		a.Release = &knowledge.ReleaseFacts{Version: "1.29", Date: long(size), Theme: long(size), Enhancements: knowledge.Counts{Total: 1 << 30}}
 	case knowledge.KindError:
@@ -56,7 +61,29 @@ func hugeAnswer(kind knowledge.Kind) *knowledge.Answer {
 }
 
 var allKinds = []knowledge.Kind{knowledge.KindKEP, knowledge.KindRelease, knowledge.KindList, knowledge.KindReleases,
-	knowledge.KindSearch, knowledge.KindGate, knowledge.KindDiff, knowledge.KindHelp, knowledge.KindSubscription, knowledge.KindError}
+	knowledge.KindSearch, knowledge.KindGate, knowledge.KindDiff, knowledge.KindSIG, knowledge.KindHelp, knowledge.KindSubscription, knowledge.KindError}
+
+// TestLargestAnswersPostedWholeStayWithinLimits renders the huge answer of
+// every kind as a digest post draws it (every line that fits, no pages)
+// and checks every limit, and that it says it left lines out.
+func TestLargestAnswersPostedWholeStayWithinLimits(t *testing.T) {
+	p := &Poster{}
+	for _, kind := range allKinds {
+		a := hugeAnswer(kind)
+		m, cut := render(a, RenderOptions{Whole: true})
+		if lim := CheckLimits(m); lim != nil {
+			t.Errorf("%s: %s", kind, strings.Join(lim, "; "))
+		}
+		if kind != knowledge.KindHelp && kind != knowledge.KindError && (!cut || p.Fits(a)) {
+			t.Errorf("%s: a 600-line answer drawn whole says it fits", kind)
+		}
+		for _, b := range m.Blocks {
+			if _, ok := b.(*Actions); ok {
+				t.Errorf("%s: a posted message has page buttons", kind)
+			}
+		}
+	}
+}
 
 // TestLargestAnswersStayWithinLimits renders the huge answer of every kind,
 // every page of it, both public and not, and checks every Slack limit.

@@ -8,8 +8,9 @@ import (
 )
 
 // cardFields returns the fields of a KEP or release card (the structured
-// facts first, then the answer's own facts) and, past MaxFields, the rest
-// as entry lines. Other kinds have no card: their facts are entry lines.
+// facts first, then the answer's own facts), of a subscription or of a
+// digest (see factsAsFields) and, past MaxFields, the rest as entry lines.
+// Other kinds have no card: their facts are entry lines.
 func (r *renderer) cardFields() (fields, overflow []string) {
 	var fs []knowledge.Fact
 	switch {
@@ -20,6 +21,8 @@ func (r *renderer) cardFields() (fields, overflow []string) {
 		}
 	case r.a.Release != nil:
 		fs = append(releaseFacts(r.a.Release), r.a.Facts...)
+	case factsAsFields(r.a):
+		fs = r.a.Facts
 	default:
 		return nil, nil
 	}
@@ -34,6 +37,19 @@ func (r *renderer) cardFields() (fields, overflow []string) {
 		overflow = append(overflow, factLine(f, capLine))
 	}
 	return fields, overflow
+}
+
+// factsAsFields reports whether a's facts are drawn as a card's fields: a
+// subscription's settings, and the count per release that heads a digest
+// (or any list of notices with facts).
+func factsAsFields(a *knowledge.Answer) bool {
+	switch {
+	case a.KEP != nil || a.Release != nil || len(a.Facts) == 0:
+		return false
+	case a.Kind == knowledge.KindSubscription:
+		return true
+	}
+	return a.Kind == knowledge.KindList && len(a.Notices) > 0
 }
 
 // kepFacts are the card fields of a KEP: SIG, stage, status, the releases

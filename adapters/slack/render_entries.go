@@ -25,7 +25,7 @@ type entryList struct {
 
 func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 	e := entryList{a: a, extra: extra, items: withoutSharedSIG(a), max: capLine}
-	if a.KEP == nil && a.Release == nil {
+	if a.KEP == nil && a.Release == nil && !factsAsFields(a) {
 		e.facts = a.Facts
 	}
 	if whole {

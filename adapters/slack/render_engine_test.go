@@ -1,0 +1,163 @@
+package slack
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/store"
+)
+
+var updateAnswers = flag.Bool("update-answers", false, "capture testdata/answers again from the engine over testdata/corpus.json")
+
+// engineGoldens name the answers under testdata/answers that the engine
+// gave over testdata/corpus.json (made-up releases, KEPs and notices, one
+// title trying mentions), and how each is drawn. TestEngineGolden renders
+// each and keeps the result under testdata/golden, so a change in the
+// engine's wording moves the captured answers (-update-answers), not the
+// renderer's goldens (-update).
+var engineGoldens = map[string]RenderOptions{
+	"engine_releases":            {Slash: true},
+	"engine_sig":                 {Slash: true},
+	"engine_sig_release":         {Slash: true},
+	"engine_subscribe":           {Slash: true, Public: true},
+	"engine_subscriptions":       {Slash: true},
+	"engine_subscriptions_empty": {Slash: true},
+	"engine_digest_compact":      {Whole: true},
+	"engine_digest_full":         {Whole: true},
+}
+
+// captureAnswers asks the real engine, with subscriptions, over a real
+// bbolt file holding testdata/corpus.json, for every answer engineGoldens
+// names.
+func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
+	t.Helper()
+	ctx := context.Background()
+	b, err := os.ReadFile(filepath.Join("testdata", "corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c knowledge.Corpus
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("corpus.json: %v", err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Knowledge().ReplaceKnowledge(ctx, knowledge.Compile(&c)); err != nil {
+		t.Fatal(err)
+	}
+	svc := knowledge.NewSubscriptions(knowledge.SubscriptionConfig{
+		Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge(),
+		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil },
+		Now:       func() time.Time { return time.Date(2030, 10, 7, 9, 0, 0, 0, time.UTC) },
+	})
+	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc))
+	from := knowledge.Origin{Platform: Platform, Workspace: "T1", Channel: "C1", User: "UADMIN", UserName: "ada", CanManage: true}
+	out := map[string]*knowledge.Answer{
+		"engine_releases":            eng.Ask(ctx, "releases", from),
+		"engine_sig":                 eng.Ask(ctx, "sig node", from),
+		"engine_sig_release":         eng.Ask(ctx, "sig node 1.42", from),
+		"engine_subscriptions_empty": eng.Ask(ctx, "subscriptions", from),
+		"engine_subscribe":           eng.Ask(ctx, "subscribe deprecations sig:node schedule:weekly", from),
+		"engine_subscriptions":       eng.Ask(ctx, "subscriptions", from),
+	}
+	set, err := knowledge.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{knowledge.FormatCompact, knowledge.FormatFull} {
+		d, _, ok := knowledge.BuildDigest(set, knowledge.Filter{Schedule: knowledge.ScheduleWeekly, Format: format}, knowledge.Seen{}, knowledge.ScheduleWeekly)
+		if !ok {
+			t.Fatal("the corpus gives no digest")
+		}
+		out["engine_digest_"+format] = knowledge.RenderDigest(&d, format)
+	}
+	return out
+}
+
+func TestEngineGolden(t *testing.T) {
+	var captured map[string]*knowledge.Answer
+	if *updateAnswers {
+		captured = captureAnswers(t)
+	}
+	for name, opts := range engineGoldens {
+		t.Run(name, func(t *testing.T) {
+			in := filepath.Join("testdata", "answers", name+".json")
+			if *updateAnswers {
+				writeIndented(t, in, captured[name])
+			}
+			b, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatalf("read answer (go test -update-answers captures it): %v", err)
+			}
+			var a knowledge.Answer
+			if err := json.Unmarshal(b, &a); err != nil {
+				t.Fatalf("%s: %v", in, err)
+			}
+			if a.Kind == knowledge.KindError {
+				t.Fatalf("the engine refused: %s", a.Text)
+			}
+			m, cut := render(&a, opts)
+			if p := CheckLimits(m); p != nil {
+				t.Errorf("over Slack's limits: %v", p)
+			}
+			if opts.Whole && (cut || !(&Poster{}).Fits(&a)) {
+				t.Error("a small digest does not fit one message whole")
+			}
+			js := string(m.AppendJSON(nil))
+			for _, bad := range []string{"<!channel>", "<!here>", "<@U0BAD>", "<https://evil"} {
+				if strings.Contains(js, bad) {
+					t.Errorf("the message holds %q unescaped", bad)
+				}
+			}
+			var pretty bytes.Buffer
+			if err := json.Indent(&pretty, m.AppendJSON(nil), "", "  "); err != nil {
+				t.Fatal(err)
+			}
+			pretty.WriteByte('\n')
+			path := filepath.Join("testdata", "golden", name+".json")
+			if *update {
+				if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
+				t.Errorf("%s differs (-want +got):\n%s", path, diff)
+			}
+			assertSlackGoReads(t, m)
+		})
+	}
+}
+
+func writeIndented(t *testing.T, path string, v any) {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
