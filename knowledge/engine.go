@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,9 +16,9 @@ import (
 // concurrent use.
 //
 // Most answers come from a catalog of every KEP, release, release item and
-// notice, with a search index and the parts of kep, release and stage-list
-// answers built ahead, that the Engine reads from the store on first need
-// (or on Warm) and keeps. Until the catalog is loaded, a KEP, a release's
+// notice, with a search index and the parts of kep, release, stage-list and
+// notice-list answers built ahead, that the Engine reads from the store on
+// first need (or on Warm) and keeps. Until the catalog is loaded, a KEP, a release's
 // facts and its notices are read from the store for each question, and the
 // sources are listed once and kept. A feature gate's owner is always read
 // from the store's gate index. Whoever replaces the store's
@@ -209,12 +210,23 @@ func (e *Engine) sources(ctx context.Context) (map[string]Source, error) {
 // refsOf names the sources with the given IDs from byID.
 func refsOf(byID map[string]Source, ids []string) []SourceRef {
 	var out []SourceRef
-	seen := map[string]bool{}
-	for _, id := range ids {
-		if id == "" || seen[id] {
+	var seen map[string]bool // for many IDs; a few are compared in place
+	if len(ids) > 16 {
+		seen = make(map[string]bool, len(ids))
+	}
+	for i, id := range ids {
+		if id == "" {
 			continue
 		}
-		seen[id] = true
+		if seen == nil {
+			if slices.Contains(ids[:i], id) {
+				continue
+			}
+		} else if seen[id] {
+			continue
+		} else {
+			seen[id] = true
+		}
 		s, ok := byID[id]
 		if !ok {
 			out = append(out, SourceRef{Name: id})

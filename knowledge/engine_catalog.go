@@ -9,10 +9,11 @@ import (
 
 // catalog is what questions that look across all the knowledge need, read
 // from the store once: every KEP by number, every release and notice, the
-// sources, the search index, and the parts of kep, release and stage-list
-// answers (engine_parts.go). An Engine keeps it until Invalidate.
-// Nothing in it is changed after it is built, so answers may share it; they
-// copy what they hand out.
+// sources, the search index, and the parts of kep, release, stage-list and
+// notice-list answers (engine_parts.go). An Engine keeps it until Invalidate.
+// Nothing in it is changed after it is built, so answers may share it:
+// they hand out copies, or the parts' slices clipped so that appending to
+// them copies.
 type catalog struct {
 	keps     []*KEP // by number
 	byNum    map[int]*KEP
@@ -40,6 +41,7 @@ type catalog struct {
 	kepParts     map[int]*kepParts
 	releaseParts map[Version]*releaseParts
 	stageParts   map[releaseStage]*stageParts
+	noticeParts  map[releaseNotices]*noticeParts
 }
 
 // stageAt is one KEP at one stage in one release.

@@ -33,9 +33,9 @@ func (e *Engine) answerKEP(ctx context.Context, n int) (*Answer, error) {
 
 func kepTitle(f *KEPFacts) string {
 	if f.Title == "" {
-		return fmt.Sprintf("KEP-%d", f.Number)
+		return "KEP-" + strconv.Itoa(f.Number)
 	}
-	return fmt.Sprintf("KEP-%d: %s", f.Number, f.Title)
+	return "KEP-" + strconv.Itoa(f.Number) + ": " + f.Title
 }
 
 // kepSourceIDs lists the sources that speak of k: kep.yaml first, then the
@@ -52,10 +52,11 @@ func kepSourceIDs(k *KEP) []string {
 // reached (kep.yaml's when known, else the notes'), Targets the kep.yaml
 // milestones it has not reached.
 func kepFacts(k *KEP) *KEPFacts {
+	reached := k.Reached()
 	f := &KEPFacts{
 		Number: k.Number, Title: k.Title, SIG: k.SIG, Status: k.Status, Stage: k.CurrentStage(),
-		Milestones: map[string]string{}, Targets: map[string]string{},
-		FeatureGates: []string{}, Timeline: k.Timeline(),
+		Milestones: make(map[string]string, len(reached)), Targets: map[string]string{},
+		FeatureGates: kepGates(k), Timeline: k.Timeline(),
 	}
 	for _, m := range k.History {
 		if f.Title == "" {
@@ -65,14 +66,21 @@ func kepFacts(k *KEP) *KEPFacts {
 			f.SIG = m.SIG
 		}
 	}
-	for s, v := range k.Reached() {
+	for s, v := range reached {
 		f.Milestones[s.String()] = v.String()
 	}
-	for s, v := range k.Targets() {
-		f.Targets[s.String()] = v.String()
+	if k.HasYAML() { // k.Targets, without reading Reached again
+		for _, s := range GraduationStages {
+			if v := k.Milestones[s.String()]; !v.IsZero() {
+				if _, ok := reached[s]; !ok {
+					f.Targets[s.String()] = v.String()
+				}
+			}
+		}
 	}
-	f.FeatureGates = kepGates(k)
-	f.Links = []Link{{Title: fmt.Sprintf("KEP-%d", k.Number), URL: fmt.Sprintf("https://kep.k8s.io/%d", k.Number)}}
+	num := strconv.Itoa(k.Number)
+	f.Links = make([]Link, 1, 2)
+	f.Links[0] = Link{Title: "KEP-" + num, URL: "https://kep.k8s.io/" + num}
 	if k.Path != "" {
 		f.Links = append(f.Links, Link{Title: "enhancements folder", URL: enhancementsTree + strings.TrimPrefix(k.Path, "/")})
 	}
@@ -103,9 +111,10 @@ func kepGates(k *KEP) []string {
 // kepSummary is the one- or two-line text of a kep answer.
 func kepSummary(f *KEPFacts) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "KEP-%d", f.Number)
+	b.WriteString("KEP-")
+	b.WriteString(strconv.Itoa(f.Number))
 	if f.SIG != "" {
-		fmt.Fprintf(&b, " (%s)", f.SIG)
+		b.WriteString(" (" + f.SIG + ")")
 	}
 	switch {
 	case f.Stage == StageNone && f.Status != "":

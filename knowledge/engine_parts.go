@@ -1,10 +1,14 @@
 package knowledge
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
-// The parts of kep, release and stage-list answers that depend only on the
-// knowledge: the catalog builds them once for every KEP, every release and
-// every (release, graduation stage), so that such a question, once the
+// The parts of kep, release, stage-list and notice-list answers that depend
+// only on the knowledge: the catalog builds them once for every KEP, every
+// release, every (release, graduation stage) and every (release, kind of
+// notice), so that such a question, once the
 // catalog is loaded, costs a lookup and one new Answer. Parts are shared by
 // every answer built from them and never changed after they are built;
 // answers hand out their slices clipped (clip), so that a caller appending
@@ -140,8 +144,61 @@ func (p *stageParts) answer() *Answer {
 	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Items: clip(p.items), Notes: clip(p.notes), Sources: clip(p.sources)}
 }
 
-// buildParts fills c's answer parts: one per KEP, per release, and per
-// release and graduation stage.
+// releaseNotices is one kind of notice ("" for all) in one release: the
+// key of a notice list.
+type releaseNotices struct {
+	Release Version
+	Kind    NoticeKind
+}
+
+// noticeKinds are the notice lists the catalog builds for each release.
+var noticeKinds = []NoticeKind{"", NoticeDeprecation, NoticeRemoval, NoticeUpgrade}
+
+// noticeParts is what a notice-list answer (`1.29 deprecations`) says.
+type noticeParts struct {
+	title   string
+	text    string
+	notices []Notice
+	sources []SourceRef
+}
+
+// noticeParts builds the answer parts of release r's notices of kind,
+// ns, which it quotes in place; byID names the sources.
+func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns []Notice, byID map[string]Source) *noticeParts {
+	v, word := r.Version, noticeWord(kind)
+	ids := append(make([]string, 0, len(r.Sources)+len(ns)), r.Sources...)
+	for i := range ns {
+		ns[i].Text = quote(ns[i].Text, e.maxQuote)
+		ids = append(ids, ns[i].Source)
+	}
+	p := &noticeParts{title: fmt.Sprintf("Kubernetes %s: %s", v, word), notices: ns, sources: refsOf(byID, ids)}
+	if len(ns) == 0 {
+		p.text = fmt.Sprintf("I know of no %s in Kubernetes %s.", word, v)
+	} else {
+		p.text = fmt.Sprintf("%s in Kubernetes %s.", capitalize(plural(len(ns), strings.TrimSuffix(word, "s"), word)), v)
+	}
+	return p
+}
+
+// answer is a new notice-list Answer sharing p.
+func (p *noticeParts) answer() *Answer {
+	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Notices: clip(p.notices), Sources: clip(p.sources)}
+}
+
+// ofKind returns copies of the notices of kind in ns ("" for all), in
+// their order; nil when there are none.
+func ofKind(ns []Notice, kind NoticeKind) []Notice {
+	var out []Notice
+	for _, n := range ns {
+		if kind == "" || n.Kind == kind {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// buildParts fills c's answer parts: one per KEP, per release, per release
+// and graduation stage, and per release and kind of notice.
 func (e *Engine) buildParts(c *catalog) {
 	c.kepParts = make(map[int]*kepParts, len(c.keps))
 	for _, k := range c.keps {
@@ -149,11 +206,15 @@ func (e *Engine) buildParts(c *catalog) {
 	}
 	c.releaseParts = make(map[Version]*releaseParts, len(c.releases))
 	c.stageParts = make(map[releaseStage]*stageParts, len(c.releases)*len(GraduationStages))
+	c.noticeParts = make(map[releaseNotices]*noticeParts, len(c.releases)*len(noticeKinds))
 	for i := range c.releases {
 		r := &c.releases[i]
 		c.releaseParts[r.Version] = e.releaseParts(c, r)
 		for _, s := range GraduationStages {
 			c.stageParts[releaseStage{r.Version, s}] = e.stageParts(c, r, s)
+		}
+		for _, kind := range noticeKinds {
+			c.noticeParts[releaseNotices{r.Version, kind}] = e.noticeParts(r, kind, ofKind(c.notices[r.Version], kind), c.sources)
 		}
 	}
 }

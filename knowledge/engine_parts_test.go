@@ -32,7 +32,7 @@ func TestEngineColdEqualsWarm(t *testing.T) {
 		t.Fatal(err)
 	}
 	extra := []string{"kep 9002", "kep 9003", "kep 9006", "kep 9007", "kep 9008", "1.43", "1.41 ga", "1.43 alpha",
-		"1.41 notices", "1.99", "1.99 deprecations", "sig node 1.99", "gate quietprobes"}
+		"1.41 notices", "1.43 upgrade notes", "1.40 deprecations", "1.99", "1.99 deprecations", "sig node 1.99", "gate quietprobes"}
 	qs := append([]string(nil), extra...)
 	for _, q := range goldenQuestions {
 		qs = append(qs, q)
@@ -64,8 +64,9 @@ func errorOf(err error) *knowledge.Error {
 }
 
 // TestEngineColdEqualsWarmCorpus: over the whole of ../shared, every KEP,
-// every release and every release's alpha, beta and GA list are answered
-// the same from the answer parts the catalog builds as from the store.
+// every release, every release's alpha, beta and GA list and each kind of
+// its notices, and the list of releases are answered the same from the
+// answer parts the catalog builds as from the store.
 func TestEngineColdEqualsWarmCorpus(t *testing.T) {
 	k := fullKnowledge(t)
 	kb := openStore(t, k)
@@ -73,7 +74,13 @@ func TestEngineColdEqualsWarmCorpus(t *testing.T) {
 	if err := warm.Warm(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	cold := knowledge.NewEngine(kb) // kep answers never load the catalog
+	ks := &catalogReads{KnowledgeStore: kb}
+	cold := knowledge.NewEngine(ks) // kep and notice answers must not load the catalog
+	defer func() {
+		if ks.n > 0 {
+			t.Errorf("the cold engine read the catalog %d times; it compared warm with warm", ks.n)
+		}
+	}()
 	ctx := context.Background()
 	for _, kp := range k.KEPs {
 		q := knowledge.Question{Kind: knowledge.AskKEP, KEP: kp.Number}
@@ -87,6 +94,26 @@ func TestEngineColdEqualsWarmCorpus(t *testing.T) {
 		}
 		if diff := cmp.Diff(a, b); diff != "" {
 			t.Errorf("kep %d cold vs warm (-cold +warm):\n%s", kp.Number, diff)
+		}
+	}
+	// Notice lists and the releases answer do not load the catalog either.
+	nq := []knowledge.Question{{Kind: knowledge.AskReleases}}
+	for _, r := range k.Releases {
+		for _, kind := range []knowledge.NoticeKind{"", knowledge.NoticeDeprecation, knowledge.NoticeRemoval, knowledge.NoticeUpgrade} {
+			nq = append(nq, knowledge.Question{Kind: knowledge.AskNotices, Version: r.Version, Notice: kind})
+		}
+	}
+	for _, q := range nq {
+		a, err := cold.Answer(ctx, q)
+		if err != nil {
+			t.Fatalf("%s cold: %v", q.Canonical(), err)
+		}
+		b, err := warm.Answer(ctx, q)
+		if err != nil {
+			t.Fatalf("%s warm: %v", q.Canonical(), err)
+		}
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Errorf("%s cold vs warm (-cold +warm):\n%s", q.Canonical(), diff)
 		}
 	}
 	var qs []knowledge.Question
@@ -210,4 +237,16 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// catalogReads is a real store that counts how often the catalog is read
+// (it is the only reader of every KEP number).
+type catalogReads struct {
+	knowledge.KnowledgeStore
+	n int
+}
+
+func (s *catalogReads) ListKEPNumbers(ctx context.Context) ([]int, error) {
+	s.n++
+	return s.KnowledgeStore.ListKEPNumbers(ctx)
 }

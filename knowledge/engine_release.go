@@ -171,33 +171,28 @@ func announced(c Counts, s Stage) int {
 }
 
 // answerNotices answers `1.29 deprecations`: the release's notices of one
-// kind ("" for all).
+// kind ("" for all). Once the catalog is loaded that is its parts; before,
+// the notices are read from the store.
 func (e *Engine) answerNotices(ctx context.Context, v Version, kind NoticeKind) (*Answer, error) {
 	word := noticeWord(kind)
 	r, err := e.findRelease(ctx, v, func(w Version) string { return w.String() + " " + word })
 	if err != nil {
 		return nil, err
 	}
+	if c := e.cat.Load(); c != nil {
+		if p, ok := c.noticeParts[releaseNotices{v, kind}]; ok {
+			return p.answer(), nil
+		}
+	}
 	ns, err := e.kb.FindNotices(ctx, v, kind)
 	if err != nil {
 		return nil, fmt.Errorf("find notices of %s: %w", v, err)
 	}
-	ids := append([]string{}, r.Sources...)
-	for i := range ns {
-		ns[i].Text = quote(ns[i].Text, e.maxQuote)
-		ids = append(ids, ns[i].Source)
-	}
-	refs, _, err := e.sourceRefs(ctx, ids)
+	byID, err := e.sources(ctx)
 	if err != nil {
 		return nil, err
 	}
-	a := &Answer{Kind: KindList, Title: fmt.Sprintf("Kubernetes %s: %s", v, word), Notices: ns, Sources: refs}
-	if len(ns) == 0 {
-		a.Text = fmt.Sprintf("I know of no %s in Kubernetes %s.", word, v)
-	} else {
-		a.Text = fmt.Sprintf("%s in Kubernetes %s.", capitalize(plural(len(ns), strings.TrimSuffix(word, "s"), word)), v)
-	}
-	return a, nil
+	return e.noticeParts(r, kind, ns, byID).answer(), nil
 }
 
 // noticeWord names notices of a kind in the plural.
@@ -225,8 +220,11 @@ func capitalize(s string) string {
 // theme and counts in Answer.Releases; and apart, in a fact, the releases
 // known only from kep.yaml milestones or the deprecation guide.
 func (e *Engine) answerReleases(ctx context.Context) (*Answer, error) {
-	rels, err := e.kb.ListReleases(ctx)
-	if err != nil {
+	var rels []Release // shared when the catalog's: read, never changed
+	var err error
+	if c := e.cat.Load(); c != nil {
+		rels = c.releases
+	} else if rels, err = e.kb.ListReleases(ctx); err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
 	}
 	if len(rels) == 0 {
