@@ -8,12 +8,18 @@ import (
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/adapters/discord"
+	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
 )
+
+// answerCacheSize is how many answers serve keeps in memory: every KEP,
+// release and release-stage question with room to spare.
+const answerCacheSize = 4096
 
 // runServe runs every configured adapter and the HTTP server (health,
 // metrics, Slack's endpoints) until SIGINT or SIGTERM, then closes the
@@ -50,10 +56,9 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	}
 	defer db.Close()
 	kb := db.Knowledge()
-	eng := knowledge.NewEngine(kb)
 
 	if !cfg.HasAdapters() && !dcfg.Enabled() {
-		chat := &console.Chat{In: io.in, Out: io.out, Asker: eng, User: io.getenv("USER")}
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: knowledge.NewEngine(kb), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
 			return exitFailure
@@ -66,32 +71,78 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		secrets = append(secrets, t)
 	}
 	logger := logging.New(cfg.Log, io.err, secrets...)
+	// Subscriptions only where a digest can be posted: a bot token.
+	var dg *digests
+	if !cfg.Slack.BotToken.IsZero() || dcfg.Gateway() {
+		dg = newDigests(db, logger)
+	}
+	eng := knowledge.NewEngine(kb, dg.engineOptions()...)
 	// Pay for the engine's catalog and search index now, not on the first
 	// question someone asks in chat.
 	if err := eng.Warm(ctx); err != nil {
 		logger.Error().Err(err).Msg("load the knowledge")
 		return exitFailure
 	}
+	// A repeated question is answered from memory; the knowledge cannot
+	// change under a running serve (bbolt lets one process hold the file).
+	answerer := knowledge.NewCachedAnswerer(eng, answerCacheSize)
 	m := metrics.New(version)
+	pauser := db.Subscriptions()
+	posters := map[string]delivery.Poster{}
 	var adapters []serve.Adapter
+	var sl *slack.Adapter
+	if cfg.SlackSocketMode() || cfg.SlackHTTP() {
+		if sl, err = slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser)); err != nil {
+			fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
+			return exitBadInput
+		}
+		if !cfg.Slack.BotToken.IsZero() {
+			p, err := sl.Poster()
+			if err != nil {
+				fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
+				return exitBadInput
+			}
+			posters[slack.Platform] = p
+		}
+	}
 	if dcfg.Enabled() {
 		cat, err := discord.LoadCatalog(ctx, kb)
 		if err != nil {
 			logger.Error().Err(err).Msg("load the Discord autocomplete catalog")
 			return exitFailure
 		}
-		d, err := discord.NewAdapter(dcfg, eng, cat, logger, discord.WithRecorder(m))
+		d, err := discord.NewAdapter(dcfg, answerer, cat, logger, discord.WithRecorder(m), discord.WithPauser(pauser))
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
 			return exitBadInput
 		}
+		if dcfg.Gateway() {
+			p, err := d.Poster()
+			if err != nil {
+				fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
+				return exitBadInput
+			}
+			posters[discord.Platform] = p
+		}
 		adapters = append(adapters, d)
 	}
+	if dg != nil {
+		if err := dg.attach(posters, cfg.Digests, m); err != nil {
+			logger.Error().Err(err).Msg("start the digests")
+			return exitFailure
+		}
+	}
+	digestCtx, stopDigests := context.WithCancel(ctx)
+	waitDigests := dg.start(digestCtx)
+	// The database closes (deferred above) only after the digest worker
+	// and schedule have stopped.
+	defer func() { stopDigests(); waitDigests() }()
 	err = serve.Run(ctx, serve.Deps{
 		Metrics:  m,
 		Adapters: adapters,
+		Slack:    sl,
 		Config:   cfg,
-		Answerer: eng,
+		Answerer: answerer,
 		Ready: func() error {
 			empty, err := kb.IsEmpty(context.Background())
 			if err != nil {

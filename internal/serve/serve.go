@@ -55,9 +55,12 @@ type Deps struct {
 	Logger  zerolog.Logger
 	Metrics *metrics.Metrics // nil: new metrics on their own registry
 	Version string           // for kepbot_build_info
-	// Adapters are adapters built by the caller (Discord, later); Slack is
-	// built here from Config.
+	// Adapters are adapters built by the caller (Discord).
 	Adapters []Adapter
+	// Slack is the Slack adapter when the caller built it (to take its
+	// digest poster); nil builds it here from Config when Slack is
+	// configured.
+	Slack *slack.Adapter
 	// Listener is where the HTTP server listens; nil listens on
 	// Config.HTTP.Addr.
 	Listener net.Listener
@@ -128,7 +131,9 @@ func Run(ctx context.Context, d Deps) error {
 // the caller's adapters.
 func buildAdapters(d Deps, m *metrics.Metrics) ([]Adapter, error) {
 	var out []Adapter
-	if d.Config.SlackSocketMode() || d.Config.SlackHTTP() {
+	if d.Slack != nil {
+		out = append(out, d.Slack)
+	} else if d.Config.SlackSocketMode() || d.Config.SlackHTTP() {
 		s, err := slack.NewAdapter(slack.FromConfig(d.Config.Slack), d.Answerer, d.Logger, slack.WithRecorder(m))
 		if err != nil {
 			return nil, err
