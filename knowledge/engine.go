@@ -212,7 +212,7 @@ func refsOf(byID map[string]Source, ids []string) []SourceRef {
 	var out []SourceRef
 	var seen map[string]bool // for many IDs; a few are compared in place
 	if len(ids) > 16 {
-		seen = make(map[string]bool, len(ids))
+		seen = map[string]bool{}
 	}
 	for i, id := range ids {
 		if id == "" {
