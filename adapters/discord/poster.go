@@ -95,15 +95,14 @@ func (p *Poster) Post(ctx context.Context, channel string, a *knowledge.Answer, 
 	case nonce == "" || len(nonce) > MaxNonce:
 		return "", fmt.Errorf("discord post digest: a nonce of %d characters; Discord takes 1 to %d", len(nonce), MaxNonce)
 	case !isSnowflake(channel):
-		return "", &refusedError{code: strconv.Itoa(codeUnknownChannel),
-			err: fmt.Errorf("discord post digest: %q is not a channel ID", short(plain(channel), 24))}
+		return "", delivery.Refused(fmt.Errorf("discord post digest: %q is not a channel ID", short(plain(channel), 24)), strconv.Itoa(codeUnknownChannel))
 	}
 	now := p.now()
 	if code, ok := p.refused.lookup(channel, now); ok {
-		return "", &refusedError{code: strconv.Itoa(code), err: errRefused}
+		return "", delivery.Refused(errRefused, strconv.Itoa(code))
 	}
 	if p.invalid.count(now) >= InvalidLimit {
-		return "", &rateLimitError{err: errBudget, after: p.invalid.freeIn(now, InvalidLimit), scope: delivery.ScopePlatform}
+		return "", delivery.RateLimit(errBudget, p.invalid.freeIn(now, InvalidLimit), delivery.ScopePlatform)
 	}
 	m := render(a, 1)[0]
 	body := digestPost{Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Nonce: nonce, EnforceNonce: true}
@@ -139,38 +138,14 @@ func (p *Poster) failure(channel string, err error, seen *captured) error {
 		if seen.global() {
 			scope = delivery.ScopePlatform
 		}
-		return &rateLimitError{err: e, after: e.RetryAfter, scope: scope}
+		return delivery.RateLimit(e, e.RetryAfter, scope)
 	}
 	if e.refusesChannel() {
 		p.refused.add(channel, e.refusalCode(), p.now())
-		return &refusedError{code: strconv.Itoa(e.refusalCode()), err: e}
+		return delivery.Refused(e, strconv.Itoa(e.refusalCode()))
 	}
 	return e
 }
-
-// rateLimitError is a post Discord (or kepbot's own invalid-request
-// budget) held back: delivery.RateLimited and delivery.Scoped.
-type rateLimitError struct {
-	err   error
-	after time.Duration
-	scope delivery.Scope
-}
-
-func (e *rateLimitError) Error() string              { return e.err.Error() }
-func (e *rateLimitError) Unwrap() error              { return e.err }
-func (e *rateLimitError) RetryAfter() time.Duration  { return e.after }
-func (e *rateLimitError) RetryScope() delivery.Scope { return e.scope }
-
-// refusedError is a channel Discord will not take posts in:
-// delivery.Terminal with Discord's code.
-type refusedError struct {
-	code string
-	err  error
-}
-
-func (e *refusedError) Error() string                      { return e.err.Error() }
-func (e *refusedError) Unwrap() error                      { return e.err }
-func (e *refusedError) Terminal() (reason string, ok bool) { return e.code, true }
 
 // captured is the transport of one digest post: it keeps the response's
 // status and headers, and the body of a 429 (discordgo drops "global"),

@@ -109,8 +109,7 @@ func (p *Poster) Post(ctx context.Context, channel string, a *knowledge.Answer, 
 	case a == nil:
 		return "", errors.New("slack post digest: no answer to post")
 	case !channelID(channel):
-		return "", &refusedError{code: "channel_not_found",
-			err: fmt.Errorf("slack post digest: %q is not a channel ID", truncate(strings.ToValidUTF8(channel, "?"), 24))}
+		return "", delivery.Refused(fmt.Errorf("slack post digest: %q is not a channel ID", truncate(strings.ToValidUTF8(channel, "?"), 24)), "channel_not_found")
 	}
 	m, _ := renderPost(a)
 	blocks, err := toSlackBlocks(m)
@@ -162,43 +161,18 @@ func postFailure(err error) error {
 	err = fmt.Errorf("slack post digest: chat.postMessage: %w", err)
 	var rl *slackapi.RateLimitedError
 	if errors.As(err, &rl) {
-		return &rateLimitError{err: err, after: rl.RetryAfter}
+		return delivery.RateLimit(err, rl.RetryAfter, delivery.ScopeChannel)
 	}
 	var sc slackapi.StatusCodeError
 	if errors.As(err, &sc) && sc.Code == http.StatusTooManyRequests {
-		return &rateLimitError{err: err} // no Retry-After: the worker waits its default
+		return delivery.RateLimit(err, 0, delivery.ScopeChannel) // no Retry-After: the worker waits its default
 	}
 	var se slackapi.SlackErrorResponse
 	if errors.As(err, &se) && terminalCodes[se.Err] {
-		return &refusedError{code: se.Err, err: err}
+		return delivery.Refused(err, se.Err)
 	}
 	return err
 }
-
-// rateLimitError is a post Slack held back: delivery.RateLimited for the
-// channel. Slack does not say whether a chat.postMessage 429 was the
-// channel's limit or the workspace's; the worker's workspace cap keeps
-// the latter rare.
-type rateLimitError struct {
-	err   error
-	after time.Duration
-}
-
-func (e *rateLimitError) Error() string              { return e.err.Error() }
-func (e *rateLimitError) Unwrap() error              { return e.err }
-func (e *rateLimitError) RetryAfter() time.Duration  { return e.after }
-func (e *rateLimitError) RetryScope() delivery.Scope { return delivery.ScopeChannel }
-
-// refusedError is a channel Slack will not take posts in:
-// delivery.Terminal with Slack's error code.
-type refusedError struct {
-	code string
-	err  error
-}
-
-func (e *refusedError) Error() string                      { return e.err.Error() }
-func (e *refusedError) Unwrap() error                      { return e.err }
-func (e *refusedError) Terminal() (reason string, ok bool) { return e.code, true }
 
 // retryAfterSeconds is the digest client's transport. slack-go reads a
 // 429's Retry-After only as whole seconds and fails with a parse error on
