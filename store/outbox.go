@@ -380,22 +380,7 @@ func (o *Outbox) FindDelivery(ctx context.Context, key string) (*knowledge.Deliv
 
 // ListDeliveries returns every delivery, by key.
 func (o *Outbox) ListDeliveries(ctx context.Context) ([]knowledge.Delivery, error) {
-	var out []knowledge.Delivery
-	err := userView(ctx, o.db, func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketOutbox)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, raw []byte) error {
-			var dv knowledge.Delivery
-			if err := json.Unmarshal(raw, &dv); err != nil {
-				return fmt.Errorf("delivery %q: %w: %v", k, errCorrupt, err)
-			}
-			out = append(out, dv)
-			return nil
-		})
-	})
-	return out, err
+	return listJSON[knowledge.Delivery](ctx, o.db, bucketOutbox, "delivery")
 }
 
 // LastRun returns when the schedule name last ran, or the zero time.

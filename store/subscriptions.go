@@ -128,22 +128,7 @@ func (s *SubscriptionStore) FindSubscriptionByChannel(ctx context.Context, ch kn
 
 // ListSubscriptions returns every subscription, by channel ID.
 func (s *SubscriptionStore) ListSubscriptions(ctx context.Context) ([]knowledge.Subscription, error) {
-	var out []knowledge.Subscription
-	err := userView(ctx, s.db, func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketSubscriptions)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, raw []byte) error {
-			var sub knowledge.Subscription
-			if err := json.Unmarshal(raw, &sub); err != nil {
-				return fmt.Errorf("subscription %q: %w: %v", k, errCorrupt, err)
-			}
-			out = append(out, sub)
-			return nil
-		})
-	})
-	return out, err
+	return listJSON[knowledge.Subscription](ctx, s.db, bucketSubscriptions, "subscription")
 }
 
 // PauseSubscription stops digests to the channel, records why, and gives
@@ -276,6 +261,27 @@ func userView(ctx context.Context, db *DB, fn func(tx *bolt.Tx) error) error {
 		return err
 	}
 	return db.bolt.View(fn)
+}
+
+// listJSON decodes every JSON value of bucket, in key order; a value that
+// does not decode is reported as corrupt, naming what and its key.
+func listJSON[T any](ctx context.Context, db *DB, bucket []byte, what string) ([]T, error) {
+	var out []T
+	err := userView(ctx, db, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucket)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, raw []byte) error {
+			var v T
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("%s %q: %w: %v", what, k, errCorrupt, err)
+			}
+			out = append(out, v)
+			return nil
+		})
+	})
+	return out, err
 }
 
 // userUpdate runs fn in one write transaction and commits it only when fn
