@@ -63,6 +63,20 @@ const (
 	NoticeUpgrade     NoticeKind = "upgrade" // an upgrade note: something to do or know before upgrading
 )
 
+// Label is how answers head a notice of kind k: "Deprecated", "Removed",
+// "Upgrade note"; "Notice" for a kind it does not know.
+func (k NoticeKind) Label() string {
+	switch k {
+	case NoticeDeprecation:
+		return "Deprecated"
+	case NoticeRemoval:
+		return "Removed"
+	case NoticeUpgrade:
+		return "Upgrade note"
+	}
+	return "Notice"
+}
+
 // Notice is a deprecation, a removal or an upgrade note in one release.
 type Notice struct {
 	Kind         NoticeKind `json:"kind"`

@@ -300,7 +300,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 	r.section()
 	r.line("", heading)
 	for _, n := range ns {
-		head := fmt.Sprintf("%s in %s: %s", noticeLabel(n.Kind), n.Release, n.Title)
+		head := fmt.Sprintf("%s in %s: %s", n.Kind.Label(), n.Release, n.Title)
 		var tags []string
 		if n.KEP > 0 {
 			tags = append(tags, fmt.Sprintf("KEP-%d", n.KEP))
@@ -327,18 +327,6 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		}
 	}
 	r.started = true
-}
-
-func noticeLabel(k knowledge.NoticeKind) string {
-	switch k {
-	case knowledge.NoticeDeprecation:
-		return "Deprecated"
-	case knowledge.NoticeRemoval:
-		return "Removed"
-	case knowledge.NoticeUpgrade:
-		return "Upgrade note"
-	}
-	return "Notice"
 }
 
 func (r *renderer) links(ls []knowledge.Link) {

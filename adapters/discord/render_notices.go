@@ -117,7 +117,7 @@ func noticeLines(ns []knowledge.Notice) []string {
 	out := make([]string, 0, len(ns))
 	for _, n := range ns {
 		var b strings.Builder
-		fmt.Fprintf(&b, "• **%s** in %s: %s", noticeLabel(n.Kind), n.Release, esc(n.Title, maxName))
+		fmt.Fprintf(&b, "• **%s** in %s: %s", n.Kind.Label(), n.Release, esc(n.Title, maxName))
 		if tags := noticeTags(n); tags != "" {
 			b.WriteString(" (" + tags + ")")
 		}
@@ -148,16 +148,4 @@ func noticeTags(n knowledge.Notice) string {
 		tags = append(tags, "gates: "+escapeAll(n.FeatureGates))
 	}
 	return strings.Join(tags, "; ")
-}
-
-func noticeLabel(k knowledge.NoticeKind) string {
-	switch k {
-	case knowledge.NoticeDeprecation:
-		return "Deprecated"
-	case knowledge.NoticeRemoval:
-		return "Removed"
-	case knowledge.NoticeUpgrade:
-		return "Upgrade note"
-	}
-	return "Notice"
 }

@@ -133,19 +133,10 @@ func itemLine(it knowledge.Item, max int) string {
 	return truncate(b.String(), max)
 }
 
-var noticeLabels = map[knowledge.NoticeKind]string{
-	knowledge.NoticeDeprecation: "Deprecated",
-	knowledge.NoticeRemoval:     "Removed",
-	knowledge.NoticeUpgrade:     "Upgrade note",
-}
-
 // noticeLine: • *Removed* in 1.32 · FlowSchema v1beta3 · `flowcontrol…/v1beta3` → `…/v1` — words
 func noticeLine(n knowledge.Notice, max int) string {
 	var b strings.Builder
-	label := noticeLabels[n.Kind]
-	if label == "" {
-		label = escCut(string(n.Kind), 40)
-	}
+	label := n.Kind.Label()
 	b.WriteString("• *" + label + "*")
 	if !n.Release.IsZero() {
 		b.WriteString(" in " + n.Release.String())
