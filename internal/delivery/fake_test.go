@@ -22,7 +22,9 @@ import (
 // multiplies by the same unit. Limits, gaps and windows are judged by the
 // time the bot sent each request (the test posters' X-Sent-At header), so
 // that this server falling behind on a busy machine is not blamed on the
-// bot; windows start when this server answers. Rate limits are judged
+// bot, or by when it arrived when it has none (the adapters' posters: an
+// arrival is never earlier than the send, so this blames no honest bot);
+// windows start when this server answers. Rate limits are judged
 // apart (overruns): a request is sent after the bot's limiter let it go,
 // so a stall of the bot's own process in between bunches requests that
 // the limiter spaced.
@@ -128,7 +130,9 @@ func (f *fakePlatforms) handler() http.Handler {
 			fmt.Fprintf(w, `{"ok":true,"channel":%q,"ts":%q}`, r.PostForm.Get("channel"), rp.id)
 		}
 	})
-	mux.HandleFunc("POST /discord/api/v10/channels/{id}/messages", func(w http.ResponseWriter, r *http.Request) {
+	// Discord serves API v9 and v10 alike; discordgo v0.29.0 (the adapter's
+	// Poster) speaks v9, the test posters v10.
+	discordPost := func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Content         string `json:"content"`
 			Nonce           string `json:"nonce"`
@@ -157,7 +161,9 @@ func (f *fakePlatforms) handler() http.Handler {
 		default:
 			fmt.Fprintf(w, `{"id":%q,"channel_id":%q,"nonce":%q}`, rp.id, r.PathValue("id"), body.Nonce)
 		}
-	})
+	}
+	mux.HandleFunc("POST /discord/api/v10/channels/{id}/messages", discordPost)
+	mux.HandleFunc("POST /discord/api/v9/channels/{id}/messages", discordPost)
 	return mux
 }
 
