@@ -111,7 +111,7 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 		a, err = e.answerSIG(ctx, q.Words, q.Version)
 	case AskSubscribe, AskUnsubscribe, AskSubscriptions:
 		if e.subs == nil {
-			return nil, Errorf(EBADINPUT, "Subscriptions are not available yet. Until they are, ask e.g. 1.32 deprecations to see a release's deprecations.")
+			return nil, Errorf(EBADINPUT, "Subscriptions are for Slack and Discord channels, where kepbot runs with a bot token to post digests. Here, ask e.g. 1.32 deprecations or upgrade 1.29 1.32.")
 		}
 		a, err = e.subs.Answer(ctx, q)
 	default:

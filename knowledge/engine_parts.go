@@ -163,8 +163,10 @@ type noticeParts struct {
 }
 
 // noticeParts builds the answer parts of release r's notices of kind,
-// ns, which it quotes in place; byID names the sources.
-func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns []Notice, byID map[string]Source) *noticeParts {
+// ns, which it quotes in place; byID names the sources. all is every
+// notice of r: when there is none of kind, the answer points to the kinds
+// there are.
+func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID map[string]Source) *noticeParts {
 	v, word := r.Version, noticeWord(kind)
 	ids := append(make([]string, 0, len(r.Sources)+len(ns)), r.Sources...)
 	for i := range ns {
@@ -173,11 +175,38 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns []Notice, byID map[
 	}
 	p := &noticeParts{title: fmt.Sprintf("Kubernetes %s: %s", v, word), notices: ns, sources: refsOf(byID, ids)}
 	if len(ns) == 0 {
-		p.text = fmt.Sprintf("I know of no %s in Kubernetes %s.", word, v)
+		p.text = fmt.Sprintf("I know of no %s in Kubernetes %s.", word, v) + otherNotices(v, kind, all)
 	} else {
 		p.text = fmt.Sprintf("%s in Kubernetes %s.", capitalize(plural(len(ns), strings.TrimSuffix(word, "s"), word)), v)
 	}
 	return p
+}
+
+// otherNotices says which other kinds of notice release v has, as the
+// questions to ask: " It has 2 removals: ask 1.32 removals.", or "".
+// Upgrade notes are asked for as the release's notices.
+func otherNotices(v Version, kind NoticeKind, all []Notice) string {
+	if kind == "" {
+		return ""
+	}
+	var parts, asks []string
+	for _, k := range noticeKinds[1:] {
+		if k == kind {
+			continue
+		}
+		if n := len(ofKind(all, k)); n > 0 {
+			word := noticeWord(k)
+			parts = append(parts, plural(n, strings.TrimSuffix(word, "s"), word))
+			if k == NoticeUpgrade { // no question of their own: they are among the notices
+				word = noticeWord("")
+			}
+			asks = append(asks, v.String()+" "+word)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " It has " + strings.Join(parts, " and ") + ": ask " + strings.Join(asks, " or ") + "."
 }
 
 // answer is a new notice-list Answer sharing p.
@@ -214,7 +243,7 @@ func (e *Engine) buildParts(c *catalog) {
 			c.stageParts[releaseStage{r.Version, s}] = e.stageParts(c, r, s)
 		}
 		for _, kind := range noticeKinds {
-			c.noticeParts[releaseNotices{r.Version, kind}] = e.noticeParts(r, kind, ofKind(c.notices[r.Version], kind), c.sources)
+			c.noticeParts[releaseNotices{r.Version, kind}] = e.noticeParts(r, kind, ofKind(c.notices[r.Version], kind), c.notices[r.Version], c.sources)
 		}
 	}
 }

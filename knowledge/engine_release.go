@@ -188,11 +188,17 @@ func (e *Engine) answerNotices(ctx context.Context, v Version, kind NoticeKind) 
 	if err != nil {
 		return nil, fmt.Errorf("find notices of %s: %w", v, err)
 	}
+	all := ns
+	if len(ns) == 0 && kind != "" {
+		if all, err = e.kb.FindNotices(ctx, v, ""); err != nil {
+			return nil, fmt.Errorf("find notices of %s: %w", v, err)
+		}
+	}
 	byID, err := e.sources(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return e.noticeParts(r, kind, ns, byID).answer(), nil
+	return e.noticeParts(r, kind, ns, all, byID).answer(), nil
 }
 
 // noticeWord names notices of a kind in the plural.

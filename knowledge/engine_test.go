@@ -313,9 +313,9 @@ func TestEngineErrors(t *testing.T) {
 		{"sig nodde", knowledge.ENOTFOUND, "I know no KEP of sig-nodde. SIGs I know: apps, instrumentation, node, storage.", []string{"sig node"}},
 		{"gate harbourprobe", knowledge.ENOTFOUND, "I don't know a feature gate named harbourprobe.", []string{"gate HarbourProbes"}},
 		{"kep abc", knowledge.EBADINPUT, `"abc" is not a KEP number. Usage: kep NUMBER, e.g. kep 4639.`, nil},
-		{"subscribe deprecations", knowledge.EBADINPUT, "Subscriptions are not available yet.", nil},
-		{"unsubscribe deprecations", knowledge.EBADINPUT, "Subscriptions are not available yet.", nil},
-		{"subscriptions", knowledge.EBADINPUT, "Subscriptions are not available yet.", nil},
+		{"subscribe deprecations", knowledge.EBADINPUT, "Subscriptions are for Slack and Discord channels", nil},
+		{"unsubscribe deprecations", knowledge.EBADINPUT, "Subscriptions are for Slack and Discord channels", nil},
+		{"subscriptions", knowledge.EBADINPUT, "Subscriptions are for Slack and Discord channels", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
@@ -380,5 +380,28 @@ func TestQuoteIsShortAndSingleSpaced(t *testing.T) {
 	}
 	if got := a.Items[0].Text; got != "Widgets can…" {
 		t.Errorf("first quote %q, want %q", got, "Widgets can…")
+	}
+}
+
+// TestEmptyNoticeListPointsToTheOthers: a release with none of the kind
+// asked for says which kinds it has, as questions that work, whether the
+// answer comes from the catalog or the store.
+func TestEmptyNoticeListPointsToTheOthers(t *testing.T) {
+	for _, warm := range []bool{false, true} {
+		e := knowledge.NewEngine(openStore(t, synthetic(t)))
+		if warm {
+			if err := e.Warm(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for q, want := range map[string]string{
+			"1.43 deprecations": "I know of no deprecations in Kubernetes 1.43. It has 2 removals and 1 upgrade note: ask 1.43 removals or 1.43 notices.",
+			"1.41 removals":     "I know of no removals in Kubernetes 1.41. It has 1 deprecation: ask 1.41 deprecations.",
+			"1.40 removals":     "I know of no removals in Kubernetes 1.40.",
+		} {
+			if got := ask(t, e, q).Text; got != want {
+				t.Errorf("warm %v, %q: %q, want %q", warm, q, got, want)
+			}
+		}
 	}
 }
