@@ -111,7 +111,7 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 		a, err = e.answerSIG(ctx, q.Words, q.Version)
 	case AskSubscribe, AskUnsubscribe, AskSubscriptions:
 		if e.subs == nil {
-			return nil, Errorf(EBADINPUT, "Subscriptions are for Slack and Discord channels, where kepbot runs with a bot token to post digests. Here, ask e.g. 1.32 deprecations or upgrade 1.29 1.32.")
+			return nil, Errorf(EBADINPUT, "Subscriptions are not set up here: they need kepbot in a Slack or Discord channel, with a bot token to post the digests. Ask e.g. 1.32 deprecations or upgrade 1.29 1.32 instead.")
 		}
 		a, err = e.subs.Answer(ctx, q)
 	default:

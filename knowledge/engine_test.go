@@ -313,9 +313,9 @@ func TestEngineErrors(t *testing.T) {
 		{"sig nodde", knowledge.ENOTFOUND, "I know no KEP of sig-nodde. SIGs I know: apps, instrumentation, node, storage.", []string{"sig node"}},
 		{"gate harbourprobe", knowledge.ENOTFOUND, "I don't know a feature gate named harbourprobe.", []string{"gate HarbourProbes"}},
 		{"kep abc", knowledge.EBADINPUT, `"abc" is not a KEP number. Usage: kep NUMBER, e.g. kep 4639.`, nil},
-		{"subscribe deprecations", knowledge.EBADINPUT, "Subscriptions are for Slack and Discord channels", nil},
-		{"unsubscribe deprecations", knowledge.EBADINPUT, "Subscriptions are for Slack and Discord channels", nil},
-		{"subscriptions", knowledge.EBADINPUT, "Subscriptions are for Slack and Discord channels", nil},
+		{"subscribe deprecations", knowledge.EBADINPUT, "Subscriptions are not set up here", nil},
+		{"unsubscribe deprecations", knowledge.EBADINPUT, "Subscriptions are not set up here", nil},
+		{"subscriptions", knowledge.EBADINPUT, "Subscriptions are not set up here", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
