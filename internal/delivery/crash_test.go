@@ -140,7 +140,11 @@ func TestCrashDuringFanOut(t *testing.T) {
 	}
 	unit := 10 * time.Millisecond
 	h := newHarness(t, fanoutSpec{slack: 800, discord: 200, workspaces: 4, goneEvery: 100, unit: unit}, 11)
+	// Under the fake's lock: the posts come from child processes, so
+	// nothing else orders this write before the handlers' reads.
+	h.fake.mu.Lock()
 	h.fake.rateLimited, h.fake.serverError = 0.20, 0.02
+	h.fake.mu.Unlock()
 	h.db.Close() // the children own the file now
 
 	rnd := rand.New(rand.NewPCG(5, 6))
