@@ -176,6 +176,9 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID
 	p := &noticeParts{title: fmt.Sprintf("Kubernetes %s: %s", v, word), notices: ns, sources: refsOf(byID, ids)}
 	if len(ns) == 0 {
 		p.text = fmt.Sprintf("I know of no %s in Kubernetes %s.", word, v) + otherNotices(v, kind, all)
+		if hasSnapshot(byID) {
+			p.text += " The built-in snapshot keeps only the notices tied to a KEP or an API; run bot sync or bot ingest for the rest."
+		}
 	} else {
 		p.text = fmt.Sprintf("%s in Kubernetes %s.", capitalize(plural(len(ns), strings.TrimSuffix(word, "s"), word)), v)
 	}
@@ -207,6 +210,17 @@ func otherNotices(v Version, kind NoticeKind, all []Notice) string {
 		return ""
 	}
 	return " It has " + strings.Join(parts, " and ") + ": ask " + strings.Join(asks, " or ") + "."
+}
+
+// hasSnapshot reports whether the knowledge came from the built-in
+// snapshot, which keeps no document's words.
+func hasSnapshot(byID map[string]Source) bool {
+	for _, src := range byID {
+		if src.Kind == SourceSnapshot {
+			return true
+		}
+	}
+	return false
 }
 
 // answer is a new notice-list Answer sharing p.

@@ -405,3 +405,31 @@ func TestEmptyNoticeListPointsToTheOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyNoticeListFromSnapshotSaysSo: the built-in snapshot keeps no
+// notice without a KEP or an API, so "none" from it says how to get more.
+func TestEmptyNoticeListFromSnapshotSaysSo(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "synthetic_corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c knowledge.Corpus
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	c.Sources = append(c.Sources, knowledge.Source{ID: "snapshot", Name: "built-in snapshot", Kind: knowledge.SourceSnapshot})
+	for _, warm := range []bool{false, true} {
+		e := knowledge.NewEngine(openStore(t, knowledge.Compile(&c)))
+		if warm {
+			if err := e.Warm(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := ask(t, e, "1.40 removals").Text; !strings.Contains(got, "run bot sync or bot ingest") {
+			t.Errorf("warm %v: %q does not say the snapshot keeps fewer notices", warm, got)
+		}
+		if got := ask(t, e, "1.43 removals").Text; strings.Contains(got, "snapshot") {
+			t.Errorf("warm %v: a list with notices speaks of the snapshot: %q", warm, got)
+		}
+	}
+}
