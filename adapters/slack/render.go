@@ -58,6 +58,10 @@ func Render(a *knowledge.Answer, o RenderOptions) *Message {
 
 // render is Render; cut reports whether lines of a were left out (or, on
 // a page, sit on other pages).
+//
+// A subscription change that was made (subscribe, unsubscribe) is shown to
+// the whole channel, as Discord shows it: the channel should know who set
+// up its digests. Refusals stay with the person who asked.
 func render(a *knowledge.Answer, o RenderOptions) (m *Message, cut bool) {
 	if a == nil {
 		a = &knowledge.Answer{Kind: knowledge.KindError, Title: "Sorry", Text: internalSorry}
@@ -65,7 +69,7 @@ func render(a *knowledge.Answer, o RenderOptions) (m *Message, cut bool) {
 	m = &Message{Text: fallback(a), ReplaceOriginal: o.Replace}
 	if o.Slash {
 		m.ResponseType = Ephemeral
-		if o.Public && a.Kind != knowledge.KindError && a.Kind != knowledge.KindHelp {
+		if o.Public && a.Kind != knowledge.KindError && a.Kind != knowledge.KindHelp || changedSubscription(a) {
 			m.ResponseType = InChannel
 		}
 	}
@@ -320,4 +324,10 @@ func (r *renderer) sources() {
 		parts = append(parts, p)
 	}
 	r.add(&Context{Elements: []string{truncate("Sources: "+strings.Join(parts, " · "), capSources)}})
+}
+
+// changedSubscription reports whether a is the confirmation of a
+// subscribe or unsubscribe, not a listing or a refusal.
+func changedSubscription(a *knowledge.Answer) bool {
+	return a.Kind == knowledge.KindSubscription && knowledge.ChangesSubscription(a.Query)
 }

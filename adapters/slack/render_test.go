@@ -181,3 +181,22 @@ func TestPageValueRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestSubscriptionChangeIsShownToTheChannel: a subscribe or unsubscribe
+// that was made is in_channel, like Discord's; a listing and a refusal
+// stay ephemeral.
+func TestSubscriptionChangeIsShownToTheChannel(t *testing.T) {
+	for _, tc := range []struct {
+		a    *knowledge.Answer
+		want string
+	}{
+		{&knowledge.Answer{Kind: knowledge.KindSubscription, Title: "Subscribed", Query: "subscribe deprecations from:1.29"}, InChannel},
+		{&knowledge.Answer{Kind: knowledge.KindSubscription, Title: "Unsubscribed", Query: "unsubscribe deprecations"}, InChannel},
+		{&knowledge.Answer{Kind: knowledge.KindSubscription, Title: "This channel's subscriptions", Query: "subscriptions"}, Ephemeral},
+		{knowledge.ErrorAnswer(knowledge.Errorf(knowledge.EBADINPUT, "Only admins can change this channel's subscriptions.")), Ephemeral},
+	} {
+		if got := Render(tc.a, RenderOptions{Slash: true}).ResponseType; got != tc.want {
+			t.Errorf("%s %q: response_type %q, want %q", tc.a.Kind, tc.a.Query, got, tc.want)
+		}
+	}
+}

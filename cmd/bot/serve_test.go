@@ -103,6 +103,9 @@ func TestServeDeliversDigestToSubscribedChannel(t *testing.T) {
 	if code != http.StatusOK || strings.Contains(body, "Only workspace admins") {
 		t.Fatalf("an admin subscribing: %d %s", code, body)
 	}
+	if !strings.Contains(body, `"response_type":"in_channel"`) {
+		t.Errorf("the subscription is not shown to the channel: %.200s", body)
+	}
 	select {
 	case <-fake.posted:
 	case <-time.After(15 * time.Second):
