@@ -20,7 +20,10 @@ type SubscriptionConfig struct {
 	// serve queues the first digest of a schedule:release subscription
 	// that has one waiting (from:).
 	Subscribed func(ctx context.Context, s Subscription)
-	Now        func() time.Time // default time.Now
+	// NextRun, when set, says when a schedule's digests (weekly, daily)
+	// next go out, for the confirmation; zero means it does not know.
+	NextRun func(schedule string) time.Time
+	Now     func() time.Time // default time.Now
 }
 
 // Subscriptions answers subscribe deprecations, unsubscribe deprecations
@@ -144,7 +147,7 @@ func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q Question
 		if f.Schedule == ScheduleRelease && s.cfg.Subscribed != nil {
 			a.Text += " The first digest, with " + first + ", is on its way."
 		} else {
-			a.Text += " The first digest will hold " + first + "."
+			a.Text += " The first digest will hold " + first + s.when(f.Schedule) + "."
 		}
 	} else {
 		a.Text += " Nothing new is waiting now: the first digest comes when there is."
@@ -220,6 +223,19 @@ func subscriptionFacts(s *Subscription) []Fact {
 		{Name: "State", Value: state},
 		{Name: "Last digest", Value: last},
 	}
+}
+
+// when says when the schedule's next digests go out (" and goes out
+// Monday 2026-11-23 09:00 UTC"), or "" when that is not known.
+func (s *Subscriptions) when(schedule string) string {
+	if s.cfg.NextRun == nil || schedule == ScheduleRelease {
+		return ""
+	}
+	t := s.cfg.NextRun(schedule)
+	if t.IsZero() {
+		return ""
+	}
+	return " and goes out " + t.UTC().Format("Monday 2006-01-02 15:04 UTC")
 }
 
 func day(t time.Time) string {

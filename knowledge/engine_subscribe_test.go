@@ -243,3 +243,44 @@ func TestChangesSubscription(t *testing.T) {
 		}
 	}
 }
+
+// TestSubscribeSaysWhenTheFirstDigestGoesOut: a weekly or daily
+// subscription's confirmation names the next run; release ones go at once.
+func TestSubscribeSaysWhenTheFirstDigestGoesOut(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Knowledge().ReplaceKnowledge(context.Background(), subKnowledge()); err != nil {
+		t.Fatal(err)
+	}
+	next := map[string]time.Time{
+		knowledge.ScheduleWeekly: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC),
+		knowledge.ScheduleDaily:  time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC),
+	}
+	subs := knowledge.NewSubscriptions(knowledge.SubscriptionConfig{
+		Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge(),
+		CanManage:  func(context.Context, knowledge.Origin) (bool, error) { return true, nil },
+		Subscribed: func(context.Context, knowledge.Subscription) {},
+		NextRun:    func(s string) time.Time { return next[s] },
+	})
+	for text, want := range map[string]string{
+		"subscribe deprecations from:1.39 schedule:weekly": "The first digest will hold 3 notices from 1.40 to 1.42 and goes out Monday 2026-11-30 09:00 UTC.",
+		"subscribe deprecations from:1.39 schedule:daily":  "The first digest will hold 3 notices from 1.40 to 1.42 and goes out Tuesday 2026-11-24 09:00 UTC.",
+		"subscribe deprecations from:1.39":                 "The first digest, with 3 notices from 1.40 to 1.42, is on its way.",
+	} {
+		q, err := knowledge.ParseQuestion(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.From = slackUser("admin")
+		a, err := subs.Answer(context.Background(), q)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if !strings.HasSuffix(a.Text, want) {
+			t.Errorf("%s:\n got %q\nwant it to end %q", text, a.Text, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 	"golang.org/x/time/rate"
@@ -53,6 +54,12 @@ func newDigests(db *store.DB, logger zerolog.Logger) *digests {
 			if _, err := d.trig.OnSubscribed(ctx, s); err != nil {
 				logger.Error().Err(err).Str("subscription", s.ID).Msg("queue the first digest")
 			}
+		},
+		NextRun: func(schedule string) time.Time {
+			if d.sched == nil {
+				return time.Time{}
+			}
+			return d.sched.Next(schedule, time.Now())
 		},
 	})
 	return d

@@ -70,6 +70,17 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	}}, nil
 }
 
+// Next returns when the schedule name (weekly, daily) next runs after now;
+// zero for a schedule it does not run.
+func (s *Scheduler) Next(name string, now time.Time) time.Time {
+	for _, sc := range s.schedules {
+		if sc.name == name {
+			return sc.latest(now).Add(sc.period)
+		}
+	}
+	return time.Time{}
+}
+
 // latest returns the latest time at or before now that is at after
 // midnight UTC, on weekday when one is given.
 func latest(now time.Time, at time.Duration, weekday *time.Weekday) time.Time {

@@ -108,3 +108,30 @@ func TestSchedulerNeedsTriggerAndState(t *testing.T) {
 		t.Error("NewScheduler without a trigger did not fail")
 	}
 }
+
+func TestSchedulerNext(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := delivery.NewScheduler(delivery.SchedulerConfig{Trigger: trigger(db, nil), State: db.Outbox(),
+		Weekday: time.Friday, WeeklyAt: 17*time.Hour + 30*time.Minute, DailyAt: 6 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 21, 21, 0, 0, 0, time.UTC) // a Saturday
+	for name, want := range map[string]time.Time{
+		knowledge.ScheduleWeekly:  time.Date(2026, 11, 27, 17, 30, 0, 0, time.UTC),
+		knowledge.ScheduleDaily:   time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC),
+		knowledge.ScheduleRelease: {},
+	} {
+		if got := s.Next(name, now); !got.Equal(want) {
+			t.Errorf("Next(%s) = %v, want %v", name, got, want)
+		}
+	}
+	// At the very time of a run, the next one is a period later.
+	if got := s.Next(knowledge.ScheduleDaily, time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)); !got.Equal(time.Date(2026, 11, 23, 6, 0, 0, 0, time.UTC)) {
+		t.Errorf("Next at a run time = %v", got)
+	}
+}
