@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // anyLink is the only <…> sequence an answer may hold: a link the renderer
@@ -60,6 +62,48 @@ func FuzzSlashCommand(f *testing.F) {
 					t.Fatalf("text %q holds %q", s, seq)
 				}
 			}
+		}
+	})
+}
+
+// FuzzEventsEndpoint sends fuzzed, signed bodies to /slack/events with a
+// Pauser over a real bbolt store and a subscribed channel: whatever the
+// body (broken JSON, a lifecycle event with odd fields, a mention of
+// anything), the answer is 200, 400 or 413 and nothing panics.
+//
+//	go test -run '^$' -fuzz FuzzEventsEndpoint -fuzztime 60s ./adapters/slack/
+func FuzzEventsEndpoint(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"url_verification","challenge":"abc"}`,
+		lifecycleEvent("Ev1", "T1", map[string]any{"type": "channel_archive", "channel": "C1"}),
+		lifecycleEvent("Ev2", "T1", map[string]any{"type": "tokens_revoked", "tokens": map[string]any{"bot": []string{"U1"}}}),
+		lifecycleEvent("Ev3", "T1", map[string]any{"type": "app_uninstalled"}),
+		lifecycleEvent("Ev4", "T1", map[string]any{"type": "app_mention", "channel": "C1", "user": "U2", "text": "<@U0> kep 4639"}),
+		lifecycleEvent("Ev5", "", map[string]any{"type": "channel_left", "channel": ""}),
+		`{"type":"event_callback","event":null}`, `[]`, `{"type":"event_callback","event":{"type":7}}`, "",
+	} {
+		f.Add(s)
+	}
+	_, db := subscriptionEngine(f)
+	filter, err := knowledge.ParseFilter(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	ref := knowledge.ChannelRef{Platform: Platform, Workspace: "T1", Channel: "C1"}
+	if _, err := db.Subscriptions().SaveSubscription(context.Background(), knowledge.Subscription{ID: ref.ID(), Platform: Platform,
+		Workspace: "T1", Channel: "C1", Filter: filter, State: knowledge.SubscriptionActive, CreatedAt: time.Now()}); err != nil {
+		f.Fatal(err)
+	}
+	a, _ := newHTTPAdapter(f, &fakeAnswerer{}, WithPauser(db.Subscriptions()))
+	a.log = a.log.Level(3)
+	h := a.Handler()
+	f.Fuzz(func(t *testing.T, body string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, signedRequest(PathEvents, jsonType, testSecret, time.Now(), []byte(body)))
+		switch rec.Code {
+		case 200, 400, 413:
+		default:
+			t.Fatalf("status %d for %q", rec.Code, body)
 		}
 	})
 }
