@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+
+	"github.com/kepbot/kepbot/internal/sharedtest"
 )
 
 // rawKEPs finds every KEP number a document's raw text carries, by a rule
@@ -29,6 +31,7 @@ var leftOut = map[string]map[int]string{
 // anywhere in the five notes ends up in the corpus as a Mention or Notice of
 // that note, or is on the left-out list with its reason.
 func TestEveryKEPInSeedsIsInCorpus(t *testing.T) {
+	sharedtest.Root(t) // skip here, not only in each subtest, so "found none" cannot fire
 	total := 0
 	for _, name := range seedNames {
 		t.Run(name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+
+	"github.com/kepbot/kepbot/internal/sharedtest"
 )
 
 // rawKEPs finds every KEP number a document's raw text carries, by rules
@@ -34,6 +36,7 @@ var leftOut = map[string]map[int]string{
 // each document ends up in that document's corpus as a Mention or Notice,
 // or is on the left-out list with its reason.
 func TestEveryKEPIsInCorpus(t *testing.T) {
+	sharedtest.Root(t) // skip here, not only in each subtest, so "found none" cannot fire
 	total := 0
 	for _, name := range docNames {
 		t.Run(name, func(t *testing.T) {
