@@ -7,10 +7,7 @@ import (
 	"fmt"
 
 	"github.com/kepbot/kepbot/adapters/console"
-	"github.com/kepbot/kepbot/adapters/discord"
-	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
@@ -87,47 +84,12 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	// change under a running serve (bbolt lets one process hold the file).
 	answerer := knowledge.NewCachedAnswerer(eng, answerCacheSize)
 	m := metrics.New(version)
-	pauser := db.Subscriptions()
-	posters := map[string]delivery.Poster{}
-	var adapters []serve.Adapter
-	var sl *slack.Adapter
-	if cfg.SlackSocketMode() || cfg.SlackHTTP() {
-		if sl, err = slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser)); err != nil {
-			fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
-			return exitBadInput
-		}
-		if !cfg.Slack.BotToken.IsZero() {
-			p, err := sl.Poster()
-			if err != nil {
-				fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
-				return exitBadInput
-			}
-			posters[slack.Platform] = p
-		}
-	}
-	if dcfg.Enabled() {
-		cat, err := discord.LoadCatalog(ctx, kb)
-		if err != nil {
-			logger.Error().Err(err).Msg("load the Discord autocomplete catalog")
-			return exitFailure
-		}
-		d, err := discord.NewAdapter(dcfg, answerer, cat, logger, discord.WithRecorder(m), discord.WithPauser(pauser))
-		if err != nil {
-			fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
-			return exitBadInput
-		}
-		if dcfg.Gateway() {
-			p, err := d.Poster()
-			if err != nil {
-				fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
-				return exitBadInput
-			}
-			posters[discord.Platform] = p
-		}
-		adapters = append(adapters, d)
+	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, answerer, logger, m)
+	if code != exitOK {
+		return code
 	}
 	if dg != nil {
-		if err := dg.attach(posters, cfg.Digests, m); err != nil {
+		if err := dg.attach(ad.posters, cfg.Digests, m); err != nil {
 			logger.Error().Err(err).Msg("start the digests")
 			return exitFailure
 		}
@@ -139,8 +101,8 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	defer func() { stopDigests(); waitDigests() }()
 	err = serve.Run(ctx, serve.Deps{
 		Metrics:  m,
-		Adapters: adapters,
-		Slack:    sl,
+		Adapters: ad.others,
+		Slack:    ad.slack,
 		Config:   cfg,
 		Answerer: answerer,
 		Ready: func() error {

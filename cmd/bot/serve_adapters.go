@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rs/zerolog"
+
+	"github.com/kepbot/kepbot/adapters/discord"
+	"github.com/kepbot/kepbot/adapters/slack"
+	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/delivery"
+	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/internal/serve"
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/store"
+)
+
+// adapters are the chat adapters serve runs, and the digest posters of
+// those that have a bot token.
+type adapters struct {
+	slack   *slack.Adapter  // nil when Slack is not configured
+	others  []serve.Adapter // Discord
+	posters map[string]delivery.Poster
+}
+
+// buildAdapters builds every configured adapter over answerer. Each pauses
+// a channel's subscription when its platform says the channel is gone. It
+// returns exitOK, or the exit code after saying what was wrong.
+func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg discord.Config, db *store.DB,
+	answerer knowledge.Answerer, logger zerolog.Logger, m *metrics.Metrics) (*adapters, int) {
+	ad := &adapters{posters: map[string]delivery.Poster{}}
+	pauser := db.Subscriptions()
+	if cfg.SlackSocketMode() || cfg.SlackHTTP() {
+		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser))
+		if err != nil {
+			fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
+			return nil, exitBadInput
+		}
+		if !cfg.Slack.BotToken.IsZero() {
+			p, err := s.Poster()
+			if err != nil {
+				fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
+				return nil, exitBadInput
+			}
+			ad.posters[slack.Platform] = p
+		}
+		ad.slack = s
+	}
+	if dcfg.Enabled() {
+		cat, err := discord.LoadCatalog(ctx, db.Knowledge())
+		if err != nil {
+			logger.Error().Err(err).Msg("load the Discord autocomplete catalog")
+			return nil, exitFailure
+		}
+		d, err := discord.NewAdapter(dcfg, answerer, cat, logger, discord.WithRecorder(m), discord.WithPauser(pauser))
+		if err != nil {
+			fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
+			return nil, exitBadInput
+		}
+		if dcfg.Gateway() {
+			p, err := d.Poster()
+			if err != nil {
+				fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
+				return nil, exitBadInput
+			}
+			ad.posters[discord.Platform] = p
+		}
+		ad.others = append(ad.others, d)
+	}
+	return ad, exitOK
+}
