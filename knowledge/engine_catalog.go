@@ -128,7 +128,7 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	}
 	c.index = buildIndex(c.keps, c.notices)
 	c.versions = releaseVersions(c.releases)
-	c.known = versionRanges(c.versions)
+	c.known = knownReleases(c.releases)
 	c.release = make(map[Version]*Release, len(c.releases))
 	for i := range c.releases {
 		c.release[c.releases[i].Version] = &c.releases[i]
@@ -221,6 +221,24 @@ func sigOf(k *KEP) string {
 }
 
 // releaseVersions lists the versions of rels, in their order.
+// knownReleases says which releases are known, for "I don't know
+// Kubernetes 1.99. I know …": the ranges, and when some are known only
+// from kep.yaml milestones or the deprecation guide, which are which.
+func knownReleases(rels []Release) string {
+	var documented, bare []Version
+	for _, r := range rels {
+		if len(r.Sources) == 0 {
+			bare = append(bare, r.Version)
+		} else {
+			documented = append(documented, r.Version)
+		}
+	}
+	if len(documented) == 0 || len(bare) == 0 {
+		return versionRanges(releaseVersions(rels))
+	}
+	return versionRanges(documented) + " (announced), and " + versionRanges(bare) + " from kep.yaml or the API guide only"
+}
+
 func releaseVersions(rels []Release) []Version {
 	vs := make([]Version, len(rels))
 	for i, r := range rels {

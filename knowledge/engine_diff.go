@@ -33,10 +33,10 @@ func (e *Engine) answerDiff(ctx context.Context, from, to Version, upgrade bool)
 		return nil, err
 	}
 	known := releaseVersions(c.releases)
-	if err := unknownRelease(known, from, func(k Version) bool { return k.Less(to) }, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, near, to) }); err != nil {
+	if err := unknownRelease(known, c.known, from, func(k Version) bool { return k.Less(to) }, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, near, to) }); err != nil {
 		return nil, err
 	}
-	if err := unknownRelease(known, to, from.Less, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, from, near) }); err != nil {
+	if err := unknownRelease(known, c.known, to, from.Less, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, from, near) }); err != nil {
 		return nil, err
 	}
 	var in []Release
@@ -68,7 +68,7 @@ func (e *Engine) answerDiff(ctx context.Context, from, to Version, upgrade bool)
 // not one of them, suggesting ask of the nearest known release that keeps
 // the question sound (not, for instance, a "from" after the "to").
 // Releases for which fits is false are not suggested.
-func unknownRelease(known []Version, v Version, fits func(Version) bool, ask func(near Version) string) error {
+func unknownRelease(known []Version, knownText string, v Version, fits func(Version) bool, ask func(near Version) string) error {
 	if len(known) == 0 {
 		return Errorf(ENOTFOUND, "I don't know Kubernetes %s. I know no releases yet.", v)
 	}
@@ -81,7 +81,7 @@ func unknownRelease(known []Version, v Version, fits func(Version) bool, ask fun
 			near = &known[i]
 		}
 	}
-	e := &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know Kubernetes %s. I know %s.", v, versionRanges(known))}
+	e := &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know Kubernetes %s. I know %s.", v, knownText)}
 	if near != nil {
 		e.Suggestions = []string{ask(*near)}
 	}

@@ -28,8 +28,7 @@ func (e *Engine) findRelease(ctx context.Context, v Version, ask func(Version) s
 	if err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
 	}
-	vs := releaseVersions(rels)
-	return nil, releaseMiss(v, vs, versionRanges(vs), ask)
+	return nil, releaseMiss(v, releaseVersions(rels), knownReleases(rels), ask)
 }
 
 // distance is how many minor releases apart v and w are (majors count 100).

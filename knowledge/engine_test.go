@@ -301,12 +301,12 @@ func TestEngineErrors(t *testing.T) {
 		suggest          []string
 	}{
 		{"kep 99999", knowledge.ENOTFOUND, "I don't know KEP-99999.", nil},
-		{"1.99", knowledge.ENOTFOUND, "I don't know Kubernetes 1.99. I know 1.38–1.41, 1.43, 1.44.", []string{"1.44"}},
-		{"1.42 ga", knowledge.ENOTFOUND, "I don't know Kubernetes 1.42. I know 1.38–1.41, 1.43, 1.44.", []string{"1.43 ga"}},
-		{"1.37 removals", knowledge.ENOTFOUND, "I don't know Kubernetes 1.37. I know 1.38–1.41, 1.43, 1.44.", []string{"1.38 removals"}},
+		{"1.99", knowledge.ENOTFOUND, "I don't know Kubernetes 1.99. I know 1.40, 1.41, 1.43 (announced), and 1.38, 1.39, 1.44 from kep.yaml or the API guide only.", []string{"1.44"}},
+		{"1.42 ga", knowledge.ENOTFOUND, "I don't know Kubernetes 1.42. I know 1.40, 1.41, 1.43 (announced), and 1.38, 1.39, 1.44 from kep.yaml or the API guide only.", []string{"1.43 ga"}},
+		{"1.37 removals", knowledge.ENOTFOUND, "I don't know Kubernetes 1.37. I know 1.40, 1.41, 1.43 (announced), and 1.38, 1.39, 1.44 from kep.yaml or the API guide only.", []string{"1.38 removals"}},
 		{"gate WidgetSchedulin", knowledge.ENOTFOUND, "I don't know a feature gate named WidgetSchedulin.", []string{"gate WidgetScheduling"}},
 		{"search zebra", knowledge.ENOTFOUND, "I found no KEP matching those words.", nil},
-		{"diff 1.20 1.30", knowledge.ENOTFOUND, "I don't know Kubernetes 1.20. I know 1.38–1.41, 1.43, 1.44.", nil}, // no known release before 1.30 to suggest
+		{"diff 1.20 1.30", knowledge.ENOTFOUND, "I don't know Kubernetes 1.20. I know 1.40, 1.41, 1.43 (announced), and 1.38, 1.39, 1.44 from kep.yaml or the API guide only.", nil}, // no known release before 1.30 to suggest
 		{"diff 1.20 1.41", knowledge.ENOTFOUND, "I don't know Kubernetes 1.20.", []string{"diff 1.38 1.41"}},
 		{"upgrade 1.40 1.50", knowledge.ENOTFOUND, "I don't know Kubernetes 1.50.", []string{"upgrade 1.40 1.44"}},
 		{"diff 1.43 1.40", knowledge.EBADINPUT, "1.40 is older than 1.43: give the release you run first, then the one you go to: diff 1.40 1.43.", []string{"diff 1.40 1.43"}},
