@@ -2,8 +2,6 @@ package website
 
 import (
 	"regexp"
-	"sort"
-	"strconv"
 	"testing"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
@@ -40,44 +38,7 @@ func TestEveryKEPIsInCorpus(t *testing.T) {
 	total := 0
 	for _, name := range docNames {
 		t.Run(name, func(t *testing.T) {
-			data := readDoc(t, name)
-			c := parseDoc(t, name)
-			have := map[int]bool{}
-			for _, m := range c.Mentions {
-				have[m.KEP] = true
-			}
-			for _, n := range c.Notices {
-				have[n.KEP] = true
-			}
-			raw := map[int]bool{}
-			for _, re := range rawKEPs {
-				for _, m := range re.FindAllStringSubmatch(string(data), -1) {
-					if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
-						raw[n] = true
-					}
-				}
-			}
-			var nums []int
-			for n := range raw {
-				nums = append(nums, n)
-			}
-			sort.Ints(nums)
-			total += len(nums)
-			for _, n := range nums {
-				reason, out := leftOut[name][n]
-				switch {
-				case out && have[n]:
-					t.Errorf("KEP-%d is on the left-out list (%s) but is in the corpus", n, reason)
-				case !out && !have[n]:
-					t.Errorf("KEP-%d appears in the document but not in its corpus", n)
-				}
-			}
-			for n := range leftOut[name] {
-				if !raw[n] {
-					t.Errorf("KEP-%d is on the left-out list but the document does not name it", n)
-				}
-			}
-			t.Logf("%d KEP numbers, %d left out", len(nums), len(leftOut[name]))
+			total += sharedtest.CheckKEPCoverage(t, readDoc(t, name), parseDoc(t, name), rawKEPs, leftOut[name])
 		})
 	}
 	if total == 0 {
