@@ -1,6 +1,9 @@
 package knowledge
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // Kind says what an Answer is about; adapters pick a layout by it.
 type Kind string
@@ -100,4 +103,23 @@ func ErrorAnswer(err error) *Answer {
 		a.Suggest = e.Suggestions
 	}
 	return a
+}
+
+// ItemsWithoutSharedSIG returns a's items for display: in a SIG's answer
+// whose items all name the same SIG, copies without it, since the title
+// says it once; otherwise the items themselves. a is not changed.
+func (a *Answer) ItemsWithoutSharedSIG() []Item {
+	if a.Kind != KindSIG || len(a.Items) == 0 {
+		return a.Items
+	}
+	for _, it := range a.Items {
+		if !strings.EqualFold(it.SIG, a.Items[0].SIG) {
+			return a.Items
+		}
+	}
+	out := append([]Item(nil), a.Items...)
+	for i := range out {
+		out[i].SIG = ""
+	}
+	return out
 }

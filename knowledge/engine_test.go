@@ -433,3 +433,23 @@ func TestEmptyNoticeListFromSnapshotSaysSo(t *testing.T) {
 		}
 	}
 }
+
+func TestItemsWithoutSharedSIG(t *testing.T) {
+	items := []knowledge.Item{{KEP: 1, SIG: "sig-node"}, {KEP: 2, SIG: "SIG-Node"}}
+	a := &knowledge.Answer{Kind: knowledge.KindSIG, Items: items}
+	got := a.ItemsWithoutSharedSIG()
+	if got[0].SIG != "" || got[1].SIG != "" {
+		t.Errorf("one SIG throughout: %+v, want the SIG left out", got)
+	}
+	if a.Items[0].SIG != "sig-node" {
+		t.Error("ItemsWithoutSharedSIG changed the answer's own items")
+	}
+	a.Items = []knowledge.Item{{KEP: 1, SIG: "sig-node"}, {KEP: 2, SIG: "sig-apps"}}
+	if got := a.ItemsWithoutSharedSIG(); got[1].SIG != "sig-apps" {
+		t.Errorf("two SIGs: %+v, want them kept", got)
+	}
+	list := &knowledge.Answer{Kind: knowledge.KindList, Items: items}
+	if got := list.ItemsWithoutSharedSIG(); got[0].SIG != "sig-node" {
+		t.Errorf("not a SIG's answer: %+v, want the SIG kept", got)
+	}
+}

@@ -58,7 +58,7 @@ func render(a *knowledge.Answer, max int) []Message {
 	default: // lists, searches, a SIG's KEPs
 		d = baseDoc(a, colorList)
 		d.fields = factFields(a.Facts, len(a.Facts) <= 6)
-		d.lines = append(d.lines, itemLines(withoutSharedSIG(a), nil)...)
+		d.lines = append(d.lines, itemLines(a.ItemsWithoutSharedSIG(), nil)...)
 	}
 	d.addNotices(a.Notices, a.Notes)
 	return d.messages(max)
@@ -196,24 +196,6 @@ func releaseLine(r knowledge.ReleaseFacts) string {
 // stageCounts writes "3 GA, 1 beta, 1 alpha".
 func stageCounts(c knowledge.Counts) string {
 	return fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha)
-}
-
-// withoutSharedSIG returns a's items, without their SIG in a SIG's answer
-// where every item names the same one: the title says it once.
-func withoutSharedSIG(a *knowledge.Answer) []knowledge.Item {
-	if a.Kind != knowledge.KindSIG {
-		return a.Items
-	}
-	for _, it := range a.Items {
-		if !strings.EqualFold(it.SIG, a.Items[0].SIG) {
-			return a.Items
-		}
-	}
-	out := append([]knowledge.Item(nil), a.Items...)
-	for i := range out {
-		out[i].SIG = ""
-	}
-	return out
 }
 
 // factFields turns facts into embed fields (the packer makes lines of

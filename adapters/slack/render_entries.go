@@ -24,7 +24,7 @@ type entryList struct {
 }
 
 func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
-	e := entryList{a: a, extra: extra, items: withoutSharedSIG(a), max: capLine}
+	e := entryList{a: a, extra: extra, items: a.ItemsWithoutSharedSIG(), max: capLine}
 	if a.KEP == nil && a.Release == nil && !factsAsFields(a) {
 		e.facts = a.Facts
 	}
@@ -56,24 +56,6 @@ func (e entryList) line(i int) string {
 		return itemLine(e.items[i], e.max)
 	}
 	return noticeLine(e.a.Notices[i-len(e.items)], e.max)
-}
-
-// withoutSharedSIG returns a's items, without their SIG in a SIG's answer
-// where every item names the same one: the title says it once.
-func withoutSharedSIG(a *knowledge.Answer) []knowledge.Item {
-	if a.Kind != knowledge.KindSIG || len(a.Items) == 0 {
-		return a.Items
-	}
-	for _, it := range a.Items {
-		if !strings.EqualFold(it.SIG, a.Items[0].SIG) {
-			return a.Items
-		}
-	}
-	out := append([]knowledge.Item(nil), a.Items...)
-	for i := range out {
-		out[i].SIG = ""
-	}
-	return out
 }
 
 // releaseLine: • *1.29* — 2023-12-13 · Mandala · 49 enhancements: 11 GA, 19 beta, 19 alpha
