@@ -90,15 +90,9 @@ func (a *Adapter) doPostMessage(channel, thread string, m *Message) error {
 	if a.api == nil {
 		return errors.New("no SLACK_BOT_TOKEN to post with")
 	}
-	blocks, err := toSlackBlocks(m)
+	opts, err := messageOptions(m)
 	if err != nil {
 		return err
-	}
-	opts := []slackapi.MsgOption{
-		slackapi.MsgOptionText(m.Text, false), // already escaped
-		slackapi.MsgOptionBlocks(blocks...),
-		slackapi.MsgOptionDisableLinkUnfurl(),
-		slackapi.MsgOptionDisableMediaUnfurl(),
 	}
 	if thread != "" {
 		opts = append(opts, slackapi.MsgOptionTS(thread))
@@ -109,6 +103,22 @@ func (a *Adapter) doPostMessage(channel, thread string, m *Message) error {
 		return fmt.Errorf("chat.postMessage: %w", err)
 	}
 	return nil
+}
+
+// messageOptions are how kepbot posts m with chat.postMessage: its blocks,
+// its fallback text as escaped already, no link or media unfurls, and
+// never link_names or parse=full, so no text in it can notify anyone.
+func messageOptions(m *Message) ([]slackapi.MsgOption, error) {
+	blocks, err := toSlackBlocks(m)
+	if err != nil {
+		return nil, err
+	}
+	return []slackapi.MsgOption{
+		slackapi.MsgOptionText(m.Text, false), // already escaped
+		slackapi.MsgOptionBlocks(blocks...),
+		slackapi.MsgOptionDisableLinkUnfurl(),
+		slackapi.MsgOptionDisableMediaUnfurl(),
+	}, nil
 }
 
 // toSlackBlocks hands our blocks to slack-go as raw JSON blocks.

@@ -112,15 +112,9 @@ func (p *Poster) Post(ctx context.Context, channel string, a *knowledge.Answer, 
 		return "", delivery.Refused(fmt.Errorf("slack post digest: %q is not a channel ID", truncate(strings.ToValidUTF8(channel, "?"), 24)), "channel_not_found")
 	}
 	m, _ := renderPost(a)
-	blocks, err := toSlackBlocks(m)
+	opts, err := messageOptions(m)
 	if err != nil {
 		return "", fmt.Errorf("slack post digest: %w", err)
-	}
-	opts := []slackapi.MsgOption{
-		slackapi.MsgOptionText(m.Text, false), // already escaped
-		slackapi.MsgOptionBlocks(blocks...),
-		slackapi.MsgOptionDisableLinkUnfurl(),
-		slackapi.MsgOptionDisableMediaUnfurl(),
 	}
 	if nonce != "" {
 		opts = append(opts, slackapi.MsgOptionMetadata(slackapi.SlackMetadata{
