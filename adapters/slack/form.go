@@ -34,13 +34,8 @@ type slashForm struct {
 func scanSlashForm(body []byte) (slashForm, error) {
 	var f slashForm
 	for len(body) > 0 {
-		var pair []byte
-		if i := bytes.IndexByte(body, '&'); i >= 0 {
-			pair, body = body[:i], body[i+1:]
-		} else {
-			pair, body = body, nil
-		}
-		k, v, _ := bytes.Cut(pair, []byte{'='})
+		var k, v []byte
+		k, v, body = nextField(body)
 		var dst *[]byte
 		switch string(k) { // no allocation: the compiler matches on the bytes
 		case "team_id":
@@ -133,16 +128,19 @@ func appendUnescaped(dst, v []byte) (out []byte, ok bool) {
 	return dst, true
 }
 
+// nextField splits the first key=value pair off a form body, still
+// escaped, and returns the rest.
+func nextField(body []byte) (key, value, rest []byte) {
+	pair, rest, _ := bytes.Cut(body, []byte{'&'})
+	key, value, _ = bytes.Cut(pair, []byte{'='})
+	return key, value, rest
+}
+
 // formValue returns the value of key in a form body, unescaped.
 func formValue(body []byte, key string) (string, bool) {
 	for len(body) > 0 {
-		var pair []byte
-		if i := bytes.IndexByte(body, '&'); i >= 0 {
-			pair, body = body[:i], body[i+1:]
-		} else {
-			pair, body = body, nil
-		}
-		k, v, _ := bytes.Cut(pair, []byte{'='})
+		var k, v []byte
+		k, v, body = nextField(body)
 		if string(k) == key {
 			return unescapeForm(v)
 		}
