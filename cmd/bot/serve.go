@@ -101,10 +101,8 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	defer func() { stopDigests(); waitDigests() }()
 	err = serve.Run(ctx, serve.Deps{
 		Metrics:  m,
-		Adapters: ad.others,
-		Slack:    ad.slack,
+		Adapters: ad.run,
 		Config:   cfg,
-		Answerer: answerer,
 		Ready: func() error {
 			empty, err := kb.IsEmpty(context.Background())
 			if err != nil {

@@ -19,8 +19,7 @@ import (
 // adapters are the chat adapters serve runs, and the digest posters of
 // those that have a bot token.
 type adapters struct {
-	slack   *slack.Adapter  // nil when Slack is not configured
-	others  []serve.Adapter // Discord
+	run     []serve.Adapter // Slack, Discord: those configured
 	posters map[string]delivery.Poster
 }
 
@@ -45,7 +44,7 @@ func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg disco
 			}
 			ad.posters[slack.Platform] = p
 		}
-		ad.slack = s
+		ad.run = append(ad.run, s)
 	}
 	if dcfg.Enabled() {
 		cat, err := discord.LoadCatalog(ctx, db.Knowledge())
@@ -66,7 +65,7 @@ func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg disco
 			}
 			ad.posters[discord.Platform] = p
 		}
-		ad.others = append(ad.others, d)
+		ad.run = append(ad.run, d)
 	}
 	return ad, exitOK
 }

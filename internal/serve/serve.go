@@ -19,10 +19,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
-	"github.com/kepbot/kepbot/knowledge"
 )
 
 // Adapter is one chat platform connection. Run serves until ctx ends, then
@@ -45,22 +43,18 @@ type Router interface {
 	Routes() map[string]http.Handler
 }
 
-// Deps is what Run needs. Config and Answerer are required.
+// Deps is what Run needs. Config is required.
 type Deps struct {
-	Config   *config.Config
-	Answerer knowledge.Answerer // the knowledge engine
+	Config *config.Config
 	// Ready reports whether kepbot can answer: the database open and the
 	// knowledge loaded. nil means always ready.
 	Ready   func() error
 	Logger  zerolog.Logger
 	Metrics *metrics.Metrics // nil: new metrics on their own registry
 	Version string           // for kepbot_build_info
-	// Adapters are adapters built by the caller (Discord).
+	// Adapters are the chat adapters to run (Slack, Discord), built by the
+	// caller over the knowledge engine; nil entries are skipped.
 	Adapters []Adapter
-	// Slack is the Slack adapter when the caller built it (to take its
-	// digest poster); nil builds it here from Config when Slack is
-	// configured.
-	Slack *slack.Adapter
 	// Listener is where the HTTP server listens; nil listens on
 	// Config.HTTP.Addr.
 	Listener net.Listener
@@ -86,17 +80,19 @@ const (
 // finish) and waits for every adapter's work in flight, each within
 // Config.HTTP.ShutdownTimeout; it returns nil after a clean stop.
 func Run(ctx context.Context, d Deps) error {
-	if d.Config == nil || d.Answerer == nil {
-		return errors.New("serve: Config and Answerer are required")
+	if d.Config == nil {
+		return errors.New("serve: Config is required")
 	}
 	cfg, log := d.Config, d.Logger
 	m := d.Metrics
 	if m == nil {
 		m = metrics.New(d.Version)
 	}
-	adapters, err := buildAdapters(d, m)
-	if err != nil {
-		return err
+	var adapters []Adapter
+	for _, a := range d.Adapters {
+		if a != nil {
+			adapters = append(adapters, a)
+		}
 	}
 	if len(adapters) == 0 {
 		return ErrNoAdapters
@@ -111,6 +107,7 @@ func Run(ctx context.Context, d Deps) error {
 	}
 	ln := d.Listener
 	if ln == nil {
+		var err error
 		if ln, err = net.Listen("tcp", cfg.HTTP.Addr); err != nil {
 			return fmt.Errorf("listen on %s (http.addr, BOT_HTTP_ADDR): %w", cfg.HTTP.Addr, err)
 		}
@@ -125,27 +122,6 @@ func Run(ctx context.Context, d Deps) error {
 		ErrorLog:          stdlog.New(httpErrorLog{log}, "", 0),
 	}
 	return run(ctx, log, cfg.HTTP.ShutdownTimeout, srv, ln, adapters, h)
-}
-
-// buildAdapters returns the Slack adapter when the config has one, then
-// the caller's adapters.
-func buildAdapters(d Deps, m *metrics.Metrics) ([]Adapter, error) {
-	var out []Adapter
-	if d.Slack != nil {
-		out = append(out, d.Slack)
-	} else if d.Config.SlackSocketMode() || d.Config.SlackHTTP() {
-		s, err := slack.NewAdapter(slack.FromConfig(d.Config.Slack), d.Answerer, d.Logger, slack.WithRecorder(m))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	for _, a := range d.Adapters {
-		if a != nil {
-			out = append(out, a)
-		}
-	}
-	return out, nil
 }
 
 // mount adds every adapter's HTTP endpoints to mux. Two adapters claiming

@@ -21,6 +21,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
@@ -95,16 +96,33 @@ func (s *started) wait() (err error, ok bool) {
 	return s.err, true
 }
 
-func start(t *testing.T, d Deps) *started {
+// withSlack adds the Slack adapter d.Config asks for, over ans and
+// recording into d.Metrics (made here when nil), as cmd/bot builds it.
+func withSlack(t *testing.T, d Deps, ans knowledge.Answerer) Deps {
+	t.Helper()
+	if d.Metrics == nil {
+		d.Metrics = metrics.New("test")
+	}
+	if d.Config.SlackSocketMode() || d.Config.SlackHTTP() {
+		s, err := slack.NewAdapter(slack.FromConfig(d.Config.Slack), ans, d.Logger, slack.WithRecorder(d.Metrics))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Adapters = append([]Adapter{s}, d.Adapters...)
+	}
+	return d
+}
+
+// start runs Run with d and the Slack adapter its config asks for, over
+// ans, on a free port.
+func start(t *testing.T, d Deps, ans knowledge.Answerer) *started {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	d = withSlack(t, d, ans)
 	d.Listener = ln
-	if d.Metrics == nil {
-		d.Metrics = metrics.New("test")
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &started{base: "http://" + ln.Addr().String(), stop: cancel, done: make(chan error, 1), m: d.Metrics}
 	go func() { s.done <- Run(ctx, d) }()
@@ -154,8 +172,7 @@ func TestNoAdapters(t *testing.T) {
 	if c.HasAdapters() {
 		t.Fatal("HasAdapters with nothing set")
 	}
-	eng, _ := engine(t)
-	err := Run(context.Background(), Deps{Config: c, Answerer: eng, Logger: zerolog.Nop()})
+	err := Run(context.Background(), Deps{Config: c, Logger: zerolog.Nop()})
 	if !errors.Is(err, ErrNoAdapters) || !strings.Contains(err.Error(), "SLACK_APP_TOKEN") || !strings.Contains(err.Error(), "SLACK_SIGNING_SECRET") {
 		t.Errorf("Run = %v, want ErrNoAdapters naming what to set", err)
 	}
@@ -166,12 +183,12 @@ func TestNoAdapters(t *testing.T) {
 func TestServe(t *testing.T) {
 	eng, ready := engine(t)
 	var notReady atomic.Bool
-	s := start(t, Deps{Config: httpConfig(t), Answerer: eng, Logger: zerolog.Nop(), Ready: func() error {
+	s := start(t, Deps{Config: httpConfig(t), Logger: zerolog.Nop(), Ready: func() error {
 		if notReady.Load() {
 			return errors.New("database closed")
 		}
 		return ready()
-	}})
+	}}, eng)
 	waitUp(t, s.base)
 
 	if code, body := get(t, s.base+"/readyz"); code != 200 || body != "ready\n" {
@@ -249,7 +266,7 @@ func (s *slowAnswerer) Answer(ctx context.Context, q knowledge.Question) (*knowl
 func TestStopFinishesInFlight(t *testing.T) {
 	eng, _ := engine(t)
 	slow := &slowAnswerer{Answerer: eng, delay: 500 * time.Millisecond, started: make(chan struct{})}
-	s := start(t, Deps{Config: httpConfig(t), Answerer: slow, Logger: zerolog.Nop()})
+	s := start(t, Deps{Config: httpConfig(t), Logger: zerolog.Nop()}, slow)
 	waitUp(t, s.base)
 	type result struct {
 		code int
@@ -295,7 +312,7 @@ func (m *mountedAdapter) Mount(mux *http.ServeMux) {
 
 func TestAdapterFailureStopsServe(t *testing.T) {
 	eng, _ := engine(t)
-	s := start(t, Deps{Config: httpConfig(t), Answerer: eng, Logger: zerolog.Nop(), Adapters: []Adapter{failingAdapter{}}})
+	s := start(t, Deps{Config: httpConfig(t), Logger: zerolog.Nop(), Adapters: []Adapter{failingAdapter{}}}, eng)
 	err, ok := s.wait()
 	if !ok {
 		t.Fatal("Run kept going after an adapter failed")
@@ -309,7 +326,7 @@ func TestExtraAdapterMountsRoutes(t *testing.T) {
 	eng, _ := engine(t)
 	c, _ := config.Load("", func(string) string { return "" }) // no Slack: the extra adapter alone
 	extra := &mountedAdapter{}
-	s := start(t, Deps{Config: c, Answerer: eng, Logger: zerolog.Nop(), Adapters: []Adapter{extra}})
+	s := start(t, Deps{Config: c, Logger: zerolog.Nop(), Adapters: []Adapter{extra}}, eng)
 	waitUp(t, s.base)
 	resp, err := http.Post(s.base+"/discord/interactions", "application/json", bytes.NewReader(nil))
 	if err != nil {
@@ -337,7 +354,7 @@ func (r *routesAdapter) Routes() map[string]http.Handler {
 
 func TestRouterAdapterAndConflicts(t *testing.T) {
 	eng, _ := engine(t)
-	s := start(t, Deps{Config: httpConfig(t), Answerer: eng, Logger: zerolog.Nop(), Adapters: []Adapter{&routesAdapter{}}})
+	s := start(t, Deps{Config: httpConfig(t), Logger: zerolog.Nop(), Adapters: []Adapter{&routesAdapter{}}}, eng)
 	waitUp(t, s.base)
 	resp, err := http.Post(s.base+"/discord/interactions", "application/json", bytes.NewReader(nil))
 	if err != nil {
@@ -348,8 +365,8 @@ func TestRouterAdapterAndConflicts(t *testing.T) {
 	if string(b) != "routed" {
 		t.Errorf("routed endpoint answered %q", b)
 	}
-	err = Run(context.Background(), Deps{Config: httpConfig(t), Answerer: eng, Logger: zerolog.Nop(),
-		Adapters: []Adapter{&routesAdapter{}, &mountedAdapter{}}})
+	err = Run(context.Background(), withSlack(t, Deps{Config: httpConfig(t), Logger: zerolog.Nop(),
+		Adapters: []Adapter{&routesAdapter{}, &mountedAdapter{}}}, eng))
 	if err == nil || !strings.Contains(err.Error(), "conflict") {
 		t.Errorf("two adapters on one route: Run = %v, want a conflict error", err)
 	}
@@ -364,7 +381,7 @@ func TestListenFailureNamesTheKey(t *testing.T) {
 	c := httpConfig(t)
 	c.HTTP.Addr = busy.Addr().String()
 	eng, _ := engine(t)
-	err = Run(context.Background(), Deps{Config: c, Answerer: eng, Logger: zerolog.Nop()})
+	err = Run(context.Background(), withSlack(t, Deps{Config: c, Logger: zerolog.Nop()}, eng))
 	if err == nil || !strings.Contains(err.Error(), "BOT_HTTP_ADDR") {
 		t.Errorf("Run on a busy port = %v, want an error naming BOT_HTTP_ADDR", err)
 	}
