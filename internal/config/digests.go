@@ -38,11 +38,18 @@ var weekdays = map[string]time.Weekday{
 // Weekday returns WeeklyDay as a time.Weekday; Validate has checked it.
 func (d Digests) Weekday() time.Weekday { return weekdays[strings.ToLower(d.WeeklyDay)] }
 
-// WeeklyAt and DailyAt return the times as durations after midnight UTC.
-func (d Digests) WeeklyAt() time.Duration { at, _ := clock(d.WeeklyTime); return at }
+// WeeklyAt returns WeeklyTime as a duration after midnight UTC; Validate
+// has checked it.
+func (d Digests) WeeklyAt() time.Duration {
+	at, _ := clock(d.WeeklyTime)
+	return at
+}
 
 // DailyAt returns DailyTime as a duration after midnight UTC.
-func (d Digests) DailyAt() time.Duration { at, _ := clock(d.DailyTime); return at }
+func (d Digests) DailyAt() time.Duration {
+	at, _ := clock(d.DailyTime)
+	return at
+}
 
 // clock parses "HH:MM" into a duration after midnight.
 func clock(s string) (time.Duration, bool) {
