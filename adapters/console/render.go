@@ -210,7 +210,7 @@ func (r *renderer) items(a *knowledge.Answer) {
 	case a.Kind == knowledge.KindDiff:
 		r.line("", "What reached a stage or ended, ranked:")
 	}
-	for _, it := range a.Items {
+	for _, it := range a.ItemsWithoutSharedSIG() {
 		bullet := "  - "
 		if it.Rank > 0 {
 			bullet = fmt.Sprintf("  %d. ", it.Rank)
