@@ -166,7 +166,12 @@ type Corpus struct {
 	KEPs     []KEP     // from kep.yaml, without History
 	Mentions []Mention
 	Notices  []Notice
-	Skipped  []Skip
+	// Changes are release-note entries (one pull request each), Lifecycles
+	// the support dates of minor releases, Patches every patch release.
+	Changes    []Change
+	Lifecycles []Lifecycle
+	Patches    []Patch
+	Skipped    []Skip
 }
 
 // Add appends everything in o to c.
@@ -176,5 +181,8 @@ func (c *Corpus) Add(o *Corpus) {
 	c.KEPs = append(c.KEPs, o.KEPs...)
 	c.Mentions = append(c.Mentions, o.Mentions...)
 	c.Notices = append(c.Notices, o.Notices...)
+	c.Changes = append(c.Changes, o.Changes...)
+	c.Lifecycles = append(c.Lifecycles, o.Lifecycles...)
+	c.Patches = append(c.Patches, o.Patches...)
 	c.Skipped = append(c.Skipped, o.Skipped...)
 }
