@@ -60,7 +60,9 @@ type Link struct {
 	URL   string `json:"url"`
 }
 
-// SourceRef names a source in an answer and the date it speaks for.
+// SourceRef names a source in an answer and the date it speaks for. An
+// empty AsOf means the source does not say: adapters show "date unknown",
+// never today's date.
 type SourceRef struct {
 	Name string `json:"name"`
 	AsOf string `json:"as_of,omitempty"`

@@ -13,13 +13,17 @@ const (
 
 // Source is one document kepbot learned from, and when it was true.
 type Source struct {
-	ID   string     `json:"id"`              // stable key, e.g. the file name
-	Name string     `json:"name"`            // what answers show, e.g. "Kubernetes 1.29 release note (zh)"
-	Kind SourceKind `json:"kind"`            // what sort of document
-	Lang string     `json:"lang,omitempty"`  // "zh", "en"
-	AsOf string     `json:"as_of,omitempty"` // the document's date, 2006-01-02
-	Path string     `json:"path,omitempty"`  // where it was read from
-	URL  string     `json:"url,omitempty"`
+	ID   string     `json:"id"`             // stable key, e.g. the file name
+	Name string     `json:"name"`           // what answers show, e.g. "Kubernetes 1.29 release note (zh)"
+	Kind SourceKind `json:"kind"`           // what sort of document
+	Lang string     `json:"lang,omitempty"` // "zh", "en"
+	// AsOf is the date the document speaks for, 2006-01-02, from what it
+	// says (its release date, its commit's date); never a file time or the
+	// clock. Empty when the document does not say.
+	AsOf   string `json:"as_of,omitempty"`
+	Commit string `json:"commit,omitempty"` // the repository commit it was read at, when known
+	Path   string `json:"path,omitempty"`   // where it was read from
+	URL    string `json:"url,omitempty"`
 }
 
 // Counts are a release's enhancement counts as its announcement gives them.

@@ -9,13 +9,14 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP     byte = 0x6B // 'k': schema 2, with Disagreements
-	fmtKEPv1   byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
-	fmtRelease byte = 0x52 // 'R'
-	fmtItem    byte = 0x49 // 'I'
-	fmtNotice  byte = 0x4E // 'N'
-	fmtSource  byte = 0x53 // 'S'
-	fmtGate    byte = 0x47 // 'G'
+	fmtKEP      byte = 0x6B // 'k': schema 2, with Disagreements
+	fmtKEPv1    byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
+	fmtRelease  byte = 0x52 // 'R'
+	fmtItem     byte = 0x49 // 'I'
+	fmtNotice   byte = 0x4E // 'N'
+	fmtSource   byte = 0x73 // 's': schema 2, with Commit
+	fmtSourceV1 byte = 0x53 // 'S': schema 1, without Commit; read, never written
+	fmtGate     byte = 0x47 // 'G'
 )
 
 // Smallest encodings, used to bound list lengths while decoding.
@@ -272,13 +273,20 @@ func encodeSource(buf []byte, s *knowledge.Source) []byte {
 	e.str(s.AsOf)
 	e.str(s.Path)
 	e.str(s.URL)
+	e.str(s.Commit)
 	return e.buf
 }
 
-// decodeSource reads a value encodeSource wrote into s.
+// decodeSource reads a value encodeSource wrote into s, or one schema 1
+// wrote (the same layout without Commit).
 func decodeSource(b []byte, s *knowledge.Source) error {
 	d := newDecoder(b)
-	d.header(fmtSource, "source")
+	v1 := len(b) > 0 && b[0] == fmtSourceV1
+	if v1 {
+		d.header(fmtSourceV1, "source")
+	} else {
+		d.header(fmtSource, "source")
+	}
 	s.ID = d.str()
 	s.Name = d.str()
 	s.Kind = knowledge.SourceKind(d.str())
@@ -286,5 +294,9 @@ func decodeSource(b []byte, s *knowledge.Source) error {
 	s.AsOf = d.str()
 	s.Path = d.str()
 	s.URL = d.str()
+	s.Commit = ""
+	if !v1 {
+		s.Commit = d.str()
+	}
 	return d.finish()
 }

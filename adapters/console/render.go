@@ -88,6 +88,8 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		src := "Source: " + s.Name
 		if s.AsOf != "" {
 			src += ", as of " + s.AsOf
+		} else {
+			src += ", date unknown"
 		}
 		r.wrap("", "  ", src)
 	}

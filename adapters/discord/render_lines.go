@@ -86,6 +86,8 @@ func sourcesFooter(srcs []knowledge.SourceRef) string {
 		p := plain(cutRunes(s.Name, maxName))
 		if s.AsOf != "" {
 			p += " (as of " + plain(s.AsOf) + ")"
+		} else {
+			p += " (date unknown)"
 		}
 		parts = append(parts, p)
 	}

@@ -249,3 +249,12 @@ func TestRenderCountsWhatItLeavesOut(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceWithoutDate: a source that does not say its date is shown as
+// "date unknown", never with a date it does not give.
+func TestSourceWithoutDate(t *testing.T) {
+	got := sourcesFooter([]knowledge.SourceRef{{Name: "guide"}, {Name: "note", AsOf: "2024-08-13"}})
+	if !strings.Contains(got, "guide (date unknown) · note (as of 2024-08-13)") {
+		t.Errorf("footer %q", got)
+	}
+}

@@ -320,6 +320,8 @@ func (r *renderer) sources() {
 		p := escCut(s.Name, capSources)
 		if s.AsOf != "" {
 			p += " (as of " + escCut(s.AsOf, 40) + ")"
+		} else {
+			p += " (date unknown)"
 		}
 		parts = append(parts, p)
 	}

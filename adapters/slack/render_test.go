@@ -200,3 +200,17 @@ func TestSubscriptionChangeIsShownToTheChannel(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceWithoutDate: a source that does not say its date is shown as
+// "date unknown", never with a date it does not give.
+func TestSourceWithoutDate(t *testing.T) {
+	a := &knowledge.Answer{Kind: knowledge.KindKEP, Title: "KEP-1", Text: "x",
+		Sources: []knowledge.SourceRef{{Name: "guide"}, {Name: "note", AsOf: "2024-08-13"}}}
+	b, err := json.Marshal(Render(a, RenderOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "guide (date unknown) · note (as of 2024-08-13)") {
+		t.Errorf("sources line not found in %s", b)
+	}
+}

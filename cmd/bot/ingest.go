@@ -68,6 +68,11 @@ func printIngest(io stdio, path string, res *ingest.Result, k *knowledge.Knowled
 	fmt.Fprintf(io.out, "Ingested %d document(s) into %s.\n", res.Files, path)
 	fmt.Fprintf(io.out, "  releases: %d announced (%s), %d in all\n", len(rels), strings.Join(rels, ", "), st.Releases)
 	fmt.Fprintf(io.out, "  KEPs:     %d\n", st.KEPs)
+	for _, src := range k.Sources {
+		if src.Kind == knowledge.SourceKEPYAML {
+			fmt.Fprintf(io.out, "  kep.yaml: %s\n", stampOf(src))
+		}
+	}
 	fmt.Fprintf(io.out, "  mentions: %d\n", st.Mentions)
 	fmt.Fprintf(io.out, "  notices:  %d\n", st.Notices)
 	if len(res.Warnings) > 0 {
@@ -76,4 +81,25 @@ func printIngest(io stdio, path string, res *ingest.Result, k *knowledge.Knowled
 	if st.Skipped > 0 {
 		fmt.Fprintf(io.out, "  %d record(s) skipped inside the sources.\n", st.Skipped)
 	}
+}
+
+// stampOf says which commit a source was read at and the date it speaks
+// for, as the source itself says: "commit 64765b4, as of 2026-07-24", or
+// "date unknown" when it does not say.
+func stampOf(src knowledge.Source) string {
+	date := "date unknown"
+	if src.AsOf != "" {
+		date = "as of " + src.AsOf
+	}
+	if src.Commit == "" {
+		return date
+	}
+	return "commit " + shortCommit(src.Commit) + ", " + date
+}
+
+func shortCommit(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
 }

@@ -90,16 +90,21 @@ const (
 	File Kind = iota
 	Dir
 	Other
+	// Global is an archive-wide PAX header: git archive (and so GitHub's
+	// tarballs) writes the commit there as "comment". Its records are in
+	// Entry.PAX; it has no name.
+	Global
 )
 
 // Entry is one tar entry. Its name has been checked by CheckName.
 type Entry struct {
 	Name    string // slash-separated, cleaned, no trailing slash
 	Kind    Kind
-	Size    int64     // as the header declares; never trusted for reading
-	ModTime time.Time // as the header declares
-	Type    byte      // the tar type flag
-	Link    string    // link target, for links
+	Size    int64             // as the header declares; never trusted for reading
+	ModTime time.Time         // as the header declares
+	Type    byte              // the tar type flag
+	Link    string            // link target, for links
+	PAX     map[string]string // the records of a Global entry
 
 	r   io.Reader
 	max int64
@@ -179,7 +184,10 @@ func Walk(r io.Reader, lim Limits, visit func(*Entry) error) error {
 			return &LimitError{What: "entries", Limit: int64(lim.MaxEntries)}
 		}
 		if hdr.Typeflag == tar.TypeXGlobalHeader {
-			continue // archive-wide PAX records (GitHub puts the commit here)
+			if err := visit(&Entry{Kind: Global, Type: hdr.Typeflag, PAX: hdr.PAXRecords}); err != nil {
+				return err
+			}
+			continue
 		}
 		name, err := CheckName(hdr.Name, lim)
 		if err != nil {

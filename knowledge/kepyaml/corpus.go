@@ -6,9 +6,9 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/provenance"
 )
 
 // builder gathers the files of one read and makes the Result.
@@ -17,7 +17,7 @@ type builder struct {
 	files  []File
 	skips  []knowledge.Skip
 	report Report
-	newest time.Time
+	stamp  provenance.Stamp // the commit read and its date, from what the source says
 }
 
 func newBuilder(lim Limits) *builder {
@@ -62,12 +62,6 @@ func (b *builder) addParsed(rel string, f File, err error) {
 		return
 	}
 	b.files = append(b.files, f)
-}
-
-func (b *builder) seen(t time.Time) {
-	if t.After(b.newest) {
-		b.newest = t
-	}
 }
 
 // finish settles duplicate numbers and makes the Result. Of the files that
@@ -123,9 +117,10 @@ func (b *builder) finish(where string) (*Result, error) {
 		Kind: knowledge.SourceKEPYAML,
 		Path: where,
 		URL:  "https://github.com/kubernetes/enhancements",
-	}
-	if !b.newest.IsZero() {
-		src.AsOf = b.newest.UTC().Format("2006-01-02")
+		// Never a file time: the commit's date when the source says it,
+		// else unknown.
+		AsOf:   b.stamp.Date,
+		Commit: b.stamp.Commit,
 	}
 	c.Sources = []knowledge.Source{src}
 	res.Corpus = c

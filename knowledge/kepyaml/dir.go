@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/provenance"
 )
 
 // ReadDir reads every keps/**/kep.yaml of a kubernetes/enhancements checkout
@@ -35,8 +36,8 @@ type dirFile struct {
 // an os.Root, so nothing outside dir is read; symlinks are never followed
 // (a symlinked kep.yaml is a Skip), and hidden folders such as .git are
 // passed over. A kep.yaml over lim.MaxFileBytes is skipped by its size
-// without being read. The Source's AsOf is the newest modification date of
-// the kep.yaml files, and its Path is dir.
+// without being read. The Source's Path is dir; its Commit and AsOf come
+// from what the folder says of itself (see stampOf), never from file times.
 func LoadDir(dir string, lim Limits) (*Result, error) {
 	lim = lim.withDefaults()
 	rootDir := filepath.Clean(dir)
@@ -51,6 +52,7 @@ func LoadDir(dir string, lim Limits) (*Result, error) {
 	}
 	defer root.Close()
 	b := newBuilder(lim)
+	b.stamp = stampOf(root)
 	var found []dirFile
 	entries := 0
 	err = fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
@@ -92,7 +94,6 @@ func LoadDir(dir string, lim Limits) (*Result, error) {
 				b.skip(rel, KindUnreadable, err.Error())
 				return nil
 			}
-			b.seen(info.ModTime())
 			found = append(found, dirFile{rel: rel, size: info.Size()})
 		}
 		return nil
@@ -166,4 +167,66 @@ func (b *builder) readOne(root *os.Root, f dirFile) (File, error) {
 		return File{}, perr(f.rel, KindTooLarge, "over the limit of %d bytes (it grew while read)", max)
 	}
 	return parseFile(f.rel, data, max)
+}
+
+// stampOf says which commit a checkout holds and its date: from a SOURCE.md
+// at its root (as the snapshots in ../shared have), else the commit of a
+// git checkout's HEAD, whose date stays unknown. Neither is required.
+func stampOf(root *os.Root) provenance.Stamp {
+	if data, err := readSmall(root, provenance.FileName); err == nil {
+		if st := provenance.Parse(data).Stamp; !st.IsZero() {
+			return st
+		}
+	}
+	return provenance.Stamp{Commit: gitHead(root)}
+}
+
+// gitHead reads the commit a git checkout's HEAD names, directly or
+// through a branch (loose or packed ref); "" when it cannot tell.
+func gitHead(root *os.Root) string {
+	head, err := readSmall(root, ".git/HEAD")
+	if err != nil {
+		return ""
+	}
+	ref := strings.TrimSpace(string(head))
+	name, ok := strings.CutPrefix(ref, "ref: ")
+	if !ok {
+		return commitOr(ref)
+	}
+	if !strings.HasPrefix(name, "refs/") || strings.Contains(name, "..") {
+		return ""
+	}
+	if data, err := readSmall(root, ".git/"+name); err == nil {
+		return commitOr(strings.TrimSpace(string(data)))
+	}
+	packed, err := readSmall(root, ".git/packed-refs")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(packed), "\n") {
+		if sha, ref, ok := strings.Cut(strings.TrimSpace(line), " "); ok && ref == name {
+			return commitOr(sha)
+		}
+	}
+	return ""
+}
+
+func commitOr(s string) string {
+	if len(s) == 40 && isCommit(s) {
+		return s
+	}
+	return ""
+}
+
+// readSmall reads a small metadata file under root, refusing links and
+// anything over 64 KiB.
+func readSmall(root *os.Root, name string) ([]byte, error) {
+	info, err := root.Lstat(filepath.FromSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > 64<<10 {
+		return nil, fmt.Errorf("%s is not a small regular file", name)
+	}
+	return root.ReadFile(filepath.FromSlash(name))
 }

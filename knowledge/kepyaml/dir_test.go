@@ -154,26 +154,62 @@ func TestReadDirInvariants(t *testing.T) {
 	}
 }
 
+// TestReadDirSource: the checkout's date is its commit's, as its SOURCE.md
+// says, whatever the files' modification times.
 func TestReadDirSource(t *testing.T) {
 	dir := enhancements(t)
-	var newest time.Time
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Name() == "kep.yaml" {
-			info, _ := d.Info()
-			if info.ModTime().After(newest) {
-				newest = info.ModTime()
-			}
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := loadShared(t).Corpus
 	want := []knowledge.Source{{ID: SourceID, Name: "kubernetes/enhancements kep.yaml", Kind: knowledge.SourceKEPYAML,
-		AsOf: newest.UTC().Format("2006-01-02"), Path: dir, URL: "https://github.com/kubernetes/enhancements"}}
+		AsOf: "2026-07-24", Commit: "64765b4b02389318f2113119dd9e491479f978a0", Path: dir, URL: "https://github.com/kubernetes/enhancements"}}
 	if d := cmp.Diff(want, c.Sources); d != "" {
 		t.Errorf("sources (-want +got):\n%s", d)
+	}
+}
+
+// TestReadDirStampWithoutSourceMD: a git checkout names its commit in
+// .git/HEAD (directly, through a loose ref or a packed one); its date is
+// unknown, and file times, however new, never stand in for it.
+func TestReadDirStampWithoutSourceMD(t *testing.T) {
+	const sha = "0123456789abcdef0123456789abcdef01234567"
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"detached head", map[string]string{".git/HEAD": sha + "\n"}, sha},
+		{"loose ref", map[string]string{".git/HEAD": "ref: refs/heads/master\n", ".git/refs/heads/master": sha + "\n"}, sha},
+		{"packed ref", map[string]string{".git/HEAD": "ref: refs/heads/master\n", ".git/packed-refs": "# pack-refs with: peeled\n" + sha + " refs/heads/master\n"}, sha},
+		{"a ref climbing out", map[string]string{".git/HEAD": "ref: refs/../../../etc/passwd\n"}, ""},
+		{"no git", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{"keps/sig-node/10-a/kep.yaml": "title: A\nkep-number: 10\nowning-sig: sig-node\n"}
+			for k, v := range tt.files {
+				files[k] = v
+			}
+			future := time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)
+			for name, body := range files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(p, future, future); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := LoadDir(dir, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if src := res.Corpus.Sources[0]; src.Commit != tt.want || src.AsOf != "" {
+				t.Errorf("commit %q as of %q; want %q and no date", src.Commit, src.AsOf, tt.want)
+			}
+		})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/kepbot/kepbot/internal/safetar"
 	"github.com/kepbot/kepbot/knowledge"
@@ -31,14 +32,28 @@ func ReadTarGz(r io.Reader, lim Limits) (*knowledge.Corpus, error) {
 }
 
 // LoadTarGz is ReadTarGz with the report. The Source's Path is the
-// archive's top folder when it has one, and its AsOf the newest entry
-// modification time.
+// archive's top folder when it has one. Its Commit is the one git archive
+// wrote in the archive's PAX header (GitHub's tarballs carry it), else the
+// one the top folder names (kubernetes-enhancements-<sha>). Its AsOf is the
+// commit's date, which git archive stamps on every entry; an archive
+// without that header was made by hand, its entry times are file times, and
+// its date stays unknown.
 func LoadTarGz(r io.Reader, lim Limits) (*Result, error) {
 	lim = lim.withDefaults()
 	b := newBuilder(lim)
 	top, decided := "", false
+	gitArchive := false
+	var stamped time.Time
 	err := safetar.Walk(r, lim.tar(), func(e *safetar.Entry) error {
-		b.seen(e.ModTime)
+		if e.Kind == safetar.Global {
+			if c := e.PAX["comment"]; isCommit(c) {
+				b.stamp.Commit, gitArchive = c, true
+			}
+			return nil
+		}
+		if e.ModTime.After(stamped) {
+			stamped = e.ModTime
+		}
 		if !decided {
 			top, decided = topFolder(e), true
 		}
@@ -81,6 +96,12 @@ func LoadTarGz(r io.Reader, lim Limits) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read kep.yaml tarball: %w", err)
 	}
+	if gitArchive && !stamped.IsZero() {
+		b.stamp.Date = stamped.UTC().Format(time.DateOnly)
+	}
+	if sha, ok := strings.CutPrefix(top, "kubernetes-enhancements-"); ok && b.stamp.Commit == "" && isCommit(sha) {
+		b.stamp.Commit = sha
+	}
 	return b.finish(top)
 }
 
@@ -93,4 +114,9 @@ func topFolder(e *safetar.Entry) string {
 		return ""
 	}
 	return first
+}
+
+// isCommit reports whether s looks like a git commit hash, full or short.
+func isCommit(s string) bool {
+	return len(s) >= 7 && len(s) <= 40 && strings.Trim(s, "0123456789abcdef") == ""
 }

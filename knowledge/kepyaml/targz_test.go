@@ -19,6 +19,10 @@ import (
 	"github.com/kepbot/kepbot/internal/safetar"
 )
 
+// commitTime is the date of the snapshot commit in ../shared, which git
+// archive stamps on every entry of GitHub's tarballs.
+var commitTime = time.Date(2026, 7, 24, 23, 57, 50, 0, time.UTC)
+
 // tarGzOfDir packs dir as GitHub does: a global PAX header naming the
 // commit, then every folder and file under one top folder (none when top is
 // ""), with the files' modification times.
@@ -42,18 +46,14 @@ func tarGzOfDir(t testing.TB, dir, top string) []byte {
 		if name == "." {
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
 		if d.IsDir() {
-			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: 0o755, ModTime: info.ModTime()})
+			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: 0o755, ModTime: commitTime})
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o644, Size: int64(len(data)), ModTime: info.ModTime()}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o644, Size: int64(len(data)), ModTime: commitTime}); err != nil {
 			return err
 		}
 		_, err = tw.Write(data)
@@ -184,8 +184,10 @@ func TestReadTarGzSkipsEntries(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("skips (-want +got):\n%s", d)
 	}
-	if res.Report.Files != 8 || res.Corpus.Sources[0].AsOf != "2026-07-24" || res.Corpus.Sources[0].Path != "top" {
-		t.Errorf("files %d, source %+v; want 8 files, as of 2026-07-24, path top", res.Report.Files, res.Corpus.Sources[0])
+	// A hand-made archive: no git archive header, so its entry times are
+	// file times and its date is unknown.
+	if src := res.Corpus.Sources[0]; res.Report.Files != 8 || src.AsOf != "" || src.Commit != "" || src.Path != "top" {
+		t.Errorf("files %d, source %+v; want 8 files, no date, no commit, path top", res.Report.Files, src)
 	}
 }
 
@@ -293,5 +295,59 @@ func BenchmarkReadTarGz(b *testing.B) {
 		if _, err := ReadTarGz(bytes.NewReader(data), Limits{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestReadTarGzStamp: the commit and its date come from what the archive
+// says of itself, never from its entries' times alone.
+func TestReadTarGzStamp(t *testing.T) {
+	const sha = "64765b4b02389318f2113119dd9e491479f978a0"
+	kep := "title: A\nkep-number: 10\nowning-sig: sig-node\n"
+	later := time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name       string
+		global     map[string]string
+		top        string
+		mtime      time.Time
+		wantCommit string
+		wantAsOf   string
+	}{
+		{"git archive: header commit, stamped date", map[string]string{"comment": sha}, "kubernetes-enhancements-64765b4", commitTime, sha, "2026-07-24"},
+		{"no header: the folder names the commit, the date is unknown", nil, "kubernetes-enhancements-64765b4", later, "64765b4", ""},
+		{"no header, no commit folder", nil, "enhancements", later, "", ""},
+		{"a header comment that is no commit", map[string]string{"comment": "made by hand"}, "x", later, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			tw := tar.NewWriter(zw)
+			if tt.global != nil {
+				if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: tt.global}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			name := tt.top + "/keps/sig-node/10-a/kep.yaml"
+			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o644, Size: int64(len(kep)), ModTime: tt.mtime}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.WriteString(tw, kep); err != nil {
+				t.Fatal(err)
+			}
+			if err := tw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			res, err := LoadTarGz(&buf, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := res.Corpus.Sources[0]
+			if src.Commit != tt.wantCommit || src.AsOf != tt.wantAsOf {
+				t.Errorf("commit %q as of %q, want %q and %q", src.Commit, src.AsOf, tt.wantCommit, tt.wantAsOf)
+			}
+		})
 	}
 }

@@ -97,11 +97,15 @@ func Build(c *knowledge.Corpus) ([]byte, error) {
 // a sentence of the note.
 func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 	out := &knowledge.Corpus{Releases: c.Releases, KEPs: c.KEPs}
+	newest := ""
 	for _, s := range c.Sources {
 		s.Path = ""
 		out.Sources = append(out.Sources, s)
+		newest = max(newest, s.AsOf)
 	}
-	out.Sources = append(out.Sources, knowledge.Source{ID: SourceID, Name: "kepbot built-in snapshot (facts only)", Kind: knowledge.SourceSnapshot})
+	// The snapshot speaks for the newest of its sources' own dates: a fact
+	// of the sources, the same whatever day it is built.
+	out.Sources = append(out.Sources, knowledge.Source{ID: SourceID, Name: "kepbot built-in snapshot (facts only)", Kind: knowledge.SourceSnapshot, AsOf: newest})
 	for _, m := range c.Mentions {
 		m.Text, m.Section = "", ""
 		if m.KEP == 0 {

@@ -2,8 +2,13 @@ package snapshot_test
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
@@ -86,5 +91,82 @@ func TestSnapshotLoads(t *testing.T) {
 	}
 	if !found {
 		t.Error("the snapshot does not name itself among its sources")
+	}
+}
+
+// TestSnapshotIsTheSameOnAnyDay rebuilds the snapshot from a copy of the
+// shared sources whose files all carry a modification time years away, with
+// the clock faked to another year (a synctest bubble starts at 2000-01-01):
+// the bytes must be the committed ones. Nothing the snapshot says may come
+// from the day or the machine it was built on.
+func TestSnapshotIsTheSameOnAnyDay(t *testing.T) {
+	root := sharedtest.Root(t)
+	copyRoot := t.TempDir()
+	future := time.Date(2031, 3, 4, 5, 6, 7, 0, time.UTC)
+	for _, src := range snapshot.Sources(root) {
+		rel, err := filepath.Rel(root, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copyTree(t, src, filepath.Join(copyRoot, rel), future)
+	}
+	var got []byte
+	synctest.Test(t, func(t *testing.T) {
+		if y := time.Now().Year(); y == future.Year() || y == 2026 {
+			t.Fatalf("the fake clock says %d; want a year of its own", y)
+		}
+		res, err := ingest.Load(snapshot.Sources(copyRoot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err = snapshot.Build(res.Corpus); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if !bytes.Equal(got, snapshot.Bytes()) {
+		a, c := strings.Split(string(snapshot.Bytes()), "\n"), strings.Split(string(got), "\n")
+		for i := 0; i < len(a) && i < len(c); i++ {
+			if a[i] != c[i] {
+				t.Fatalf("a rebuild in another year differs from the committed snapshot at line %d:\ncommitted: %.300s\nrebuilt:   %.300s", i+1, a[i], c[i])
+			}
+		}
+		t.Fatalf("a rebuild in another year has %d lines, the committed snapshot %d", len(c), len(a))
+	}
+}
+
+// copyTree copies the regular files and folders under src to dst and sets
+// every modification time to mtime.
+func copyTree(t *testing.T, src, dst string, mtime time.Time) {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			dirs = append(dirs, out)
+			return os.MkdirAll(out, 0o755)
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(out, data, 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(out, mtime, mtime)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(dirs) - 1; i >= 0; i-- { // folders last: writing a file moves its folder's time
+		if err := os.Chtimes(dirs[i], mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
