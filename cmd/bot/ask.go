@@ -28,7 +28,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 		fmt.Fprintln(io.err, "bot ask: give a question, like `bot ask kep 3866` or `bot ask 1.29 ga`; `bot ask --json -` reads one question a line from stdin.")
 		return exitBadInput
 	}
-	db, err := openKnowledge(ctx, dbPath())
+	db, err := openKnowledge(ctx, dbPath(), func(n string) { fmt.Fprintf(io.err, "bot ask: note: %s\n", n) })
 	if err != nil {
 		fmt.Fprintf(io.err, "bot ask: %v\n", err)
 		return exitFailure

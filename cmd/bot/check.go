@@ -31,7 +31,7 @@ func runCheck(ctx context.Context, io stdio, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return exitBadInput
 	}
-	db, err := openKnowledge(ctx, dbPath())
+	db, err := openKnowledge(ctx, dbPath(), func(n string) { fmt.Fprintf(io.err, "bot check: note: %s\n", n) })
 	if err != nil {
 		fmt.Fprintf(io.err, "bot check: %v\n", err)
 		return exitFailure

@@ -33,8 +33,11 @@ func dbFlag(fs *flag.FlagSet, getenv func(string) string) func() string {
 }
 
 // openKnowledge opens the database at path, creating it when it does not
-// exist; a new database starts from the built-in snapshot.
-func openKnowledge(ctx context.Context, path string) (*store.DB, error) {
+// exist; a new database starts from the built-in snapshot. note, when
+// not nil, is told in one line when that happened, so a mistyped path is
+// not answered from the snapshot without a word.
+func openKnowledge(ctx context.Context, path string, note func(string)) (*store.DB, error) {
+	existed := fileExists(path)
 	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
 	if err != nil {
 		return nil, err
@@ -54,6 +57,13 @@ func openKnowledge(ctx context.Context, path string) (*store.DB, error) {
 		if err := kb.ReplaceKnowledge(ctx, k); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("load the built-in snapshot into %s: %w", path, err)
+		}
+		if note != nil {
+			what := "created a new database at " + path
+			if existed {
+				what = path + " held no knowledge"
+			}
+			note(what + "; answers come from the built-in snapshot (facts only) until you run bot ingest or bot sync.")
 		}
 	}
 	return db, nil

@@ -187,3 +187,25 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestAskSaysWhenItCreatedTheDatabase: a mistyped --db makes a new database
+// answered from the built-in snapshot; stderr says so in one line, once.
+func TestAskSaysWhenItCreatedTheDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "typo.db")
+	code, out, errs := run(t, "", nil, "ask", "--db", db, "kep", "4639")
+	if code != exitOK || !strings.Contains(out, "KEP-4639") {
+		t.Fatalf("exit %d\nstdout:\n%s", code, out)
+	}
+	want := "bot ask: note: created a new database at " + db + "; answers come from the built-in snapshot"
+	if !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("stderr %q; want one line starting %q", errs, want)
+	}
+	code, _, errs = run(t, "", nil, "ask", "--db", db, "kep", "4639")
+	if code != exitOK || errs != "" {
+		t.Errorf("second ask: exit %d, stderr %q; want nothing said of an existing database", code, errs)
+	}
+	_, _, errs = run(t, "", nil, "check", "--db", filepath.Join(t.TempDir(), "other.db"))
+	if !strings.Contains(errs, "bot check: note: created a new database") {
+		t.Errorf("check stderr %q", errs)
+	}
+}

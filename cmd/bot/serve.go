@@ -46,7 +46,8 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		fmt.Fprintf(io.err, "bot serve: config: %v\n", err)
 		return exitBadInput
 	}
-	db, err := openKnowledge(ctx, cfg.DB)
+	var created string
+	db, err := openKnowledge(ctx, cfg.DB, func(n string) { created = n })
 	if err != nil {
 		fmt.Fprintf(io.err, "bot: %v\n", err)
 		return exitFailure
@@ -55,6 +56,9 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	kb := db.Knowledge()
 
 	if !cfg.HasAdapters() && !dcfg.Enabled() {
+		if created != "" {
+			fmt.Fprintf(io.err, "bot: note: %s\n", created)
+		}
 		chat := &console.Chat{In: io.in, Out: io.out, Asker: knowledge.NewEngine(kb), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
@@ -68,6 +72,9 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		secrets = append(secrets, t)
 	}
 	logger := logging.New(cfg.Log, io.err, secrets...)
+	if created != "" {
+		logger.Info().Str("db", cfg.DB).Msg("no knowledge in the database yet; answering from the built-in snapshot until bot ingest or bot sync")
+	}
 	// Subscriptions only where a digest can be posted: a bot token.
 	var dg *digests
 	if !cfg.Slack.BotToken.IsZero() || dcfg.Gateway() {
