@@ -9,8 +9,8 @@ import (
 
 // checkDisagreements records on each KEP the claims documents make that the
 // trusted record does not support: a stage put in another release than
-// kep.yaml's, a KEP number that points at a KEP of another name, and GA
-// stated in two releases. names maps source IDs to what answers call them.
+// kep.yaml's, a KEP number that points at a KEP of another name, and one
+// stage stated in two releases. names maps source IDs to what answers call them.
 func checkDisagreements(keps map[int]*KEP, gates map[string]int, names map[string]string) {
 	idents := identifierOwners(keps, gates)
 	// at says which KEPs a document names at one line: a heading that names
@@ -64,43 +64,92 @@ func checkDisagreements(keps map[int]*KEP, gates map[string]int, names map[strin
 				})
 			}
 		}
-		gaTwice(kp, names, misnamed)
+		stageTwice(kp, names, misnamed)
 	}
 }
 
-// gaTwice records a KEP that documents list as GA in more than one release.
-func gaTwice(kp *KEP, names map[string]string, misnamed map[string]bool) {
-	first := map[Version]string{}
-	var rels []Version
-	for _, m := range kp.History {
-		if m.Stage != StageStable || m.Release.IsZero() || misnamed[m.Source] {
+// stageTwice records each stage documents put the KEP at in more than one
+// release: GA for any KEP, and beta and alpha too when no kep.yaml knows
+// it. The notes are then the only record, each release lists the KEP as its
+// own note does, and the card says the notes disagree.
+func stageTwice(kp *KEP, names map[string]string, misnamed map[string]bool) {
+	for _, s := range GraduationStages {
+		if s != StageStable && kp.HasYAML() {
 			continue
 		}
-		if _, ok := first[m.Release]; !ok {
-			first[m.Release] = m.Source
-			rels = append(rels, m.Release)
+		first := map[Version]string{}
+		for _, m := range kp.History {
+			if m.Stage == s && !m.Release.IsZero() && !misnamed[m.Source] {
+				if _, ok := first[m.Release]; !ok {
+					first[m.Release] = m.Source
+				}
+			}
 		}
+		rels := twice(kp, s, first)
+		if len(rels) < 2 {
+			continue
+		}
+		sort.Slice(rels, func(i, j int) bool { return rels[i].Less(rels[j]) })
+		said := make([]string, 0, len(rels))
+		for i, v := range rels {
+			also := ""
+			if i > 0 {
+				also = "also "
+			}
+			said = append(said, fmt.Sprintf("the %s %slists it as %s in %s", noteName(names, first[v]), also, s.Label(), v))
+		}
+		trusted := fmt.Sprintf("I count it %s from %s, and each release lists it as its note does", s.Label(), rels[0])
+		if kp.HasYAML() {
+			if v, ok := kp.Reached()[s]; ok {
+				trusted = fmt.Sprintf("kep.yaml: %s in %s", s.Label(), v)
+			} else {
+				trusted = fmt.Sprintf("kep.yaml: %s not reached", s.Label())
+			}
+		}
+		last := rels[len(rels)-1]
+		kp.Disagreements = append(kp.Disagreements, Disagreement{
+			Kind: DisagreeStageTwice, KEP: kp.Number, Source: first[last], Release: last, Stage: s,
+			Claim:   strings.Join(said, "; "),
+			Trusted: trusted,
+		})
 	}
-	if len(rels) < 2 {
-		return
-	}
-	sort.Slice(rels, func(i, j int) bool { return rels[i].Less(rels[j]) })
-	var said []string
-	for _, v := range rels {
-		said = append(said, fmt.Sprintf("%s (%s)", v, nameOf(names, first[v])))
-	}
-	trusted := fmt.Sprintf("GA once: the first, %s", rels[0])
+}
+
+// twice returns the releases that list kp at stage s, given as the
+// releases in first, when more than one does. For a KEP no kep.yaml knows,
+// a release counts only while the KEP stays at s: one that lists it at s
+// again after it stepped back from s re-graduates, and is no second claim.
+func twice(kp *KEP, s Stage, first map[Version]string) []Version {
+	var rels []Version
 	if kp.HasYAML() {
-		if v, ok := kp.Reached()[StageStable]; ok {
-			trusted = fmt.Sprintf("kep.yaml: GA in %s", v)
+		for v := range first {
+			rels = append(rels, v)
 		}
+		return rels
 	}
-	last := rels[len(rels)-1]
-	kp.Disagreements = append(kp.Disagreements, Disagreement{
-		Kind: DisagreeGATwice, KEP: kp.Number, Source: first[last], Release: last, Stage: StageStable,
-		Claim:   "listed as GA in " + strings.Join(said, " and "),
-		Trusted: trusted,
-	})
+	for _, st := range kp.NoteTimeline() {
+		if st.Stage != s {
+			continue
+		}
+		if _, ok := first[st.Release]; !ok {
+			continue
+		}
+		if !st.Repeat && len(rels) > 0 {
+			if len(rels) > 1 {
+				return rels
+			}
+			rels = rels[:0] // stepped back and reached s again: start over
+		}
+		rels = append(rels, st.Release)
+	}
+	return rels
+}
+
+// noteName is a source's name as a sentence goes on after "the": "Kubernetes
+// 1.30 release note (zh)".
+func noteName(names map[string]string, id string) string {
+	n := nameOf(names, id)
+	return strings.TrimPrefix(strings.TrimPrefix(n, "the "), "The ")
 }
 
 // likelyOther returns the KEP a mention of kp most likely means: when one of

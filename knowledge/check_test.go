@@ -46,7 +46,7 @@ func TestCompileFindsDisagreements(t *testing.T) {
 	want := map[int][]string{
 		100: {"name 1.29 stable"},
 		300: {"stage_release 1.29 beta", "stage_release 1.31 stable"},
-		400: {"stage_release 1.31 stable", "ga_twice 1.31 stable"},
+		400: {"stage_release 1.31 stable", "stage_twice 1.31 stable"},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("disagreements (-want +got):\n%s", d)

@@ -66,7 +66,7 @@ func groupDisagreements(ds []Disagreement) [][]Disagreement {
 	var out [][]Disagreement
 	for _, d := range ds {
 		kk := key{d.Kind, d.Release, d.Stage, d.Likely}
-		if d.Kind == DisagreeGATwice {
+		if d.Kind == DisagreeGATwice || d.Kind == DisagreeStageTwice {
 			kk.release = Version{} // one line for the whole story
 		}
 		i, ok := at[kk]
@@ -117,6 +117,8 @@ func disagreementLine(k *KEP, d Disagreement, who string, many bool) string {
 		return fmt.Sprintf("%s; kep.yaml has it %s — I go by kep.yaml.", said, at)
 	case DisagreeGATwice:
 		return fmt.Sprintf("It is %s; %s.", d.Claim, d.Trusted)
+	case DisagreeStageTwice:
+		return fmt.Sprintf("%s — the notes disagree; %s.", capitalize(d.Claim), d.Trusted)
 	}
 	return fmt.Sprintf("%s; %s.", capitalize(d.Claim), d.Trusted)
 }

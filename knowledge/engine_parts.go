@@ -58,9 +58,9 @@ func (e *Engine) releaseParts(c *catalog, r *Release) *releaseParts {
 	p.text = releaseSummary(r)
 	p.counts = noticeFacts(notices)
 	if r.Enhancements.IsZero() {
-		p.text += " " + itemCounts(c, items)
+		p.text += " " + itemCounts(items)
 	}
-	p.items = e.highlightItems(c, items)
+	p.items = e.highlightItems(items)
 	if len(p.items) < len(items) {
 		p.notes = append(p.notes, fmt.Sprintf("Showing %d highlights; ask %s ga, %s beta or %s alpha for each list.", len(p.items), v, v, v))
 	}
@@ -93,28 +93,27 @@ type stageParts struct {
 
 // stageParts builds the answer parts of `v s` for release r from c: every
 // KEP that reached stage s in r, by KEP number, items without one last,
-// quoted; a notes-only KEP's restatement of a stage it reached earlier is
-// left out, with a note.
+// quoted. A KEP no kep.yaml knows is listed as r's own documents list it,
+// even when an earlier note put it at s already; a note says where.
 func (e *Engine) stageParts(c *catalog, r *Release, s Stage) *stageParts {
 	v := r.Version
-	var all []Item
+	var items []Item
 	for _, it := range c.items[v] {
 		if it.Stage == s {
-			all = append(all, it)
+			items = append(items, it)
 		}
 	}
-	sortItemsByKEP(all)
-	var items, repeats []Item
-	ids := append(make([]string, 0, len(r.Sources)+len(all)), r.Sources...)
-	for _, it := range all {
-		if at, rep := c.repeatOf(it); rep {
-			it.Release = at
-			repeats = append(repeats, it)
-			continue
+	sortItemsByKEP(items)
+	ids := append(make([]string, 0, len(r.Sources)+len(items)), r.Sources...)
+	var repeats []Item
+	for i := range items {
+		if at, rep := c.repeatOf(items[i]); rep {
+			first := items[i]
+			first.Release = at
+			repeats = append(repeats, first)
 		}
-		it.Text = quote(it.Text, e.maxQuote)
-		items = append(items, it)
-		ids = append(ids, it.Source)
+		items[i].Text = quote(items[i].Text, e.maxQuote)
+		ids = append(ids, items[i].Source)
 	}
 	p := &stageParts{title: fmt.Sprintf("Kubernetes %s: %s", v, s.Label()), items: items, sources: c.sourceRefs(ids)}
 	switch len(items) {
@@ -126,12 +125,8 @@ func (e *Engine) stageParts(c *catalog, r *Release, s Stage) *stageParts {
 		p.text = fmt.Sprintf("%d enhancements %s in Kubernetes %s.", len(items), stageVerb(s), v)
 	}
 	for _, it := range repeats {
-		who := "A document of " + v.String()
-		if src, ok := c.sources[it.Source]; ok {
-			who = sourceName(src)
-		}
-		p.notes = append(p.notes, fmt.Sprintf("%s also lists KEP-%d as %s, but it was %s in %s already; a repeat does not move its graduation.",
-			who, it.KEP, s.Label(), s.Label(), it.Release))
+		p.notes = append(p.notes, fmt.Sprintf("KEP-%d was listed as %s in %s already; the notes disagree on when (kep %d shows both).",
+			it.KEP, s.Label(), it.Release, it.KEP))
 	}
 	if n := announced(r.Enhancements, s); n > 0 && n != len(items) {
 		p.notes = append(p.notes, fmt.Sprintf("The release announcement counts %d %s; kep.yaml and the documents I have name %d.", n, s.Label(), len(items)))

@@ -77,13 +77,11 @@ func releaseSummary(r *Release) string {
 
 // itemCounts says how many KEPs reached each stage in a release whose
 // announcement gives no counts: "By kep.yaml and the documents I have: 1
-// GA, 0 beta, 2 alpha." Repeats are not counted.
-func itemCounts(c *catalog, items []Item) string {
+// GA, 0 beta, 2 alpha." A notes-only KEP counts where its notes list it.
+func itemCounts(items []Item) string {
 	n := map[Stage]int{}
 	for _, it := range items {
-		if _, rep := c.repeatOf(it); !rep {
-			n[it.Stage]++
-		}
+		n[it.Stage]++
 	}
 	return fmt.Sprintf("By kep.yaml and the documents I have: %d GA, %d beta, %d alpha.", n[StageStable], n[StageBeta], n[StageAlpha])
 }
@@ -116,9 +114,8 @@ func noticeFacts(notices []Notice) []Fact {
 }
 
 // highlightItems picks up to e.highlights items, GA first, then beta, then
-// alpha, keeping the documents' order within a stage and passing over
-// repeats (a stage reached in an earlier release, restated).
-func (e *Engine) highlightItems(c *catalog, items []Item) []Item {
+// alpha, keeping the documents' order within a stage.
+func (e *Engine) highlightItems(items []Item) []Item {
 	var out []Item
 	for _, s := range []Stage{StageStable, StageBeta, StageAlpha} {
 		for _, it := range items {
@@ -128,10 +125,8 @@ func (e *Engine) highlightItems(c *catalog, items []Item) []Item {
 			if it.Stage != s {
 				continue
 			}
-			if _, rep := c.repeatOf(it); !rep {
-				it.Text = quote(it.Text, e.maxQuote)
-				out = append(out, it)
-			}
+			it.Text = quote(it.Text, e.maxQuote)
+			out = append(out, it)
 		}
 	}
 	return out

@@ -2,8 +2,10 @@ package knowledge_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,25 +127,81 @@ func TestSeeded130GA(t *testing.T) {
 	}
 }
 
-// TestSeeded132GARepeat: the 1.32 note lists KEP-2681 as GA, but the 1.30
-// note had it GA in 1.30; a repeat does not move the graduation.
-func TestSeeded132GARepeat(t *testing.T) {
+// TestSeededListsFollowEachNote: with the five Chinese notes alone (no
+// kep.yaml), each release lists what its own note lists, even where an
+// earlier note put the KEP at the same stage already; the list says so.
+func TestSeededListsFollowEachNote(t *testing.T) {
 	e := seeded(t)
-	a := ask(t, e, "1.32 ga")
-	for _, it := range a.Items {
-		if it.KEP == 2681 {
-			t.Errorf("1.32 ga lists KEP-2681, which went GA in 1.30")
+	tests := []struct {
+		question string
+		want     []int // KEPs the release's own note lists at that stage
+		repeat   map[int]string
+	}{
+		{"1.31 ga", []int{24, 2305}, map[int]string{24: "1.30", 2305: "1.30"}},
+		{"1.31 alpha", []int{4368}, map[int]string{4368: "1.30"}},
+		{"1.32 beta", []int{4247}, map[int]string{4247: "1.29"}},
+		{"1.32 alpha", []int{4680}, map[int]string{4680: "1.31"}},
+		{"1.32 stable", []int{2681}, map[int]string{2681: "1.30"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			a := ask(t, e, tt.question)
+			listed := map[int]bool{}
+			for _, it := range a.Items {
+				listed[it.KEP] = true
+			}
+			for _, n := range tt.want {
+				if !listed[n] {
+					t.Errorf("%s does not list KEP-%d, which its note lists", tt.question, n)
+				}
+			}
+			notes := strings.Join(a.Notes, "\n")
+			for n, at := range tt.repeat {
+				want := fmt.Sprintf("KEP-%d was listed as %s in %s already", n, a.Items[0].Stage.Label(), at)
+				if !strings.Contains(notes, want) {
+					t.Errorf("%s notes %q; want %q", tt.question, a.Notes, want)
+				}
+			}
+		})
+	}
+	if a := ask(t, e, "1.32 ga"); a.Text != "13 enhancements went GA in Kubernetes 1.32." {
+		t.Errorf("1.32 ga: %q; the note counts 13 GA and lists 13", a.Text)
+	}
+	d := ask(t, e, "1.31 deprecations")
+	var keps []int
+	for _, n := range d.Notices {
+		keps = append(keps, n.KEP)
+	}
+	for _, n := range []int{4004, 4569} {
+		if !slices.Contains(keps, n) {
+			t.Errorf("1.31 deprecations lacks KEP-%d (got %v)", n, keps)
 		}
 	}
-	if len(a.Notes) == 0 || !strings.Contains(a.Notes[0], "KEP-2681 as GA, but it was GA in 1.30 already") {
-		t.Errorf("1.32 ga notes %q; want one on KEP-2681's repeat", a.Notes)
-	}
-	k := ask(t, e, "kep 2681")
+}
+
+// TestSeededCardSaysNotesDisagree: a KEP two notes list as GA in two
+// releases keeps its first graduation, and its card says the notes
+// disagree, naming both, with both as sources.
+func TestSeededCardSaysNotesDisagree(t *testing.T) {
+	k := ask(t, seeded(t), "kep 2681")
 	if got := k.KEP.Milestones["stable"]; got != "1.30" {
 		t.Errorf("KEP-2681 reached GA in %q, want 1.30", got)
 	}
 	if got := timeline(k.KEP.Timeline); !strings.Contains(got, "stable 1.30, stable 1.32 (again)") {
 		t.Errorf("KEP-2681 timeline %q", got)
+	}
+	want := "The Kubernetes 1.30 release note (zh) lists it as GA in 1.30; the Kubernetes 1.32 release note (zh) also lists it as GA in 1.32 — the notes disagree"
+	if len(k.Notes) == 0 || !strings.HasPrefix(k.Notes[0], want) {
+		t.Errorf("notes %q; want one starting %q", k.Notes, want)
+	}
+	var names []string
+	for _, s := range k.Sources {
+		names = append(names, s.Name)
+	}
+	for _, n := range []string{"Kubernetes 1.30 release note (zh)", "Kubernetes 1.32 release note (zh)"} {
+		if !slices.Contains(names, n) {
+			t.Errorf("sources %q lack %q", names, n)
+		}
 	}
 }
 

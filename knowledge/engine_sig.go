@@ -52,9 +52,6 @@ func (e *Engine) answerSIG(ctx context.Context, name string, v Version) (*Answer
 		if !strings.EqualFold(it.SIG, sig) || !it.Stage.IsGraduation() {
 			continue
 		}
-		if _, rep := c.repeatOf(it); rep {
-			continue
-		}
 		it.Text = quote(it.Text, e.maxQuote)
 		a.Items = append(a.Items, it)
 		ids = append(ids, it.Source)

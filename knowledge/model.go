@@ -138,7 +138,12 @@ const (
 	// DisagreeName: a note's KEP number points at a KEP whose name does not
 	// match what the note describes.
 	DisagreeName DisagreementKind = "name"
-	// DisagreeGATwice: documents list the KEP as GA in two releases.
+	// DisagreeStageTwice: documents list the KEP at one stage in two
+	// releases: GA for any KEP; beta or alpha for a KEP no kep.yaml knows
+	// (with kep.yaml, DisagreeRelease already says which note is wrong).
+	DisagreeStageTwice DisagreementKind = "stage_twice"
+	// DisagreeGATwice is what schema 1 databases call a KEP listed as GA in
+	// two releases; it is read and shown, never made any more.
 	DisagreeGATwice DisagreementKind = "ga_twice"
 )
 

@@ -17,7 +17,8 @@ var checkKinds = []struct {
 }{
 	{knowledge.DisagreeName, "A note's KEP number points at a KEP of another name"},
 	{knowledge.DisagreeRelease, "A note puts a stage in another release than kep.yaml"},
-	{knowledge.DisagreeGATwice, "Listed as GA in two releases"},
+	{knowledge.DisagreeStageTwice, "Listed at one stage in two releases"},
+	{knowledge.DisagreeGATwice, "Listed as GA in two releases (made by an older kepbot; ingest again)"},
 }
 
 // runCheck lists every disagreement between the sources in the database, by

@@ -209,3 +209,24 @@ func TestAskSaysWhenItCreatedTheDatabase(t *testing.T) {
 		t.Errorf("check stderr %q", errs)
 	}
 }
+
+// TestCheckListsNotesListingOneStageTwice: on the seeds alone, bot check
+// names every KEP two notes list at one stage in two releases.
+func TestCheckListsNotesListingOneStageTwice(t *testing.T) {
+	db := ingestSeeds(t)
+	code, out, errs := run(t, "", nil, "check", "--db", db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "Listed at one stage in two releases (stage_twice, 6):") {
+		t.Errorf("no stage_twice section of 6 in:\n%s", out)
+	}
+	for _, n := range []string{"KEP-24:", "KEP-2305:", "KEP-2681:", "KEP-4247:", "KEP-4368:", "KEP-4680:"} {
+		if !strings.Contains(out, n) {
+			t.Errorf("bot check does not name %s", n)
+		}
+	}
+	if !strings.Contains(out, "KEP-4368: the Kubernetes 1.30 release note (zh) lists it as alpha in 1.30; the Kubernetes 1.31 release note (zh) also lists it as alpha in 1.31") {
+		t.Errorf("KEP-4368's line does not name both notes:\n%s", out)
+	}
+}
