@@ -123,7 +123,8 @@ func TestEngineKEP(t *testing.T) {
 	}{
 		{"kep 9001", "KEP-9001: Widget scheduling", "sig-apps", knowledge.StageBeta,
 			map[string]string{"alpha": "1.40", "beta": "1.41"}, map[string]string{}, []string{"WidgetScheduling"},
-			"alpha 1.40, beta 1.41, beta 1.43 (again)", 1, nil},
+			"alpha 1.40, beta 1.41, beta 1.43 (again)", 1,
+			[]string{"The Kubernetes 1.41 release note (zh) lists it as beta in 1.41; the Kubernetes 1.43 release note (en) also lists it as beta in 1.43 — the notes disagree; I count it beta from 1.41, and each release lists it as its note does."}},
 		{"kep 9002", "KEP-9002: Quiet probes", "sig-node", knowledge.StageBeta,
 			map[string]string{"alpha": "1.40", "beta": "1.40"}, map[string]string{}, []string{"QuietProbes"},
 			"alpha 1.40, beta 1.40, stable 1.41, beta 1.43 (back)", 1,
