@@ -80,8 +80,12 @@ func Compile(c *Corpus) *Knowledge {
 		r.Notices = append(r.Notices, n)
 	}
 
+	addChanges(c.Changes, keps, rel)
+	addLifecycles(c.Lifecycles, c.Patches, rel)
+
 	for _, r := range rels {
 		sortItems(r.Items)
+		sortChanges(r.Changes)
 		k.Releases = append(k.Releases, *r)
 	}
 	sort.Slice(k.Releases, func(i, j int) bool { return k.Releases[i].Version.Less(k.Releases[j].Version) })

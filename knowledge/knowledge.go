@@ -25,6 +25,8 @@ type ReleaseRecord struct {
 	Release
 	Items   []Item   `json:"items,omitempty"`   // graduations in this release, and items without a KEP
 	Notices []Notice `json:"notices,omitempty"` // deprecations, removals, upgrade notes
+	Changes []Change `json:"changes,omitempty"` // the release notes' entries, by PR number
+	Patches []Patch  `json:"patches,omitempty"` // patch releases, oldest first
 }
 
 // Knowledge is a Corpus joined and ready to query: what one ingest replaces
@@ -46,6 +48,8 @@ type Stats struct {
 	KEPs     int `json:"keps"`
 	Mentions int `json:"mentions"`
 	Notices  int `json:"notices"`
+	Changes  int `json:"changes"`
+	Patches  int `json:"patches"`
 	Skipped  int `json:"skipped"`
 }
 
@@ -57,6 +61,8 @@ func (k *Knowledge) Stats() Stats {
 	}
 	for _, r := range k.Releases {
 		s.Notices += len(r.Notices)
+		s.Changes += len(r.Changes)
+		s.Patches += len(r.Patches)
 		for _, it := range r.Items {
 			if it.KEP == 0 {
 				s.Mentions++

@@ -92,6 +92,11 @@ type Notice struct {
 	API          *APIChange `json:"api,omitempty"` // set for API removals
 	Source       string     `json:"source"`
 	Line         int        `json:"line,omitempty"`
+	// PR, URL and SIGs are set for a notice made from a release-note entry
+	// (a Change): its pull request and the SIGs the notes give it.
+	PR   int      `json:"pr,omitempty"`
+	URL  string   `json:"url,omitempty"`
+	SIGs []string `json:"sigs,omitempty"`
 }
 
 // APIChange is an API version that stops being served.
@@ -108,6 +113,9 @@ type Release struct {
 	Theme        string   `json:"theme,omitempty"` // empty when the documents do not say
 	Enhancements Counts   `json:"enhancements"`
 	Sources      []string `json:"sources,omitempty"` // Source.IDs
+	// Lifecycle is the release's support dates, when a lifecycle source
+	// gives them.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 }
 
 // KEP is one Kubernetes Enhancement Proposal: what kep.yaml says of it (when
@@ -123,6 +131,9 @@ type KEP struct {
 	Path         string             `json:"path,omitempty"`    // folder in kubernetes/enhancements
 	Source       string             `json:"source,omitempty"`  // Source.ID of the kep.yaml, "" when only notes know it
 	History      []Mention          `json:"history,omitempty"` // release-document mentions, oldest release first
+	// Changes are the release-note entries that link to this KEP, oldest
+	// release first.
+	Changes []Change `json:"changes,omitempty"`
 	// Disagreements are the claims documents make about this KEP that the
 	// trusted record does not support (kep.yaml is trusted for stages and names).
 	Disagreements []Disagreement `json:"disagreements,omitempty"`

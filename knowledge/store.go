@@ -14,6 +14,10 @@ type KnowledgeStore interface {
 	FindReleaseItems(ctx context.Context, v Version, stage Stage) ([]Item, error)
 	// FindNotices returns release v's notices of one kind; "" returns all.
 	FindNotices(ctx context.Context, v Version, kind NoticeKind) ([]Notice, error)
+	// FindChanges returns release v's release-note entries, by PR number.
+	FindChanges(ctx context.Context, v Version) ([]Change, error)
+	// FindPatches returns release v's patch releases, oldest first.
+	FindPatches(ctx context.Context, v Version) ([]Patch, error)
 	// ListReleases returns every known release, oldest first.
 	ListReleases(ctx context.Context) ([]Release, error)
 	// FindKEPByGate returns the KEP that owns a feature gate, named in any

@@ -43,7 +43,14 @@ func sampleKnowledge() *knowledge.Knowledge {
 		Releases: []knowledge.ReleaseRecord{
 			{
 				Release: knowledge.Release{Version: v1_10, Date: "2031-03-01", Theme: "Paper Boats",
-					Enhancements: knowledge.Counts{Total: 5, Stable: 2, Beta: 1, Alpha: 2}, Sources: []string{"notes-1.10.md"}},
+					Enhancements: knowledge.Counts{Total: 5, Stable: 2, Beta: 1, Alpha: 2}, Sources: []string{"notes-1.10.md"},
+					Lifecycle: &knowledge.Lifecycle{Release: v1_10, Released: "2031-03-01", EndOfSupport: "2032-03-01", EOL: "2032-05-01",
+						Latest: "1.10.2", LatestDate: "2031-05-02", Source: "lifecycle"}},
+				Patches: []knowledge.Patch{
+					{Release: v1_10, Number: 0, Date: "2031-03-01", Source: "patches"},
+					{Release: v1_10, Number: 2, Date: "2031-05-02", Source: "patches"},
+					{Release: v1_10, Number: 10, Date: "2031-09-09", Source: "patches"},
+				},
 				Items: []knowledge.Item{
 					{KEP: 7, Title: "Quiet pods", Stage: knowledge.StageAlpha, Release: v1_10, Text: "Pods can now whisper.", SIG: "sig-node", Source: "notes-1.10.md"},
 					{KEP: 99, Title: "Round tables", Stage: knowledge.StageStable, Release: v1_10, Text: "Tables are round for good.", SIG: "sig-apps", Source: "notes-1.10.md"},
@@ -57,6 +64,13 @@ func sampleKnowledge() *knowledge.Knowledge {
 						API: &knowledge.APIChange{GroupVersion: "boats.example.test/v1beta1", Kinds: []string{"Boat", "Oar"}, ReplacedBy: "boats.example.test/v1"}},
 					{Kind: knowledge.NoticeUpgrade, Release: v1_10, Title: "Drain the pond first", Line: 40},
 					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 99, Title: "Square tables"},
+					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 7, Title: "Deprecated the --loud flag.", PR: 5001,
+						URL: "https://example.test/pull/5001", SIGs: []string{"sig-node"}, Source: "notes-1.10.json"},
+				},
+				Changes: []knowledge.Change{
+					{Release: v1_10, PR: 4999, Kinds: []string{"feature"}, SIGs: []string{"apps"}, KEPs: []int{99}, Text: "Tables turn round.", Source: "notes-1.10.json"},
+					{Release: v1_10, PR: 5001, URL: "https://example.test/pull/5001", Kinds: []string{"deprecation"}, SIGs: []string{"node"},
+						KEPs: []int{7}, Names: []string{"--loud"}, Notice: knowledge.NoticeDeprecation, Text: "Deprecated the --loud flag.", Source: "notes-1.10.json"},
 				},
 			},
 			{
@@ -133,6 +147,12 @@ func readAll(tx *bolt.Tx) (*knowledge.Knowledge, error) {
 			return nil, err
 		}
 		if rec.Notices, err = releaseNotices(tx, r.Version, ""); err != nil {
+			return nil, err
+		}
+		if rec.Changes, err = releaseValues(tx, bucketChanges, r.Version, "entry", decodeChange); err != nil {
+			return nil, err
+		}
+		if rec.Patches, err = releaseValues(tx, bucketPatches, r.Version, "patch", decodePatch); err != nil {
 			return nil, err
 		}
 		k.Releases = append(k.Releases, rec)

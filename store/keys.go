@@ -19,6 +19,8 @@ import (
 //	release_items    version(8) stage(1) seq(4)               → item
 //	release_notices  version(8) len(kind)(1) kind seq(4)      → notice
 //	sources          seq(4)                                   → source
+//	release_changes  version(8) seq(4)                        → release-note entry
+//	release_patches  version(8) patch number(4)               → patch release
 //
 // seq is the position of the value in the Knowledge it came from, so lists
 // read back in the order they were given.
@@ -130,3 +132,16 @@ func seqFromKey(k []byte) (int, error) {
 
 // fitsUint32 reports whether n can be a 4-byte key.
 func fitsUint32(n int) bool { return n >= 0 && uint64(n) <= math.MaxUint32 }
+
+// releaseSeqKey is release v's key followed by a 4-byte number: the key of
+// its release-note entries (by position) and patch releases (by number).
+func releaseSeqKey(v knowledge.Version, n int) ([]byte, bool) {
+	vk, ok := versionKey(v)
+	if !ok || !fitsUint32(n) {
+		return nil, false
+	}
+	k := make([]byte, versionKeyLen+seqLen)
+	copy(k, vk[:])
+	binary.BigEndian.PutUint32(k[versionKeyLen:], uint32(n))
+	return k, true
+}

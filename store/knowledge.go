@@ -90,6 +90,32 @@ func (s *KnowledgeStore) FindNotices(ctx context.Context, v knowledge.Version, k
 	return notices, err
 }
 
+// FindChanges returns release v's release-note entries, by PR number. A
+// known release without any gives an empty list; an unknown release fails
+// with ENOTFOUND.
+func (s *KnowledgeStore) FindChanges(ctx context.Context, v knowledge.Version) ([]knowledge.Change, error) {
+	var out []knowledge.Change
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		var err error
+		out, err = releaseValues(tx, bucketChanges, v, "release-note entry", decodeChange)
+		return err
+	})
+	return out, err
+}
+
+// FindPatches returns release v's patch releases, oldest first. A known
+// release without any gives an empty list; an unknown release fails with
+// ENOTFOUND.
+func (s *KnowledgeStore) FindPatches(ctx context.Context, v knowledge.Version) ([]knowledge.Patch, error) {
+	var out []knowledge.Patch
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		var err error
+		out, err = releaseValues(tx, bucketPatches, v, "patch release", decodePatch)
+		return err
+	})
+	return out, err
+}
+
 // ListReleases returns every known release's facts, oldest first.
 func (s *KnowledgeStore) ListReleases(ctx context.Context) ([]knowledge.Release, error) {
 	var out []knowledge.Release
@@ -301,4 +327,29 @@ func (s bySeq[T]) Less(i, j int) bool { return s.seqs[i] < s.seqs[j] }
 func (s bySeq[T]) Swap(i, j int) {
 	s.seqs[i], s.seqs[j] = s.seqs[j], s.seqs[i]
 	s.vals[i], s.vals[j] = s.vals[j], s.vals[i]
+}
+
+// releaseValues decodes every value of bucket under release v's key
+// prefix, in key order.
+func releaseValues[T any](tx *bolt.Tx, bucket []byte, v knowledge.Version, what string, decode func([]byte, *T) error) ([]T, error) {
+	if err := knowRelease(tx, v); err != nil {
+		return nil, err
+	}
+	prefix, ok := versionKey(v)
+	b := tx.Bucket(bucket)
+	if !ok || b == nil {
+		return nil, nil
+	}
+	var out []T
+	c := b.Cursor()
+	for k, raw := c.Seek(prefix[:]); k != nil && bytes.HasPrefix(k, prefix[:]); k, raw = c.Next() {
+		if len(k) != versionKeyLen+seqLen {
+			return nil, fmt.Errorf("read %s of %d.%d: %w: key of %d bytes", what, v.Major, v.Minor, errCorrupt, len(k))
+		}
+		out = append(out, *new(T))
+		if err := decode(raw, &out[len(out)-1]); err != nil {
+			return nil, fmt.Errorf("read %s of %d.%d: %w", what, v.Major, v.Minor, err)
+		}
+	}
+	return out, nil
 }

@@ -122,7 +122,7 @@ func TestFindNotices(t *testing.T) {
 		kind knowledge.NoticeKind
 		want []knowledge.Notice
 	}{
-		{"deprecations in the given order", v1_10, knowledge.NoticeDeprecation, []knowledge.Notice{n10[0], n10[3]}},
+		{"deprecations in the given order", v1_10, knowledge.NoticeDeprecation, []knowledge.Notice{n10[0], n10[3], n10[4]}},
 		{"removals", v1_10, knowledge.NoticeRemoval, []knowledge.Notice{n10[1]}},
 		{"upgrade notes", v1_10, knowledge.NoticeUpgrade, []knowledge.Notice{n10[2]}},
 		{"every kind, as given", v1_10, "", n10},
@@ -228,8 +228,8 @@ func TestInfoAfterReplace(t *testing.T) {
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
-	if info.Stats.Skipped != 1 || info.Stats.KEPs != 4 || info.Stats.Notices != 4 {
-		t.Errorf("Stats = %+v; want 1 skipped, 4 KEPs, 4 notices", info.Stats)
+	if info.Stats.Skipped != 1 || info.Stats.KEPs != 4 || info.Stats.Notices != 5 || info.Stats.Changes != 2 || info.Stats.Patches != 3 {
+		t.Errorf("Stats = %+v; want 1 skipped, 4 KEPs, 5 notices, 2 release-note entries, 3 patches", info.Stats)
 	}
 }
 
@@ -326,5 +326,44 @@ func checkNotFound(t *testing.T, err error, want string) {
 	}
 	if got := knowledge.ErrorMessage(err); got != want {
 		t.Errorf("message %q; want %q", got, want)
+	}
+}
+
+// TestFindChangesAndPatches: a release's entries come back in the order
+// given, its patches by number (10 after 2), and an unknown release is a
+// miss.
+func TestFindChangesAndPatches(t *testing.T) {
+	db := openTest(t)
+	k := sampleKnowledge()
+	mustReplace(t, db, k)
+	kb := db.Knowledge()
+	cs, err := kb.FindChanges(t.Context(), v1_10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(k.Releases[0].Changes, cs, equateEmpty); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	ps, err := kb.FindPatches(t.Context(), v1_10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.String())
+	}
+	if diff := cmp.Diff([]string{"1.10.0", "1.10.2", "1.10.10"}, got); diff != "" {
+		t.Errorf("patches (-want +got):\n%s", diff)
+	}
+	if ps, err := kb.FindPatches(t.Context(), v1_9); err != nil || len(ps) != 0 {
+		t.Errorf("1.9 patches = %v, %v; want none", ps, err)
+	}
+	for _, find := range []func() error{
+		func() error { _, err := kb.FindChanges(t.Context(), knowledge.MustVersion("1.77")); return err },
+		func() error { _, err := kb.FindPatches(t.Context(), knowledge.MustVersion("1.77")); return err },
+	} {
+		if err := find(); knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
+			t.Errorf("an unknown release: %v; want ENOTFOUND", err)
+		}
 	}
 }

@@ -9,14 +9,19 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP      byte = 0x6B // 'k': schema 2, with Disagreements
-	fmtKEPv1    byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
-	fmtRelease  byte = 0x52 // 'R'
-	fmtItem     byte = 0x49 // 'I'
-	fmtNotice   byte = 0x4E // 'N'
-	fmtSource   byte = 0x73 // 's': schema 2, with Commit
-	fmtSourceV1 byte = 0x53 // 'S': schema 1, without Commit; read, never written
-	fmtGate     byte = 0x47 // 'G'
+	fmtKEP       byte = 0x6A // 'j': schema 3, with Changes
+	fmtKEPv2     byte = 0x6B // 'k': schema 2, with Disagreements; read, never written
+	fmtKEPv1     byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
+	fmtRelease   byte = 0x72 // 'r': with Lifecycle
+	fmtReleaseV1 byte = 0x52 // 'R': without Lifecycle; read, never written
+	fmtItem      byte = 0x49 // 'I'
+	fmtNotice    byte = 0x6E // 'n': with PR, URL and SIGs
+	fmtNoticeV1  byte = 0x4E // 'N': without them; read, never written
+	fmtChange    byte = 0x58 // 'X'
+	fmtPatch     byte = 0x50 // 'P'
+	fmtSource    byte = 0x73 // 's': schema 2, with Commit
+	fmtSourceV1  byte = 0x53 // 'S': schema 1, without Commit; read, never written
+	fmtGate      byte = 0x47 // 'G'
 )
 
 // Smallest encodings, used to bound list lengths while decoding.
@@ -24,6 +29,7 @@ const (
 	minMentionSize      = 13 // twelve fields, the release two numbers, one byte each at least
 	minMilestoneSize    = 3  // key length and two version numbers
 	minDisagreementSize = 9  // eight fields, the release two numbers
+	minChangeSize       = 13 // twelve fields, the release two numbers
 )
 
 // encodeKEP appends k, with its History and Disagreements, to buf.
@@ -55,6 +61,10 @@ func encodeKEP(buf []byte, k *knowledge.KEP) []byte {
 	for i := range k.Disagreements {
 		e.disagreement(&k.Disagreements[i])
 	}
+	e.uvarint(uint64(len(k.Changes)))
+	for i := range k.Changes {
+		e.change(&k.Changes[i])
+	}
 	return e.buf
 }
 
@@ -73,16 +83,17 @@ func (e *encoder) mention(m *knowledge.Mention) {
 	e.str(m.Via)
 }
 
-// decodeKEP reads a value encodeKEP wrote, or one schema 1 wrote (the same
-// layout without Disagreements); it fails with errCorrupt on anything else.
+// decodeKEP reads a value encodeKEP wrote, or one schema 2 wrote (the same
+// layout without Changes) or schema 1 (without Disagreements either); it
+// fails with errCorrupt on anything else.
 func decodeKEP(b []byte) (*knowledge.KEP, error) {
 	d := newDecoder(b)
-	v1 := len(b) > 0 && b[0] == fmtKEPv1
-	if v1 {
-		d.header(fmtKEPv1, "KEP")
-	} else {
-		d.header(fmtKEP, "KEP")
+	format := fmtKEP
+	if len(b) > 0 && (b[0] == fmtKEPv1 || b[0] == fmtKEPv2) {
+		format = b[0]
 	}
+	v1 := format == fmtKEPv1
+	d.header(format, "KEP")
 	k := &knowledge.KEP{
 		Number: d.int(),
 		Title:  d.str(),
@@ -111,6 +122,14 @@ func decodeKEP(b []byte) (*knowledge.KEP, error) {
 			k.Disagreements = make([]knowledge.Disagreement, n)
 			for i := range k.Disagreements {
 				d.disagreement(&k.Disagreements[i])
+			}
+		}
+	}
+	if format == fmtKEP {
+		if n := d.count(minChangeSize); n > 0 {
+			k.Changes = make([]knowledge.Change, n)
+			for i := range k.Changes {
+				d.change(&k.Changes[i])
 			}
 		}
 	}
@@ -168,13 +187,29 @@ func encodeRelease(buf []byte, r *knowledge.Release) []byte {
 	e.int(r.Enhancements.Beta)
 	e.int(r.Enhancements.Alpha)
 	e.strs(r.Sources)
+	e.bool(r.Lifecycle != nil)
+	if l := r.Lifecycle; l != nil {
+		e.version(l.Release)
+		e.str(l.Released)
+		e.str(l.EndOfSupport)
+		e.str(l.EOL)
+		e.str(l.Latest)
+		e.str(l.LatestDate)
+		e.str(l.Source)
+	}
 	return e.buf
 }
 
-// decodeRelease reads a value encodeRelease wrote.
+// decodeRelease reads a value encodeRelease wrote, or one an older schema
+// wrote (the same layout without Lifecycle).
 func decodeRelease(b []byte) (*knowledge.Release, error) {
 	d := newDecoder(b)
-	d.header(fmtRelease, "release")
+	v1 := len(b) > 0 && b[0] == fmtReleaseV1
+	if v1 {
+		d.header(fmtReleaseV1, "release")
+	} else {
+		d.header(fmtRelease, "release")
+	}
 	r := &knowledge.Release{
 		Version: d.version(),
 		Date:    d.str(),
@@ -185,6 +220,17 @@ func decodeRelease(b []byte) (*knowledge.Release, error) {
 	r.Enhancements.Beta = d.int()
 	r.Enhancements.Alpha = d.int()
 	r.Sources = d.strs()
+	if !v1 && d.bool() {
+		r.Lifecycle = &knowledge.Lifecycle{
+			Release:      d.version(),
+			Released:     d.str(),
+			EndOfSupport: d.str(),
+			EOL:          d.str(),
+			Latest:       d.str(),
+			LatestDate:   d.str(),
+			Source:       d.str(),
+		}
+	}
 	if err := d.finish(); err != nil {
 		return nil, err
 	}
@@ -237,13 +283,22 @@ func encodeNotice(buf []byte, n *knowledge.Notice) []byte {
 	}
 	e.str(n.Source)
 	e.int(n.Line)
+	e.int(n.PR)
+	e.str(n.URL)
+	e.strs(n.SIGs)
 	return e.buf
 }
 
-// decodeNotice reads a value encodeNotice wrote into n.
+// decodeNotice reads a value encodeNotice wrote into n, or one an older
+// schema wrote (the same layout without PR, URL and SIGs).
 func decodeNotice(b []byte, n *knowledge.Notice) error {
 	d := newDecoder(b)
-	d.header(fmtNotice, "notice")
+	v1 := len(b) > 0 && b[0] == fmtNoticeV1
+	if v1 {
+		d.header(fmtNoticeV1, "notice")
+	} else {
+		d.header(fmtNotice, "notice")
+	}
 	n.Kind = knowledge.NoticeKind(d.str())
 	n.Release = d.version()
 	n.KEP = d.int()
@@ -260,6 +315,85 @@ func decodeNotice(b []byte, n *knowledge.Notice) error {
 	}
 	n.Source = d.str()
 	n.Line = d.int()
+	n.PR, n.URL, n.SIGs = 0, "", nil
+	if !v1 {
+		n.PR = d.int()
+		n.URL = d.str()
+		n.SIGs = d.strs()
+	}
+	return d.finish()
+}
+
+// encodeChange appends one release-note entry to buf.
+func encodeChange(buf []byte, c *knowledge.Change) []byte {
+	e := encoder{buf: append(buf, fmtChange)}
+	e.change(c)
+	return e.buf
+}
+
+// decodeChange reads a value encodeChange wrote into c.
+func decodeChange(b []byte, c *knowledge.Change) error {
+	d := newDecoder(b)
+	d.header(fmtChange, "release-note entry")
+	d.change(c)
+	return d.finish()
+}
+
+func (e *encoder) change(c *knowledge.Change) {
+	e.version(c.Release)
+	e.int(c.PR)
+	e.str(c.URL)
+	e.strs(c.Kinds)
+	e.strs(c.SIGs)
+	e.uvarint(uint64(len(c.KEPs)))
+	for _, n := range c.KEPs {
+		e.int(n)
+	}
+	e.strs(c.Names)
+	e.bool(c.Action)
+	e.str(string(c.Notice))
+	e.str(c.Text)
+	e.str(c.Source)
+}
+
+func (d *decoder) change(c *knowledge.Change) {
+	c.Release = d.version()
+	c.PR = d.int()
+	c.URL = d.str()
+	c.Kinds = d.strs()
+	c.SIGs = d.strs()
+	c.KEPs = nil
+	if n := d.count(1); n > 0 {
+		c.KEPs = make([]int, n)
+		for i := range c.KEPs {
+			c.KEPs[i] = d.int()
+		}
+	}
+	c.Names = d.strs()
+	c.Action = d.bool()
+	c.Notice = knowledge.NoticeKind(d.str())
+	c.Text = d.str()
+	c.Source = d.str()
+}
+
+// encodePatch appends one patch release to buf.
+func encodePatch(buf []byte, p *knowledge.Patch) []byte {
+	e := encoder{buf: append(buf, fmtPatch)}
+	e.version(p.Release)
+	e.int(p.Number)
+	e.str(p.Date)
+	e.str(p.Source)
+	return e.buf
+}
+
+// decodePatch reads a value encodePatch wrote into p.
+func decodePatch(b []byte, p *knowledge.Patch) error {
+	d := newDecoder(b)
+	d.header(fmtPatch, "patch release")
+	p.Release = d.version()
+	p.Number = d.int()
+	p.Date = d.str()
+	p.Source = d.str()
 	return d.finish()
 }
 

@@ -167,6 +167,31 @@ func (w *writer) release(buckets map[string]*bolt.Bucket, r *knowledge.ReleaseRe
 			return fmt.Errorf("write release %s, item %d: %w", v, i, err)
 		}
 	}
+	changes := buckets[string(bucketChanges)]
+	for i := range r.Changes {
+		c := &r.Changes[i]
+		key, ok := releaseSeqKey(v, i)
+		if !ok {
+			return fmt.Errorf("release %s, release-note entry %d: too many entries", v, i)
+		}
+		if err := w.put(changes, key, func(buf []byte) []byte { return encodeChange(buf, c) }); err != nil {
+			return fmt.Errorf("write release %s, entry for PR #%d: %w", v, c.PR, err)
+		}
+	}
+	patches := buckets[string(bucketPatches)]
+	for i := range r.Patches {
+		p := &r.Patches[i]
+		key, ok := releaseSeqKey(v, p.Number)
+		if !ok {
+			return fmt.Errorf("release %s, patch %d: a patch number is 0 to 4294967295", v, p.Number)
+		}
+		if patches.Get(key) != nil {
+			return fmt.Errorf("patch release %s is given twice; give each once", p)
+		}
+		if err := w.put(patches, key, func(buf []byte) []byte { return encodePatch(buf, p) }); err != nil {
+			return fmt.Errorf("write patch release %s: %w", p, err)
+		}
+	}
 	notices := buckets[string(bucketNotices)]
 	for i := range r.Notices {
 		n := &r.Notices[i]

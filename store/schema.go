@@ -20,7 +20,13 @@ import (
 // KEP values with Disagreements. Open upgrades a version 1 database in place
 // (see upgradeFromV1): it stays readable, without a corpus until the next
 // `bot ingest`.
-const SchemaVersion = 2
+//
+// Version 3 added the release_changes and release_patches buckets, and new
+// layouts of KEP, release and notice values (with release-note entries,
+// lifecycle dates and PR links); the older layouts are still read, so a
+// version 2 database needs only the new buckets, which stay empty until the
+// next ingest or sync.
+const SchemaVersion = 3
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
@@ -35,8 +41,11 @@ var (
 	bucketSources  = []byte("sources")
 	bucketGates    = []byte("gates")
 	bucketCorpus   = []byte("corpus")
+	bucketChanges  = []byte("release_changes")
+	bucketPatches  = []byte("release_patches")
 
-	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus}
+	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus,
+		bucketChanges, bucketPatches}
 )
 
 // Keys in the meta bucket.

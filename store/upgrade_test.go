@@ -14,17 +14,61 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// encodeKEPv1 is the schema 1 layout: the schema 2 one without the
-// Disagreements count at the end, under format byte 'K'.
+// encodeKEPv1 is the schema 1 layout: the schema 3 one without the
+// Disagreements and Changes counts at the end, under format byte 'K'.
 func encodeKEPv1(k *knowledge.KEP) []byte {
-	if len(k.Disagreements) > 0 {
-		panic("encodeKEPv1: schema 1 had no disagreements")
+	if len(k.Disagreements) > 0 || len(k.Changes) > 0 {
+		panic("encodeKEPv1: schema 1 had no disagreements or changes")
 	}
-	b := encodeKEP(nil, k)
-	if b[len(b)-1] != 0 {
-		panic("encodeKEPv1: the KEP layout changed")
+	return olderLayout(encodeKEP(nil, k), fmtKEPv1, 2)
+}
+
+// olderLayout turns a value of today's layout into an older one: the same
+// fields without the last n, each of which must be empty (one zero byte),
+// under the older format byte.
+func olderLayout(b []byte, format byte, n int) []byte {
+	if len(b) < n+1 || !bytes.Equal(b[len(b)-n:], make([]byte, n)) {
+		panic("olderLayout: the layout changed, or a newer field is set")
 	}
-	return append([]byte{fmtKEPv1}, b[1:len(b)-1]...)
+	return append([]byte{format}, b[1:len(b)-n]...)
+}
+
+// TestDecodeReadsSchema2Values: a schema 2 database's KEPs (no Changes),
+// releases (no Lifecycle) and notices (no PR, URL, SIGs) still read, as
+// today's values with those fields empty.
+func TestDecodeReadsSchema2Values(t *testing.T) {
+	k := sampleKnowledge()
+	for _, kp := range k.KEPs {
+		kp.Changes = nil
+		got, err := decodeKEP(olderLayout(encodeKEP(nil, &kp), fmtKEPv2, 1))
+		if err != nil {
+			t.Fatalf("KEP-%d: %v", kp.Number, err)
+		}
+		if diff := cmp.Diff(&kp, got, equateEmpty); diff != "" {
+			t.Errorf("KEP-%d (-want +got):\n%s", kp.Number, diff)
+		}
+	}
+	for _, r := range k.Releases {
+		rel := r.Release
+		rel.Lifecycle = nil
+		got, err := decodeRelease(olderLayout(encodeRelease(nil, &rel), fmtReleaseV1, 1))
+		if err != nil {
+			t.Fatalf("release %s: %v", rel.Version, err)
+		}
+		if diff := cmp.Diff(&rel, got, equateEmpty); diff != "" {
+			t.Errorf("release %s (-want +got):\n%s", rel.Version, diff)
+		}
+		for _, n := range r.Notices {
+			n.PR, n.URL, n.SIGs = 0, "", nil
+			var got knowledge.Notice
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 3), &got); err != nil {
+				t.Fatalf("notice %q: %v", n.Title, err)
+			}
+			if diff := cmp.Diff(n, got, equateEmpty); diff != "" {
+				t.Errorf("notice (-want +got):\n%s", diff)
+			}
+		}
+	}
 }
 
 func TestDecodeKEPReadsSchema1(t *testing.T) {
@@ -161,5 +205,53 @@ func TestOpenRefusesASchema1DatabaseItCannotUpgrade(t *testing.T) {
 	}
 	if !bytes.Equal(before, after) {
 		t.Error("a refused upgrade changed the file")
+	}
+}
+
+// TestOpenUpgradesSchema2: a schema 2 database has no release_changes or
+// release_patches bucket; Open adds them, records schema 3, and the old
+// knowledge still answers, with no entries or patches until the next
+// replace.
+func TestOpenUpgradesSchema2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v2.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := sampleKnowledge()
+	mustReplace(t, db, k)
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{bucketChanges, bucketPatches} {
+			if err := tx.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("2"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatalf("Open of a schema 2 database: %v", err)
+	}
+	defer db.Close()
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		if got := string(tx.Bucket(bucketMeta).Get(keySchemaVersion)); got != "3" {
+			t.Errorf("schema_version %q after open, want 3", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := k.Releases[0].Version
+	cs, err := db.Knowledge().FindChanges(t.Context(), v)
+	if err != nil || len(cs) != 0 {
+		t.Errorf("FindChanges(%s) = %v, %v; want none, no error", v, cs, err)
+	}
+	if _, err := db.Knowledge().FindKEPByNumber(t.Context(), k.KEPs[0].Number); err != nil {
+		t.Errorf("the old knowledge does not read: %v", err)
 	}
 }

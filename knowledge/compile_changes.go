@@ -1,0 +1,170 @@
+package knowledge
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxChangeTitle is how many runes of a release-note entry's first sentence
+// become its notice's title.
+const maxChangeTitle = 120
+
+// addChanges files each release-note entry under its release (one per
+// release and PR, the first kept), makes the notice its class asks for,
+// and links it from each known KEP it names.
+func addChanges(changes []Change, keps map[int]*KEP, rel func(Version) *ReleaseRecord) {
+	type key struct {
+		v  Version
+		pr int
+	}
+	seen := map[key]bool{}
+	for _, ch := range changes {
+		if ch.Release.IsZero() || ch.PR <= 0 || seen[key{ch.Release, ch.PR}] {
+			continue
+		}
+		seen[key{ch.Release, ch.PR}] = true
+		ch.Kinds = append([]string(nil), ch.Kinds...)
+		r := rel(ch.Release)
+		r.Changes = append(r.Changes, ch)
+		if n, ok := noticeOf(ch); ok {
+			r.Notices = append(r.Notices, n)
+		}
+		for _, n := range ch.KEPs {
+			if kp := keps[n]; kp != nil {
+				kp.Changes = append(kp.Changes, ch)
+			}
+		}
+	}
+	for _, kp := range keps {
+		sortChanges(kp.Changes)
+	}
+}
+
+// sortChanges orders entries by release, then PR number.
+func sortChanges(cs []Change) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		if c := cs[i].Release.Compare(cs[j].Release); c != 0 {
+			return c < 0
+		}
+		return cs[i].PR < cs[j].PR
+	})
+}
+
+// noticeOf is the notice a release-note entry makes, if its class makes one.
+func noticeOf(ch Change) (Notice, bool) {
+	switch ch.Notice {
+	case NoticeDeprecation, NoticeRemoval, NoticeUpgrade:
+	default:
+		return Notice{}, false
+	}
+	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: changeTitle(ch), Text: ch.Text,
+		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs)}
+	if len(ch.KEPs) > 0 {
+		n.KEP = ch.KEPs[0]
+	}
+	return n, true
+}
+
+// changeTitle is the title of an entry's notice: the first sentence of its
+// words, cut at maxChangeTitle runes; without words (the built-in snapshot
+// keeps none), the PR and the code names it mentions.
+func changeTitle(ch Change) string {
+	if t := firstSentence(ch.Text); t != "" {
+		return clipRunes(t, maxChangeTitle)
+	}
+	t := fmt.Sprintf("PR #%d", ch.PR)
+	if len(ch.Names) > 0 {
+		names := ch.Names
+		if len(names) > 4 {
+			names = names[:4]
+		}
+		t += ": " + strings.Join(names, ", ")
+	}
+	return t
+}
+
+// firstSentence returns s up to the end of its first sentence: a period,
+// question or exclamation mark followed by a space or the end, outside
+// backticks.
+func firstSentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	code := false
+	for i, r := range s {
+		switch {
+		case r == '`':
+			code = !code
+		case !code && (r == '.' || r == '!' || r == '?'):
+			if j := i + 1; j == len(s) || s[j] == ' ' {
+				return s[:j]
+			}
+		case !code && r == '。':
+			return s[:i+len("。")]
+		}
+	}
+	return s
+}
+
+// clipRunes cuts s to max runes, marking a cut with "…".
+func clipRunes(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:max-1])) + "…"
+}
+
+// sigNames turns the notes' SIG names ("node", "api-machinery") into the
+// form KEPs use ("sig-node").
+func sigNames(sigs []string) []string {
+	if len(sigs) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(sigs))
+	for _, s := range sigs {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if s == "" {
+			continue
+		}
+		if !strings.HasPrefix(s, "sig-") {
+			s = "sig-" + s
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// addLifecycles puts each minor release's support dates on its release
+// (the first given for a release wins), and every patch release under its
+// minor, oldest first, each once.
+func addLifecycles(ls []Lifecycle, ps []Patch, rel func(Version) *ReleaseRecord) {
+	for _, l := range ls {
+		if l.Release.IsZero() {
+			continue
+		}
+		r := rel(l.Release)
+		if r.Lifecycle == nil {
+			l := l
+			r.Lifecycle = &l
+		}
+	}
+	type key struct {
+		v Version
+		n int
+	}
+	seen := map[key]bool{}
+	touched := map[Version]*ReleaseRecord{}
+	for _, p := range ps {
+		if p.Release.IsZero() || p.Number < 0 || seen[key{p.Release, p.Number}] {
+			continue
+		}
+		seen[key{p.Release, p.Number}] = true
+		r := rel(p.Release)
+		r.Patches = append(r.Patches, p)
+		touched[p.Release] = r
+	}
+	for _, r := range touched {
+		sort.SliceStable(r.Patches, func(i, j int) bool { return r.Patches[i].Number < r.Patches[j].Number })
+	}
+}
