@@ -86,6 +86,18 @@ type KEPFacts struct {
 	FeatureGates []string          `json:"feature_gates"`
 	Links        []Link            `json:"links"`
 	Timeline     []Step            `json:"timeline,omitempty"`
+	// ReleaseNotes are the release-note entries that link to the KEP,
+	// oldest release first; the first few are also among Links.
+	ReleaseNotes []ChangeRef `json:"release_notes,omitempty"`
+}
+
+// ChangeRef names one release-note entry: the release whose notes list it,
+// its pull request and kinds.
+type ChangeRef struct {
+	Release string   `json:"release"`
+	PR      int      `json:"pr"`
+	Kinds   []string `json:"kinds,omitempty"`
+	URL     string   `json:"url,omitempty"`
 }
 
 // ReleaseFacts is the release part of a release answer.

@@ -12,8 +12,8 @@ import (
 const maxChangeTitle = 120
 
 // addChanges files each release-note entry under its release (one per
-// release and PR, the first kept), makes the notice its class asks for,
-// and links it from each known KEP it names.
+// release and PR, the first kept), adds its source to the release's, makes
+// the notice its class asks for, and links it from each known KEP it names.
 func addChanges(changes []Change, keps map[int]*KEP, rel func(Version) *ReleaseRecord) {
 	type key struct {
 		v  Version
@@ -28,6 +28,7 @@ func addChanges(changes []Change, keps map[int]*KEP, rel func(Version) *ReleaseR
 		ch.Kinds = append([]string(nil), ch.Kinds...)
 		r := rel(ch.Release)
 		r.Changes = append(r.Changes, ch)
+		r.Sources = addNames(r.Sources, []string{ch.Source})
 		if n, ok := noticeOf(ch); ok {
 			r.Notices = append(r.Notices, n)
 		}

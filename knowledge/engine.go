@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -40,6 +41,8 @@ type Engine struct {
 	srcs  atomic.Pointer[map[string]Source]
 
 	subs *Subscriptions // nil: subscriptions are not available
+
+	now func() time.Time // what "today" is; see WithClock
 }
 
 // WithSubscriptions lets the engine answer subscribe, unsubscribe and
@@ -70,7 +73,7 @@ func WithMaxQuote(n int) Option {
 
 // NewEngine returns an Engine answering from kb.
 func NewEngine(kb KnowledgeStore, opts ...Option) *Engine {
-	e := &Engine{kb: kb, highlights: 5, maxQuote: 200}
+	e := &Engine{kb: kb, highlights: 5, maxQuote: 200, now: time.Now}
 	for _, o := range opts {
 		o(e)
 	}
@@ -109,6 +112,14 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 		a, err = e.answerDiff(ctx, q.Version, q.To, true)
 	case AskSIG:
 		a, err = e.answerSIG(ctx, q.Words, q.Version)
+	case AskLifecycle:
+		a, err = e.answerLifecycle(ctx, q.Version)
+	case AskPatches:
+		a, err = e.answerPatches(ctx, q.Version)
+	case AskSupported:
+		a, err = e.answerSupported(ctx)
+	case AskLatest:
+		a, err = e.answerLatest(ctx)
 	case AskSubscribe, AskUnsubscribe, AskSubscriptions:
 		if e.subs == nil {
 			return nil, Errorf(EBADINPUT, "Subscriptions are not set up here: they need kepbot in a Slack or Discord channel, with a bot token to post the digests. Ask e.g. 1.32 deprecations or upgrade 1.29 1.32 instead.")

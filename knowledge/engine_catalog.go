@@ -23,7 +23,13 @@ type catalog struct {
 	known    string               // versions as "1.23-1.33", for misses
 	items    map[Version][]Item   // every item of each release, in store order
 	notices  map[Version][]Notice
-	sources  map[string]Source
+	changes  map[Version][]Change // every release-note entry of each release, by PR
+	patches  map[Version][]Patch  // every patch release of each release, oldest first
+	// notesData are the releases whose release notes as data are known;
+	// newestNotes is the newest of them.
+	notesData   map[Version]bool
+	newestNotes Version
+	sources     map[string]Source
 	// gateNotices maps a lower-case feature gate to the notices naming it;
 	// noticeGates lists those gates' spellings, for "did you mean".
 	gateNotices map[string][]Notice
@@ -89,6 +95,7 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 		return nil, fmt.Errorf("list KEPs: %w", err)
 	}
 	c := &catalog{byNum: make(map[int]*KEP, len(nums)), items: map[Version][]Item{}, notices: map[Version][]Notice{},
+		changes: map[Version][]Change{}, patches: map[Version][]Patch{}, notesData: map[Version]bool{},
 		sources: map[string]Source{}, gateNotices: map[string][]Notice{}, sigs: map[string][]*KEP{},
 		repeats: map[stageAt]Version{}}
 	for _, n := range nums {
@@ -114,6 +121,12 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 			return nil, fmt.Errorf("find notices of %s: %w", r.Version, err)
 		}
 		c.notices[r.Version] = ns
+		if c.changes[r.Version], err = kb.FindChanges(ctx, r.Version); err != nil {
+			return nil, fmt.Errorf("find release-note entries of %s: %w", r.Version, err)
+		}
+		if c.patches[r.Version], err = kb.FindPatches(ctx, r.Version); err != nil {
+			return nil, fmt.Errorf("find patch releases of %s: %w", r.Version, err)
+		}
 	}
 	srcs, err := kb.ListSources(ctx)
 	if err != nil {
@@ -121,6 +134,14 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	}
 	for _, s := range srcs {
 		c.sources[s.ID] = s
+	}
+	for _, r := range c.releases {
+		for _, id := range r.Sources {
+			if c.sources[id].Kind == SourceReleaseNotesData {
+				c.notesData[r.Version] = true
+				c.newestNotes = r.Version
+			}
+		}
 	}
 	c.indexNotices()
 	for _, k := range c.keps {

@@ -45,6 +45,9 @@ func kepSourceIDs(k *KEP) []string {
 	for _, m := range k.History {
 		ids = append(ids, m.Source)
 	}
+	for _, ch := range k.Changes {
+		ids = append(ids, ch.Source)
+	}
 	return ids
 }
 
@@ -84,7 +87,31 @@ func kepFacts(k *KEP) *KEPFacts {
 	if k.Path != "" {
 		f.Links = append(f.Links, Link{Title: "enhancements folder", URL: enhancementsTree + strings.TrimPrefix(k.Path, "/")})
 	}
+	for i, ch := range k.Changes {
+		f.ReleaseNotes = append(f.ReleaseNotes, ChangeRef{Release: ch.Release.String(), PR: ch.PR, Kinds: ch.Kinds, URL: ch.URL})
+		if i < maxChangeLinks && ch.URL != "" {
+			f.Links = append(f.Links, Link{Title: changeLinkTitle(ch), URL: ch.URL})
+		}
+	}
 	return f
+}
+
+// maxChangeLinks is how many release-note entries a KEP answer links to;
+// KEPFacts.ReleaseNotes lists them all.
+const maxChangeLinks = 6
+
+// changeLinkTitle names a release-note entry in a KEP's links: "1.33
+// feature, PR #128974: Added …".
+func changeLinkTitle(ch Change) string {
+	t := ch.Release.String()
+	if len(ch.Kinds) > 0 {
+		t += " " + strings.Join(ch.Kinds, "/")
+	}
+	t += ", PR #" + strconv.Itoa(ch.PR)
+	if s := firstSentence(ch.Text); s != "" {
+		t += ": " + clipRunes(s, 80)
+	}
+	return t
 }
 
 // kepGates lists k's feature gates and those its history names, each once.

@@ -46,6 +46,9 @@ func kepNotes(k *KEP, byID map[string]Source) []string {
 	if !k.HasYAML() {
 		lines = append(lines, noteConflicts(k, func(id string) string { return name(id, false) })...)
 	}
+	if n := len(k.Changes); n > maxChangeLinks {
+		lines = append(lines, fmt.Sprintf("%d release-note entries link to it; the links show the first %d (--json lists all).", n, maxChangeLinks))
+	}
 	if len(lines) > maxDisagreementNotes+1 {
 		more := len(lines) - maxDisagreementNotes
 		lines = append(lines[:maxDisagreementNotes:maxDisagreementNotes], fmt.Sprintf("And %d more (bot check lists all).", more))

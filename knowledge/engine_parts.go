@@ -56,7 +56,14 @@ func (e *Engine) releaseParts(c *catalog, r *Release) *releaseParts {
 	p := &releaseParts{title: "Kubernetes " + v.String(), sources: c.sourceRefs(r.Sources),
 		facts: &ReleaseFacts{Version: v.String(), Date: r.Date, Theme: r.Theme, Enhancements: r.Enhancements}}
 	p.text = releaseSummary(r)
-	p.counts = noticeFacts(notices)
+	p.counts = append(noticeFacts(notices), changeFacts(c.changes[v])...)
+	if l := r.Lifecycle; l != nil {
+		p.counts = append(p.counts, releaseLifecycleFacts(l)...)
+		p.sources = c.sourceRefs(append(append([]string{}, r.Sources...), l.Source))
+	}
+	if cov := notesCoverage(v, c.releases, c.sources); cov != "" {
+		p.notes = append(p.notes, strings.Replace(cov, "this list", "what I say of it", 1))
+	}
 	if r.Enhancements.IsZero() {
 		p.text += " " + itemCounts(items)
 	}
@@ -161,7 +168,11 @@ type noticeParts struct {
 // ns, which it quotes in place; byID names the sources. all is every
 // notice of r: when there is none of kind, the answer points to the kinds
 // there are.
-func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID map[string]Source) *noticeParts {
+//
+// coverage, when not "", says what the knowledge lacks for r (its release
+// notes as data): it ends the text, so an empty or short list is never
+// read as the whole truth.
+func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID map[string]Source, coverage string) *noticeParts {
 	v, word := r.Version, noticeWord(kind)
 	ids := append(make([]string, 0, len(r.Sources)+len(ns)), r.Sources...)
 	for i := range ns {
@@ -176,6 +187,9 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID
 		}
 	} else {
 		p.text = fmt.Sprintf("%s in Kubernetes %s.", capitalize(plural(len(ns), strings.TrimSuffix(word, "s"), word)), v)
+	}
+	if coverage != "" {
+		p.text += " " + coverage
 	}
 	return p
 }
@@ -252,7 +266,8 @@ func (e *Engine) buildParts(c *catalog) {
 			c.stageParts[releaseStage{r.Version, s}] = e.stageParts(c, r, s)
 		}
 		for _, kind := range noticeKinds {
-			c.noticeParts[releaseNotices{r.Version, kind}] = e.noticeParts(r, kind, ofKind(c.notices[r.Version], kind), c.notices[r.Version], c.sources)
+			c.noticeParts[releaseNotices{r.Version, kind}] = e.noticeParts(r, kind, ofKind(c.notices[r.Version], kind), c.notices[r.Version], c.sources,
+				notesCoverage(r.Version, c.releases, c.sources))
 		}
 	}
 }
@@ -274,3 +289,33 @@ func releaseMiss(v Version, vs []Version, known string, ask func(Version) string
 
 // clip returns s with no room to grow, so that appending to it copies.
 func clip[T any](s []T) []T { return s[:len(s):len(s)] }
+
+// notesCoverage says what the knowledge lacks for release v when it holds
+// release notes as data for other releases but not for v: that v's are not
+// published yet (v is newer than every release it holds them for), or that
+// they are missing. "" when v's notes are known, or none are.
+func notesCoverage(v Version, rels []Release, byID map[string]Source) string {
+	var with []Version
+	for _, r := range rels {
+		for _, id := range r.Sources {
+			if byID[id].Kind == SourceReleaseNotesData {
+				if r.Version == v {
+					return ""
+				}
+				with = append(with, r.Version)
+				break
+			}
+		}
+	}
+	if len(with) == 0 {
+		return ""
+	}
+	newest, oldest := with[len(with)-1], with[0]
+	switch {
+	case newest.Less(v):
+		return fmt.Sprintf("The release notes of %s are not published yet (the newest I hold are %s's), so this list may grow.", v, newest)
+	case v.Less(oldest):
+		return fmt.Sprintf("I hold release notes as data from %s on; for %s this list comes from the other documents only.", oldest, v)
+	}
+	return fmt.Sprintf("I hold no release notes as data for %s; this list comes from the other documents only.", v)
+}

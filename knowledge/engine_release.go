@@ -192,7 +192,11 @@ func (e *Engine) answerNotices(ctx context.Context, v Version, kind NoticeKind) 
 	if err != nil {
 		return nil, err
 	}
-	return e.noticeParts(r, kind, ns, all, byID).answer(), nil
+	rels, err := e.kb.ListReleases(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list releases: %w", err)
+	}
+	return e.noticeParts(r, kind, ns, all, byID, notesCoverage(v, rels, byID)).answer(), nil
 }
 
 // noticeWord names notices of a kind in the plural.
@@ -266,4 +270,39 @@ func (e *Engine) answerReleases(ctx context.Context) (*Answer, error) {
 	}
 	a.Sources = refs
 	return a, nil
+}
+
+// changeFacts counts a release's release-note entries: all of them, and
+// those that need action before upgrading.
+func changeFacts(cs []Change) []Fact {
+	if len(cs) == 0 {
+		return nil
+	}
+	action := 0
+	for _, c := range cs {
+		if c.Action {
+			action++
+		}
+	}
+	v := plural(len(cs), "entry", "entries")
+	if action > 0 {
+		v += fmt.Sprintf(", %d action required", action)
+	}
+	return []Fact{{Name: "Release notes", Value: v}}
+}
+
+// releaseLifecycleFacts are the support dates a release answer shows: no
+// word on whether they are past, so the answer stays the same every day.
+func releaseLifecycleFacts(l *Lifecycle) []Fact {
+	var out []Fact
+	if l.EndOfSupport != "" {
+		out = append(out, Fact{Name: "Standard support until", Value: l.EndOfSupport})
+	}
+	if l.EOL != "" {
+		out = append(out, Fact{Name: "End of life", Value: l.EOL})
+	}
+	if l.Latest != "" {
+		out = append(out, Fact{Name: "Latest patch", Value: l.Latest})
+	}
+	return out
 }

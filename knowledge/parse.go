@@ -60,7 +60,7 @@ func parseNormalized(s string) (Question, error) {
 			return Question{Kind: AskReleases}, nil
 		}
 		if head == "release" {
-			return parseVersionQuestion(low[1:])
+			return parseVersionQuestion(low[1:], "")
 		}
 		return Question{}, badInput("releases", "releases takes no more words.")
 	case "help", "帮助":
@@ -88,6 +88,18 @@ func parseNormalized(s string) (Question, error) {
 			return Question{}, badInput("subscriptions", "subscriptions takes no more words.")
 		}
 		return Question{Kind: AskSubscriptions}, nil
+	case "supported":
+		if len(args) > 0 {
+			return parseVersionQuestion(low[1:], "supported")
+		}
+		return Question{Kind: AskSupported}, nil
+	case "latest":
+		if len(args) == 0 {
+			return Question{Kind: AskLatest}, nil
+		}
+		return parseVersionQuestion(low[1:], "latest")
+	case "eol", "patches", "urgent":
+		return parseVersionQuestion(low[1:], head)
 	}
 	if name, ok := strings.CutPrefix(head, "sig-"); ok && name != "" {
 		return parseSIG(name, low[1:])
@@ -102,7 +114,7 @@ func parseNormalized(s string) (Question, error) {
 		return Question{Kind: AskKEP, KEP: n}, nil
 	}
 	if looksVersion(low[0]) || looksVersion(low[len(low)-1]) {
-		return parseVersionQuestion(low)
+		return parseVersionQuestion(low, "")
 	}
 	if st, err := ParseStage(strings.Join(low, " ")); err == nil {
 		if st.IsGraduation() {
@@ -175,8 +187,10 @@ func kepToken(tok string) (n int, ok bool, err error) {
 }
 
 // parseVersionQuestion reads VERSION, VERSION STAGE and STAGE VERSION from
-// lower-case tokens; one end of toks looks like a version.
-func parseVersionQuestion(toks []string) (Question, error) {
+// lower-case tokens (and VERSION WORD, WORD VERSION for the words of
+// releaseWords); one end of toks looks like a version. lead is a word that
+// came before toks and belongs with them ("eol" of "eol 1.31"), or "".
+func parseVersionQuestion(toks []string, lead string) (Question, error) {
 	var vtok string
 	var rest []string
 	switch {
@@ -193,10 +207,17 @@ func parseVersionQuestion(toks []string) (Question, error) {
 	if err != nil {
 		return Question{}, badInput("release", "%q is not a release like 1.29.", echo(vtok))
 	}
+	if lead != "" {
+		rest = append([]string{lead}, rest...)
+	}
 	if len(rest) == 0 {
 		return Question{Kind: AskRelease, Version: v}, nil
 	}
 	word := strings.Join(rest, " ")
+	if q, ok := releaseWords[word]; ok {
+		q.Version = v
+		return q, nil
+	}
 	if len(rest) == 1 && looksVersion(word) {
 		if w, err := ParseVersion(word); err == nil {
 			if w == v {
@@ -346,6 +367,8 @@ func (q Question) Canonical() string {
 			return q.Version.String() + " deprecations"
 		case NoticeRemoval:
 			return q.Version.String() + " removals"
+		case NoticeUpgrade:
+			return q.Version.String() + " action required"
 		}
 		return q.Version.String() + " notices"
 	case AskReleases, AskSubscriptions:
@@ -376,6 +399,25 @@ func (q Question) Canonical() string {
 		return s
 	case AskUnsubscribe:
 		return "unsubscribe deprecations"
+	case AskLifecycle:
+		return q.Version.String() + " eol"
+	case AskPatches:
+		return q.Version.String() + " patches"
+	case AskSupported, AskLatest:
+		return string(q.Kind)
 	}
 	return ""
+}
+
+// releaseWords are the words that ask one thing of a release, besides
+// stages: its support dates, its patch releases, its urgent upgrade notes.
+var releaseWords = map[string]Question{
+	"eol": {Kind: AskLifecycle}, "end of life": {Kind: AskLifecycle}, "end-of-life": {Kind: AskLifecycle},
+	"lifecycle": {Kind: AskLifecycle}, "support": {Kind: AskLifecycle}, "supported": {Kind: AskLifecycle},
+	"停止支持": {Kind: AskLifecycle}, "生命周期": {Kind: AskLifecycle},
+	"patches": {Kind: AskPatches}, "patch": {Kind: AskPatches}, "patch releases": {Kind: AskPatches},
+	"latest": {Kind: AskPatches}, "latest patch": {Kind: AskPatches}, "补丁": {Kind: AskPatches},
+	"action required": {Kind: AskNotices, Notice: NoticeUpgrade}, "urgent": {Kind: AskNotices, Notice: NoticeUpgrade},
+	"urgent upgrade notes": {Kind: AskNotices, Notice: NoticeUpgrade}, "upgrade notes": {Kind: AskNotices, Notice: NoticeUpgrade},
+	"urgent notes": {Kind: AskNotices, Notice: NoticeUpgrade},
 }

@@ -19,6 +19,10 @@ const (
 	AskSubscribe     QuestionKind = "subscribe"     // subscribe deprecations [filters]
 	AskUnsubscribe   QuestionKind = "unsubscribe"   // unsubscribe deprecations
 	AskSubscriptions QuestionKind = "subscriptions" // subscriptions
+	AskLifecycle     QuestionKind = "lifecycle"     // 1.31 eol · eol 1.31 · 1.31 end of life
+	AskPatches       QuestionKind = "patches"       // 1.30 patches · patches 1.30 · latest 1.30 patch
+	AskSupported     QuestionKind = "supported"     // supported
+	AskLatest        QuestionKind = "latest"        // latest
 )
 
 // Question is one parsed request. Adapters build it with ParseQuestion from
@@ -28,7 +32,7 @@ type Question struct {
 	Kind    QuestionKind      `json:"kind"`
 	Text    string            `json:"text"`              // the text as typed, normalised
 	KEP     int               `json:"kep,omitempty"`     // AskKEP
-	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG; "from" of AskDiff
+	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff
 	To      Version           `json:"to,omitempty"`      // "to" of AskDiff
 	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage
 	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices

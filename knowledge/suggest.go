@@ -12,7 +12,7 @@ const maxSuggestions = 3
 
 // commandWords are the words that start a question.
 var commandWords = []string{"kep", "releases", "help", "gate", "search", "diff", "upgrade", "sig",
-	"subscribe", "unsubscribe", "subscriptions", "notices"}
+	"subscribe", "unsubscribe", "subscriptions", "notices", "eol", "patches", "supported", "latest", "urgent"}
 
 // vocabulary returns every word the grammar knows, in a fixed order:
 // command words first, then stage words, then help topics.

@@ -1,0 +1,361 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// KindLifecycle is the kind of answers about support dates and patch
+// releases: eol, patches, supported, latest.
+const KindLifecycle Kind = "lifecycle"
+
+// maxPatchFacts is how many patch releases a patches answer lists, newest
+// first, before "and N older".
+const maxPatchFacts = 12
+
+// WithClock sets what "today" is for answers that depend on it (which
+// releases are supported, whether an end of life is past). The default is
+// time.Now; tests set a fixed day.
+func WithClock(now func() time.Time) Option {
+	return func(e *Engine) {
+		if now != nil {
+			e.now = now
+		}
+	}
+}
+
+// today is the Engine's day, 2006-01-02 in UTC.
+func (e *Engine) today() string { return e.now().UTC().Format(time.DateOnly) }
+
+// answerLifecycle answers `1.31 eol`: when the release came out, until when
+// it has standard support, when it reaches end of life, its latest patch,
+// and where it stands today.
+func (e *Engine) answerLifecycle(ctx context.Context, v Version) (*Answer, error) {
+	r, err := e.findRelease(ctx, v, func(w Version) string { return w.String() + " eol" })
+	if err != nil {
+		return nil, err
+	}
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := r.Lifecycle
+	if l == nil {
+		return nil, c.noLifecycle(v, "eol")
+	}
+	a := &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": support", Text: e.standing(l),
+		Facts: lifecycleFacts(l), Sources: c.sourceRefs(append([]string{l.Source}, patchSources(c.patches[v])...))}
+	if ps := c.patches[v]; len(ps) > 0 && l.Latest != "" && ps[len(ps)-1].String() != l.Latest {
+		a.Notes = append(a.Notes, fmt.Sprintf("The patch list I hold ends at %s (%s); the lifecycle record names %s as the latest.",
+			ps[len(ps)-1], ps[len(ps)-1].Date, l.Latest))
+	}
+	return a, nil
+}
+
+// standing says where release l stands on the Engine's day.
+func (e *Engine) standing(l *Lifecycle) string {
+	v, today := l.Release, e.today()
+	latest := ""
+	if l.Latest != "" {
+		latest = " Its latest patch is " + l.Latest
+		if l.LatestDate != "" {
+			latest += " (" + l.LatestDate + ")"
+		}
+		latest += "."
+	}
+	switch {
+	case l.Released != "" && l.Released > today:
+		return fmt.Sprintf("Kubernetes %s is planned for %s.", v, l.Released)
+	case l.EOL != "" && l.EOL <= today:
+		s := fmt.Sprintf("Kubernetes %s reached end of life on %s: it gets no more patches.", v, l.EOL)
+		if l.Latest != "" {
+			s += " Its last patch was " + l.Latest
+			if l.LatestDate != "" {
+				s += " (" + l.LatestDate + ")"
+			}
+			s += "."
+		}
+		return s
+	case l.EndOfSupport != "" && l.EndOfSupport <= today:
+		s := fmt.Sprintf("Kubernetes %s is in maintenance mode since %s (critical fixes only)", v, l.EndOfSupport)
+		if l.EOL != "" {
+			s += " and reaches end of life on " + l.EOL
+		}
+		return s + "." + latest
+	}
+	s := fmt.Sprintf("Kubernetes %s is supported", v)
+	switch {
+	case l.EndOfSupport != "" && l.EOL != "":
+		s += fmt.Sprintf(": standard support until %s, end of life on %s", l.EndOfSupport, l.EOL)
+	case l.EOL != "":
+		s += ": end of life on " + l.EOL
+	}
+	return s + "." + latest
+}
+
+// lifecycleFacts lists a release's support dates.
+func lifecycleFacts(l *Lifecycle) []Fact {
+	var out []Fact
+	add := func(name, value string) {
+		if value != "" {
+			out = append(out, Fact{Name: name, Value: value})
+		}
+	}
+	add("Released", l.Released)
+	add("Standard support until", l.EndOfSupport)
+	add("End of life", l.EOL)
+	if l.Latest != "" {
+		latest := l.Latest
+		if l.LatestDate != "" {
+			latest += " (" + l.LatestDate + ")"
+		}
+		add("Latest patch", latest)
+	}
+	return out
+}
+
+// noLifecycle is the miss of a lifecycle question about a release that has
+// no support dates: it names the releases that have.
+func (c *catalog) noLifecycle(v Version, word string) error {
+	var with []Version
+	for _, r := range c.releases {
+		if r.Lifecycle != nil {
+			with = append(with, r.Version)
+		}
+	}
+	if len(with) == 0 {
+		return Errorf(ENOTFOUND, "I have no support dates for any release yet: ingest or sync the lifecycle data (endoflife.date) first.")
+	}
+	near := with[0]
+	for _, w := range with {
+		if distance(w, v) <= distance(near, v) {
+			near = w
+		}
+	}
+	return &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I have no support dates for Kubernetes %s; the lifecycle data I hold covers %s.", v, versionRanges(with)),
+		Suggestions: []string{near.String() + " " + word}}
+}
+
+// answerPatches answers `1.30 patches`: the release's patch releases,
+// newest first, with their dates.
+func (e *Engine) answerPatches(ctx context.Context, v Version) (*Answer, error) {
+	r, err := e.findRelease(ctx, v, func(w Version) string { return w.String() + " patches" })
+	if err != nil {
+		return nil, err
+	}
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ps := c.patches[v]
+	if len(ps) == 0 {
+		if r.Lifecycle != nil && r.Lifecycle.Latest != "" {
+			return &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases",
+				Text:    fmt.Sprintf("I hold no list of %s's patch releases; its lifecycle record names %s as the latest.", v, r.Lifecycle.Latest),
+				Facts:   lifecycleFacts(r.Lifecycle),
+				Sources: c.sourceRefs([]string{r.Lifecycle.Source})}, nil
+		}
+		return nil, c.noPatches(v)
+	}
+	latest := ps[len(ps)-1]
+	a := &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases",
+		Text: fmt.Sprintf("Kubernetes %s has %s; the latest is %s (%s).", v, plural(len(ps), "release", "releases"), latest, latest.Date)}
+	if r.Lifecycle != nil && r.Lifecycle.EOL != "" {
+		if r.Lifecycle.EOL <= e.today() {
+			a.Text += fmt.Sprintf(" It reached end of life on %s.", r.Lifecycle.EOL)
+		} else {
+			a.Text += fmt.Sprintf(" It gets patches until %s.", r.Lifecycle.EOL)
+		}
+	}
+	for i := len(ps) - 1; i >= 0 && len(a.Facts) < maxPatchFacts; i-- {
+		a.Facts = append(a.Facts, Fact{Name: ps[i].String(), Value: ps[i].Date})
+	}
+	if n := len(ps) - len(a.Facts); n > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("And %d older: %s (%s) was the first.", n, ps[0], ps[0].Date))
+	}
+	ids := patchSources(ps)
+	if r.Lifecycle != nil {
+		ids = append(ids, r.Lifecycle.Source)
+	}
+	a.Sources = c.sourceRefs(ids)
+	return a, nil
+}
+
+// noPatches is the miss of `VERSION patches` for a release without any.
+func (c *catalog) noPatches(v Version) error {
+	var with []Version
+	for _, r := range c.releases {
+		if len(c.patches[r.Version]) > 0 {
+			with = append(with, r.Version)
+		}
+	}
+	if len(with) == 0 {
+		return Errorf(ENOTFOUND, "I have no patch releases for any release yet: ingest or sync the patch list (endoflife.date release-data) first.")
+	}
+	return &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I know no patch release of Kubernetes %s; I have them for %s.", v, versionRanges(with)),
+		Suggestions: []string{with[len(with)-1].String() + " patches"}}
+}
+
+// patchSources are the sources of ps, each once.
+func patchSources(ps []Patch) []string {
+	var ids []string
+	for _, p := range ps {
+		if len(ids) == 0 || ids[len(ids)-1] != p.Source {
+			ids = append(ids, p.Source)
+		}
+	}
+	return ids
+}
+
+// answerSupported answers `supported`: the releases out and not past their
+// end of life on the Engine's day, newest first, with how long each has.
+func (e *Engine) answerSupported(ctx context.Context) (*Answer, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	today := e.today()
+	var live, maint []string
+	var ids []string
+	a := &Answer{Kind: KindLifecycle, Title: "Supported Kubernetes releases"}
+	known := false
+	for i := len(c.releases) - 1; i >= 0; i-- {
+		r := c.releases[i]
+		l := r.Lifecycle
+		if l == nil {
+			continue
+		}
+		known = true
+		if l.Released == "" || l.Released > today || (l.EOL != "" && l.EOL <= today) {
+			continue
+		}
+		ids = append(ids, l.Source)
+		val := "until " + orUnknown(l.EOL)
+		if l.EndOfSupport != "" && l.EndOfSupport <= today {
+			val = "maintenance mode, end of life " + orUnknown(l.EOL)
+			maint = append(maint, r.Version.String())
+		} else {
+			if l.EndOfSupport != "" {
+				val = "standard support until " + l.EndOfSupport + ", end of life " + orUnknown(l.EOL)
+			}
+			live = append(live, r.Version.String())
+		}
+		if l.Latest != "" {
+			val += "; latest " + l.Latest
+		}
+		a.Facts = append(a.Facts, Fact{Name: r.Version.String(), Value: val})
+	}
+	if !known {
+		return nil, Errorf(ENOTFOUND, "I have no support dates yet: ingest or sync the lifecycle data (endoflife.date) first.")
+	}
+	switch {
+	case len(live)+len(maint) == 0:
+		a.Text = fmt.Sprintf("As of %s no release I know is supported: every one has reached its end of life. Run bot sync for newer releases.", today)
+	default:
+		all := append(live, maint...)
+		a.Text = fmt.Sprintf("As of %s, Kubernetes %s %s supported", today, joinAnd(all), isAre(len(all)))
+		if len(maint) > 0 {
+			a.Text += fmt.Sprintf("; %s %s in maintenance mode (critical fixes only)", joinAnd(maint), isAre(len(maint)))
+		}
+		a.Text += "."
+	}
+	a.Sources = c.sourceRefs(ids)
+	return a, nil
+}
+
+// answerLatest answers `latest`: the newest release out on the Engine's
+// day, and the latest patch of each release still supported.
+func (e *Engine) answerLatest(ctx context.Context) (*Answer, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	today := e.today()
+	a := &Answer{Kind: KindLifecycle, Title: "Latest Kubernetes releases"}
+	var ids []string
+	var newest *Release
+	for i := len(c.releases) - 1; i >= 0; i-- {
+		r := &c.releases[i]
+		released := r.Date
+		if r.Lifecycle != nil && r.Lifecycle.Released != "" {
+			released = r.Lifecycle.Released
+		}
+		if released == "" || released > today {
+			continue
+		}
+		if newest == nil {
+			newest = r
+		}
+		l := r.Lifecycle
+		if l == nil || l.Latest == "" || (l.EOL != "" && l.EOL <= today) {
+			continue
+		}
+		val := l.Latest
+		if l.LatestDate != "" {
+			val += " (" + l.LatestDate + ")"
+		}
+		a.Facts = append(a.Facts, Fact{Name: r.Version.String(), Value: val})
+		ids = append(ids, l.Source)
+	}
+	if newest == nil {
+		return nil, Errorf(ENOTFOUND, "I know no release date yet: ingest or sync the release notes or the lifecycle data first.")
+	}
+	a.Text = fmt.Sprintf("The newest Kubernetes release is %s", newest.Version)
+	if l := newest.Lifecycle; l != nil && l.Latest != "" {
+		a.Text += fmt.Sprintf("; its latest patch is %s", l.Latest)
+		if l.LatestDate != "" {
+			a.Text += " (" + l.LatestDate + ")"
+		}
+	} else if newest.Date != "" {
+		a.Text += fmt.Sprintf(", released %s", newest.Date)
+	}
+	a.Text += "."
+	if next := c.nextPlanned(today); next != "" {
+		a.Notes = append(a.Notes, next)
+	}
+	ids = append(ids, newest.Sources...)
+	a.Sources = c.sourceRefs(ids)
+	return a, nil
+}
+
+// nextPlanned says which release the knowledge expects next, when one is
+// dated after today: "Kubernetes 1.37 is planned for 2026-08-26."
+func (c *catalog) nextPlanned(today string) string {
+	for _, r := range c.releases {
+		day := r.Date
+		if r.Lifecycle != nil && r.Lifecycle.Released != "" {
+			day = r.Lifecycle.Released
+		}
+		if day > today {
+			return fmt.Sprintf("Kubernetes %s is planned for %s.", r.Version, day)
+		}
+	}
+	return ""
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// joinAnd writes "a", "a and b", "a, b and c".
+func joinAnd(ss []string) string {
+	switch len(ss) {
+	case 0:
+		return ""
+	case 1:
+		return ss[0]
+	}
+	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
