@@ -145,14 +145,22 @@ func (w *walker) lines(segs *text.Segments) []string {
 }
 
 // codeLines returns the code lines of a code block as written, each
-// without its newline.
+// without its newline. They share one string: a code block may be most of
+// a document.
 func (w *walker) codeLines(segs *text.Segments) []string {
-	out := make([]string, 0, segs.Len())
+	var b strings.Builder
 	for i := 0; i < segs.Len(); i++ {
 		seg := segs.At(i)
-		out = append(out, strings.TrimRight(string(seg.Value(w.src)), "\r\n"))
+		v := seg.Value(w.src)
+		b.Write(bytes.TrimRight(v, "\r\n"))
+		if i+1 < segs.Len() {
+			b.WriteByte('\n')
+		}
 	}
-	return out
+	if segs.Len() == 0 {
+		return nil
+	}
+	return strings.Split(b.String(), "\n")
 }
 
 // The parser's work on a line grows with the number of lists and
