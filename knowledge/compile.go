@@ -80,7 +80,7 @@ func Compile(c *Corpus) *Knowledge {
 		r.Notices = append(r.Notices, n)
 	}
 
-	addChanges(c.Changes, keps, rel)
+	addChanges(c.Changes, keps, gates, rel)
 	addLifecycles(c.Lifecycles, c.Patches, rel)
 
 	for _, r := range rels {

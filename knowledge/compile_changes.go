@@ -14,7 +14,11 @@ const maxChangeTitle = 120
 // addChanges files each release-note entry under its release (one per
 // release and PR, the first kept), adds its source to the release's, makes
 // the notice its class asks for, and links it from each known KEP it names.
-func addChanges(changes []Change, keps map[int]*KEP, rel func(Version) *ReleaseRecord) {
+//
+// A notice's feature gates are the code names the entry's words call
+// feature gates; its KEP, when the entry links none, the KEP owning one
+// of them (gates maps lower-case gate names to owners).
+func addChanges(changes []Change, keps map[int]*KEP, gates map[string]int, rel func(Version) *ReleaseRecord) {
 	type key struct {
 		v  Version
 		pr int
@@ -30,6 +34,9 @@ func addChanges(changes []Change, keps map[int]*KEP, rel func(Version) *ReleaseR
 		r.Changes = append(r.Changes, ch)
 		r.Sources = addNames(r.Sources, []string{ch.Source})
 		if n, ok := noticeOf(ch); ok {
+			if n.KEP == 0 {
+				n.KEP = ownerOf(gates, n.FeatureGates)
+			}
 			r.Notices = append(r.Notices, n)
 		}
 		for _, n := range ch.KEPs {
@@ -61,11 +68,47 @@ func noticeOf(ch Change) (Notice, bool) {
 		return Notice{}, false
 	}
 	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: changeTitle(ch), Text: ch.Text,
-		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs)}
+		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: gateNames(ch)}
 	if len(ch.KEPs) > 0 {
 		n.KEP = ch.KEPs[0]
 	}
 	return n, true
+}
+
+// gateNames are the code names of an entry that are feature gates: written
+// like one (CamelCase, letters and digits) in an entry whose words speak of
+// feature gates.
+func gateNames(ch Change) []string {
+	if !strings.Contains(strings.ToLower(ch.Text), "gate") && ch.Text != "" {
+		return nil
+	}
+	var out []string
+	for _, n := range ch.Names {
+		if looksGate(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// looksGate reports whether s is written like a feature gate: an upper-case
+// letter first, then letters and digits, with a lower-case letter among
+// them (so API versions, flags, fields and constants are not).
+func looksGate(s string) bool {
+	if len(s) < 3 || len(s) > 100 || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	lower := false
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+			lower = true
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return lower
 }
 
 // changeTitle is the title of an entry's notice: the first sentence of its
@@ -168,4 +211,16 @@ func addLifecycles(ls []Lifecycle, ps []Patch, rel func(Version) *ReleaseRecord)
 	for _, r := range touched {
 		sort.SliceStable(r.Patches, func(i, j int) bool { return r.Patches[i].Number < r.Patches[j].Number })
 	}
+}
+
+// noticeWords are the words a notice quotes under its title: its text,
+// without the sentence its title already says (a release-note entry's
+// notice is titled with its first sentence).
+func noticeWords(n Notice) string {
+	if n.PR > 0 {
+		if rest, ok := strings.CutPrefix(strings.Join(strings.Fields(n.Text), " "), n.Title); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return n.Text
 }

@@ -144,8 +144,9 @@ func (e *Engine) diffItems(c *catalog, in []Release, upgrade bool) []Item {
 }
 
 // diffNotices gathers the notices of the releases in, each said once (see
-// dedupeNotices). An upgrade puts APIs that stop being served first, then
-// removals, deprecations and upgrade notes; a diff goes release by release.
+// dedupeNotices), release by release. An upgrade puts the APIs that stop
+// being served first, then goes release by release with removals first,
+// then deprecations, then upgrade notes.
 func (e *Engine) diffNotices(c *catalog, in []Release, upgrade bool) []Notice {
 	var ns []Notice
 	for _, r := range in {
@@ -158,21 +159,22 @@ func (e *Engine) diffNotices(c *catalog, in []Release, upgrade bool) []Notice {
 			if (a.API != nil) != (b.API != nil) {
 				return a.API != nil
 			}
-			if kindRank[a.Kind] != kindRank[b.Kind] {
-				return kindRank[a.Kind] < kindRank[b.Kind]
+			if a.Release != b.Release {
+				return a.Release.Less(b.Release)
 			}
-			return a.Release.Less(b.Release)
+			return kindRank[a.Kind] < kindRank[b.Kind]
 		})
 	}
 	for i := range ns {
-		ns[i].Text = quote(ns[i].Text, e.maxQuote)
+		ns[i].Text = quote(noticeWords(ns[i]), e.maxQuote)
 	}
 	return ns
 }
 
 // dedupeNotices keeps one notice per thing said: per API group/version
-// (with the kinds of all its notices) and otherwise per KEP or, without
-// one, per title. The deprecation guide's word wins, then English.
+// (with the kinds of all its notices), per release-note entry (its PR),
+// and otherwise per KEP or, without one, per title. The deprecation
+// guide's word wins, then English.
 func dedupeNotices(ns []Notice, sources map[string]Source) []Notice {
 	pref := func(n Notice) int {
 		s := sources[n.Source]
@@ -188,6 +190,8 @@ func dedupeNotices(ns []Notice, sources map[string]Source) []Notice {
 		switch {
 		case n.API != nil:
 			return fmt.Sprintf("%s|api|%s|%s", n.Kind, strings.ToLower(n.API.GroupVersion), strings.ToLower(n.API.ReplacedBy))
+		case n.PR > 0:
+			return fmt.Sprintf("%s|pr|%d", n.Kind, n.PR)
 		case n.KEP > 0:
 			return fmt.Sprintf("%s|kep|%d", n.Kind, n.KEP)
 		}

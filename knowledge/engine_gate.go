@@ -31,7 +31,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 	}
 	gate := gateSpelling(k, notices, name)
 	for i := range notices {
-		notices[i].Text = quote(notices[i].Text, e.maxQuote)
+		notices[i].Text = quote(noticeWords(notices[i]), e.maxQuote)
 	}
 	a := &Answer{Kind: KindGate, Title: "Feature gate " + gate, Notices: notices}
 	var ids []string

@@ -108,7 +108,7 @@ func changeLinkTitle(ch Change) string {
 		t += " " + strings.Join(ch.Kinds, "/")
 	}
 	t += ", PR #" + strconv.Itoa(ch.PR)
-	if s := firstSentence(ch.Text); s != "" {
+	if s := strings.TrimRight(firstSentence(ch.Text), ".。"); s != "" {
 		t += ": " + clipRunes(s, 80)
 	}
 	return t

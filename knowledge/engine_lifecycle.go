@@ -160,8 +160,12 @@ func (e *Engine) answerPatches(ctx context.Context, v Version) (*Answer, error) 
 		return nil, c.noPatches(v)
 	}
 	latest := ps[len(ps)-1]
-	a := &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases",
-		Text: fmt.Sprintf("Kubernetes %s has %s; the latest is %s (%s).", v, plural(len(ps), "release", "releases"), latest, latest.Date)}
+	a := &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases"}
+	if latest.Number == 0 {
+		a.Text = fmt.Sprintf("Kubernetes %s has no patch release yet: %s came out on %s.", v, latest, latest.Date)
+	} else {
+		a.Text = fmt.Sprintf("The latest patch of Kubernetes %s is %s (%s).", v, latest, latest.Date)
+	}
 	if r.Lifecycle != nil && r.Lifecycle.EOL != "" {
 		if r.Lifecycle.EOL <= e.today() {
 			a.Text += fmt.Sprintf(" It reached end of life on %s.", r.Lifecycle.EOL)

@@ -61,7 +61,7 @@ func (e *Engine) releaseParts(c *catalog, r *Release) *releaseParts {
 		p.counts = append(p.counts, releaseLifecycleFacts(l)...)
 		p.sources = c.sourceRefs(append(append([]string{}, r.Sources...), l.Source))
 	}
-	if cov := notesCoverage(v, c.releases, c.sources); cov != "" {
+	if cov := notesCoverage(v, c.releases, c.sources); cov != "" && c.newestNotes.Less(v) {
 		p.notes = append(p.notes, strings.Replace(cov, "this list", "what I say of it", 1))
 	}
 	if r.Enhancements.IsZero() {
@@ -176,7 +176,7 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID
 	v, word := r.Version, noticeWord(kind)
 	ids := append(make([]string, 0, len(r.Sources)+len(ns)), r.Sources...)
 	for i := range ns {
-		ns[i].Text = quote(ns[i].Text, e.maxQuote)
+		ns[i].Text = quote(noticeWords(ns[i]), e.maxQuote)
 		ids = append(ids, ns[i].Source)
 	}
 	p := &noticeParts{title: fmt.Sprintf("Kubernetes %s: %s", v, word), notices: ns, sources: refsOf(byID, ids)}
@@ -196,7 +196,6 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID
 
 // otherNotices says which other kinds of notice release v has, as the
 // questions to ask: " It has 2 removals: ask 1.32 removals.", or "".
-// Upgrade notes are asked for as the release's notices.
 func otherNotices(v Version, kind NoticeKind, all []Notice) string {
 	if kind == "" {
 		return ""
@@ -209,10 +208,7 @@ func otherNotices(v Version, kind NoticeKind, all []Notice) string {
 		if n := len(ofKind(all, k)); n > 0 {
 			word := noticeWord(k)
 			parts = append(parts, plural(n, strings.TrimSuffix(word, "s"), word))
-			if k == NoticeUpgrade { // no question of their own: they are among the notices
-				word = noticeWord("")
-			}
-			asks = append(asks, v.String()+" "+word)
+			asks = append(asks, Question{Kind: AskNotices, Version: v, Notice: k}.Canonical())
 		}
 	}
 	if len(parts) == 0 {
@@ -291,9 +287,10 @@ func releaseMiss(v Version, vs []Version, known string, ask func(Version) string
 func clip[T any](s []T) []T { return s[:len(s):len(s)] }
 
 // notesCoverage says what the knowledge lacks for release v when it holds
-// release notes as data for other releases but not for v: that v's are not
-// published yet (v is newer than every release it holds them for), or that
-// they are missing. "" when v's notes are known, or none are.
+// release notes as data for other releases but not for v: none yet (v is
+// newer than every release it holds them for: not published, or not synced
+// yet), or none at all. "" when v's notes are known, or none are. It says
+// nothing of the day, so answers that carry it may be cached.
 func notesCoverage(v Version, rels []Release, byID map[string]Source) string {
 	var with []Version
 	for _, r := range rels {
@@ -313,7 +310,7 @@ func notesCoverage(v Version, rels []Release, byID map[string]Source) string {
 	newest, oldest := with[len(with)-1], with[0]
 	switch {
 	case newest.Less(v):
-		return fmt.Sprintf("The release notes of %s are not published yet (the newest I hold are %s's), so this list may grow.", v, newest)
+		return fmt.Sprintf("I hold no release notes of %s yet (the newest I hold are %s's), so this list may grow.", v, newest)
 	case v.Less(oldest):
 		return fmt.Sprintf("I hold release notes as data from %s on; for %s this list comes from the other documents only.", oldest, v)
 	}

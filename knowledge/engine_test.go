@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
@@ -72,10 +73,18 @@ var goldenQuestions = map[string]string{
 	"search_cjk": "search 只读卷", "search_phrase": "search widget volumes", "search_gate": "search harbourprobes",
 	"diff_bad_order": "diff 1.43 1.40", "diff_unknown": "diff 1.40 1.50", "upgrade_api": "upgrade 1.41 1.43",
 	"sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
+	"eol_past": "1.40 eol", "eol_maintenance": "1.41 end of life", "eol_supported": "eol 1.43", "eol_planned": "1.44 eol",
+	"eol_unknown": "1.39 eol", "patches": "1.43 patches", "patches_few": "latest 1.41 patch", "patches_lifecycle_only": "1.40 patches",
+	"supported": "supported", "latest": "latest", "action_required": "1.43 action required", "deprecations_relnotes": "1.43 deprecations",
 }
 
+// goldenDay is "today" for the golden answers: the synthetic lifecycle has
+// 1.40 past its end of life, 1.41 in maintenance, 1.43 supported and 1.44
+// planned on this day.
+var goldenDay = time.Date(2031, 3, 1, 12, 0, 0, 0, time.UTC)
+
 func TestEngineGoldenJSON(t *testing.T) {
-	e := knowledge.NewEngine(openStore(t, synthetic(t)))
+	e := knowledge.NewEngine(openStore(t, synthetic(t)), knowledge.WithClock(func() time.Time { return goldenDay }))
 	for name, q := range goldenQuestions {
 		t.Run(name, func(t *testing.T) {
 			got, err := json.MarshalIndent(ask(t, e, q), "", "  ")
@@ -123,7 +132,7 @@ func TestEngineKEP(t *testing.T) {
 	}{
 		{"kep 9001", "KEP-9001: Widget scheduling", "sig-apps", knowledge.StageBeta,
 			map[string]string{"alpha": "1.40", "beta": "1.41"}, map[string]string{}, []string{"WidgetScheduling"},
-			"alpha 1.40, beta 1.41, beta 1.43 (again)", 1,
+			"alpha 1.40, beta 1.41, beta 1.43 (again)", 2,
 			[]string{"The Kubernetes 1.41 release note (zh) lists it as beta in 1.41; the Kubernetes 1.43 release note (en) also lists it as beta in 1.43 — the notes disagree; I count it beta from 1.41, and each release lists it as its note does."}},
 		{"kep 9002", "KEP-9002: Quiet probes", "sig-node", knowledge.StageBeta,
 			map[string]string{"alpha": "1.40", "beta": "1.40"}, map[string]string{}, []string{"QuietProbes"},
@@ -132,7 +141,7 @@ func TestEngineKEP(t *testing.T) {
 				"It stepped back from GA to beta in 1.43."}},
 		{"kep 9003", "KEP-9003: Widget volumes", "sig-storage", knowledge.StageBeta,
 			map[string]string{"alpha": "1.40", "beta": "1.41"}, map[string]string{"stable": "1.44"}, []string{"WidgetVolumes"},
-			"alpha 1.40, beta 1.41", 2, []string{"A 1.40 blog post (en) says beta in 1.40; kep.yaml says beta in 1.41 — I go by kep.yaml."}},
+			"alpha 1.40, beta 1.41", 3, []string{"A 1.40 blog post (en) says beta in 1.40; kep.yaml says beta in 1.41 — I go by kep.yaml."}},
 		{"kep 9006", "KEP-9006: Lantern metrics API", "sig-instrumentation", knowledge.StageStable,
 			map[string]string{"alpha": "1.38", "beta": "1.40", "stable": "1.44"}, map[string]string{}, []string{"LanternMetrics"},
 			"alpha 1.38, beta 1.40, stable 1.44", 2,
@@ -222,8 +231,9 @@ func TestEngineLists(t *testing.T) {
 		{"1.39 ga", knowledge.KindList, "Kubernetes 1.39: GA", []int{9008}, nil, 0},
 		{"1.41 ga", knowledge.KindList, "Kubernetes 1.41: GA", []int{9002}, nil, 0},
 		{"1.41 deprecations", knowledge.KindList, "Kubernetes 1.41: deprecations", nil, []knowledge.NoticeKind{knowledge.NoticeDeprecation}, 0},
-		{"1.43 removals", knowledge.KindList, "Kubernetes 1.43: removals", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeRemoval}, 0},
-		{"1.43 notices", knowledge.KindList, "Kubernetes 1.43: notices", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeUpgrade, knowledge.NoticeRemoval}, 0},
+		{"1.43 removals", knowledge.KindList, "Kubernetes 1.43: removals", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeRemoval, knowledge.NoticeRemoval}, 0},
+		{"1.43 notices", knowledge.KindList, "Kubernetes 1.43: notices", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeUpgrade,
+			knowledge.NoticeRemoval, knowledge.NoticeDeprecation, knowledge.NoticeUpgrade, knowledge.NoticeRemoval}, 0}, // the release notes' entries follow the note's
 		{"1.40 removals", knowledge.KindList, "Kubernetes 1.40: removals", nil, nil, 0},
 		{"search widget", knowledge.KindSearch, "Search: widget", []int{9001, 9003, 9008}, nil, 0},         // names, by number; the 1.41 note on 9006 means 9003
 		{"search quiet node", knowledge.KindSearch, "Search: quiet node", []int{9002, 9004, 9007}, nil, 0}, // a phrase in the name, then the SIG
@@ -234,9 +244,9 @@ func TestEngineLists(t *testing.T) {
 		{"sig node", knowledge.KindSIG, "sig-node", []int{9002, 9004, 9007}, nil, 0},
 		{"sig-node 1.40", knowledge.KindSIG, "sig-node in Kubernetes 1.40", []int{9004, 9002, 9002, 9007}, nil, 0}, // two sources, two stages
 		{"diff 1.40 1.43", knowledge.KindDiff, "Kubernetes 1.40 → 1.43", []int{9002, 9001, 9003, 9007, 9002, 9008},
-			[]knowledge.NoticeKind{"deprecation", "removal", "upgrade"}, 2}, // 9001 beta again in 1.43 is no graduation; the API removal said twice is shown once
+			[]knowledge.NoticeKind{"deprecation", "removal", "upgrade", "deprecation", "upgrade", "removal"}, 2}, // 9001 beta again in 1.43 is no graduation; the API removal said twice is shown once
 		{"upgrade 1.40 1.43", knowledge.KindDiff, "Upgrading from 1.40 to 1.43", []int{9008, 9002, 9001, 9003, 9007, 9002},
-			[]knowledge.NoticeKind{"removal", "deprecation", "upgrade"}, 2}, // what breaks first: the API, then the deprecation
+			[]knowledge.NoticeKind{"removal", "deprecation", "removal", "deprecation", "upgrade", "upgrade"}, 2}, // what breaks first: the API, then release by release, removals first
 		{"1.43 beta", knowledge.KindList, "Kubernetes 1.43: beta", []int{9001, 9002}, nil, 1}, // 9001 was beta in 1.41: listed as 1.43's note lists it, noted; 9002 stepped back: shown
 	}
 	for _, tt := range tests {
@@ -396,9 +406,10 @@ func TestEmptyNoticeListPointsToTheOthers(t *testing.T) {
 			}
 		}
 		for q, want := range map[string]string{
-			"1.43 deprecations": "I know of no deprecations in Kubernetes 1.43. It has 2 removals and 1 upgrade note: ask 1.43 removals or 1.43 notices.",
-			"1.41 removals":     "I know of no removals in Kubernetes 1.41. It has 1 deprecation: ask 1.41 deprecations.",
-			"1.40 removals":     "I know of no removals in Kubernetes 1.40.",
+			"1.41 removals": "I know of no removals in Kubernetes 1.41. It has 1 deprecation: ask 1.41 deprecations." +
+				" I hold release notes as data from 1.43 on; for 1.41 this list comes from the other documents only.",
+			"1.40 removals": "I know of no removals in Kubernetes 1.40. I hold release notes as data from 1.43 on; for 1.40 this list comes from the other documents only.",
+			"1.44 removals": "I know of no removals in Kubernetes 1.44. I hold no release notes of 1.44 yet (the newest I hold are 1.43's), so this list may grow.",
 		} {
 			if got := ask(t, e, q).Text; got != want {
 				t.Errorf("warm %v, %q: %q, want %q", warm, q, got, want)

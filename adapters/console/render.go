@@ -310,10 +310,19 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		if len(n.FeatureGates) > 0 {
 			tags = append(tags, "gates: "+strings.Join(n.FeatureGates, ", "))
 		}
+		if n.PR > 0 {
+			tags = append(tags, fmt.Sprintf("PR #%d", n.PR))
+		}
+		if len(n.SIGs) > 0 {
+			tags = append(tags, strings.Join(n.SIGs, ", "))
+		}
 		if len(tags) > 0 {
 			head += " (" + strings.Join(tags, "; ") + ")"
 		}
 		r.wrap("  - ", "    ", head)
+		if n.URL != "" {
+			r.wrap("      ", "      ", n.URL)
+		}
 		if api := n.API; api != nil {
 			s := "API " + api.GroupVersion
 			if len(api.Kinds) > 0 {

@@ -147,5 +147,15 @@ func noticeTags(n knowledge.Notice) string {
 	if len(n.FeatureGates) > 0 {
 		tags = append(tags, "gates: "+escapeAll(n.FeatureGates))
 	}
+	if n.PR > 0 {
+		pr := fmt.Sprintf("#%d", n.PR)
+		if u := safeURL(n.URL); u != "" {
+			pr = "[" + pr + "](<" + u + ">)"
+		}
+		tags = append(tags, pr)
+	}
+	if len(n.SIGs) > 0 {
+		tags = append(tags, escapeAll(n.SIGs))
+	}
 	return strings.Join(tags, "; ")
 }

@@ -135,6 +135,12 @@ func noticeLine(n knowledge.Notice, max int) string {
 	if n.KEP > 0 {
 		b.WriteString(" · KEP-" + strconv.Itoa(n.KEP))
 	}
+	if n.PR > 0 {
+		b.WriteString(" · " + link(n.URL, "#"+strconv.Itoa(n.PR)))
+	}
+	if len(n.SIGs) > 0 {
+		b.WriteString(" · " + escCut(strings.Join(n.SIGs, ", "), max))
+	}
 	if t := oneLine(n.Text, max); t != "" {
 		b.WriteString(" — " + esc(t))
 	}
