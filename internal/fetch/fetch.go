@@ -61,6 +61,13 @@ type Options struct {
 	Resolver Resolver
 	// UserAgent names the client; empty means "kepbot".
 	UserAgent string
+	// Now is the clock Retry-After dates are read against; nil means
+	// time.Now.
+	Now func() time.Time
+	// PlainHTTPLoopback lets plain http:// reach the LoopbackHosts that
+	// name this machine (127.0.0.1, ::1, localhost): a mirror or a test
+	// server beside kepbot. Every other host stays https only.
+	PlainHTTPLoopback bool
 }
 
 // Client fetches URLs under its Options. It is safe for concurrent use.
@@ -73,6 +80,9 @@ type Client struct {
 	timeout   time.Duration
 	maxBytes  int64
 	userAgent string
+	now       func() time.Time
+	// plainLoopback is Options.PlainHTTPLoopback.
+	plainLoopback bool
 	// testDial, when set by this package's tests, replaces the dial that
 	// follows every check.
 	testDial func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -88,6 +98,12 @@ func New(opts Options) (*Client, error) {
 		timeout:   opts.Timeout,
 		maxBytes:  opts.MaxBytes,
 		userAgent: opts.UserAgent,
+		now:       opts.Now,
+
+		plainLoopback: opts.PlainHTTPLoopback,
+	}
+	if c.now == nil {
+		c.now = time.Now
 	}
 	hosts := opts.AllowedHosts
 	if hosts == nil {
@@ -171,11 +187,29 @@ type Error struct {
 func (e *Error) Error() string { return "fetch " + e.URL + ": " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
-// StatusError is an HTTP status other than 200 and 304.
+// StatusError is an HTTP status other than 200 and 304, with when the
+// server says to ask again.
 type StatusError struct {
 	Code   int
 	Status string // "500 Internal Server Error"
+	// RetryAfter is when the server says to try again: from Retry-After
+	// (seconds or an HTTP date), or GitHub's X-RateLimit-Reset when
+	// X-RateLimit-Remaining is 0. Zero when it says nothing.
+	RetryAfter time.Time
+	// RateLimited is true for GitHub's 403 or 429 with no requests left,
+	// and for any 429.
+	RateLimited bool
 }
 
-func (e *StatusError) Error() string        { return "the server answered HTTP " + e.Status }
+func (e *StatusError) Error() string {
+	s := "the server answered HTTP " + e.Status
+	if e.RateLimited {
+		s += " (rate limited"
+		if !e.RetryAfter.IsZero() {
+			s += " until " + e.RetryAfter.UTC().Format(time.RFC3339)
+		}
+		s += ")"
+	}
+	return s
+}
 func (e *StatusError) Is(target error) bool { return target == ErrStatus }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Response is the answer to one Get.
@@ -17,6 +19,8 @@ type Response struct {
 	NotModified bool
 	// ETag is the server's entity tag, as sent (quotes included).
 	ETag string
+	// LastModified is the server's Last-Modified header, as sent.
+	LastModified string
 	// URL is the URL that answered, after redirects, redacted.
 	URL string
 	// Length is the declared Content-Length, or -1.
@@ -34,6 +38,21 @@ type Response struct {
 // the network's error. The timeout runs from this call until the Body is
 // closed.
 func (c *Client) Get(ctx context.Context, rawURL, etag string) (*Response, error) {
+	return c.GetIf(ctx, rawURL, Conditions{ETag: etag})
+}
+
+// Conditions are what a conditional request sends: the ETag as
+// If-None-Match and the Last-Modified as If-Modified-Since, each when not
+// empty. A server that has nothing new answers 304.
+type Conditions struct {
+	ETag         string
+	LastModified string
+}
+
+// GetIf is Get with both conditions: it sends what cond holds, and reads a
+// 304 as NotModified when it sent either.
+func (c *Client) GetIf(ctx context.Context, rawURL string, cond Conditions) (*Response, error) {
+	etag := cond.ETag
 	shown := Redact(rawURL)
 	u, err := c.checkURL(rawURL)
 	if err != nil {
@@ -49,25 +68,32 @@ func (c *Client) Get(ctx context.Context, rawURL, etag string) (*Response, error
 	if etag != "" {
 		req.Header.Set("If-None-Match", etag)
 	}
+	if cond.LastModified != "" {
+		req.Header.Set("If-Modified-Since", cond.LastModified)
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		cancel()
 		return nil, &Error{URL: shown, Err: c.cause(ctx, err)}
 	}
-	out := &Response{ETag: resp.Header.Get("ETag"), URL: Redact(resp.Request.URL.String()), Length: resp.ContentLength}
+	out := &Response{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
+		URL: Redact(resp.Request.URL.String()), Length: resp.ContentLength}
 	switch {
-	case resp.StatusCode == http.StatusNotModified && etag != "":
+	case resp.StatusCode == http.StatusNotModified && (etag != "" || cond.LastModified != ""):
 		resp.Body.Close()
 		cancel()
 		out.NotModified = true
 		if out.ETag == "" {
 			out.ETag = etag
 		}
+		if out.LastModified == "" {
+			out.LastModified = cond.LastModified
+		}
 		return out, nil
 	case resp.StatusCode != http.StatusOK:
 		resp.Body.Close()
 		cancel()
-		return nil, &Error{URL: out.URL, Err: &StatusError{Code: resp.StatusCode, Status: statusText(resp)}}
+		return nil, &Error{URL: out.URL, Err: statusError(resp, c.now())}
 	case resp.ContentLength > c.maxBytes:
 		resp.Body.Close()
 		cancel()
@@ -162,4 +188,31 @@ func Redact(rawURL string) string {
 	u.RawQuery, u.ForceQuery = "", false
 	u.Fragment, u.RawFragment = "", ""
 	return u.String()
+}
+
+// statusError reads a failed response's status and when to ask again:
+// Retry-After (delta seconds or an HTTP date), or GitHub's rate-limit
+// headers (X-RateLimit-Remaining 0 and X-RateLimit-Reset, epoch seconds).
+func statusError(resp *http.Response, now time.Time) *StatusError {
+	e := &StatusError{Code: resp.StatusCode, Status: statusText(resp)}
+	h := resp.Header
+	if ra := strings.TrimSpace(h.Get("Retry-After")); ra != "" {
+		if secs, err := strconv.Atoi(ra); err == nil && secs >= 0 {
+			e.RetryAfter = now.Add(time.Duration(min(secs, 86400)) * time.Second)
+		} else if t, err := http.ParseTime(ra); err == nil {
+			e.RetryAfter = t
+		}
+	}
+	if h.Get("X-RateLimit-Remaining") == "0" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests) {
+		e.RateLimited = true
+		if reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil && e.RetryAfter.IsZero() {
+			if t := time.Unix(reset, 0); t.After(now) && t.Before(now.Add(24*time.Hour)) {
+				e.RetryAfter = t
+			}
+		}
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		e.RateLimited = true
+	}
+	return e
 }

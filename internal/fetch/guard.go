@@ -30,9 +30,11 @@ func refuse(format string, args ...any) error {
 // maxURLBytes bounds a URL before it is parsed.
 const maxURLBytes = 2048
 
-// checkURL parses raw and refuses it unless it is https, carries no user
-// name or password, and names a host on the allowlist, written as a DNS
-// name or a standard IP address (never 127.1, 2130706433 or 0x7f000001).
+// checkURL parses raw and refuses it unless it is https (or plain http to a
+// loopback host the Client may reach, for mirrors and tests on the same
+// machine), carries no user name or password, and names a host on the
+// allowlist, written as a DNS name or a standard IP address (never 127.1,
+// 2130706433 or 0x7f000001).
 func (c *Client) checkURL(raw string) (*url.URL, error) {
 	if len(raw) > maxURLBytes {
 		return nil, refuse("the URL is longer than %d bytes", maxURLBytes)
@@ -42,6 +44,9 @@ func (c *Client) checkURL(raw string) (*url.URL, error) {
 		return nil, refuse("not a URL")
 	}
 	switch {
+	case u.Scheme == "http" && c.plainLoopback && c.loopback[normalizeHost(u.Hostname())] && IsLoopbackName(u.Hostname()):
+	case u.Scheme == "http" && c.plainLoopback:
+		return nil, refuse("plain http is fetched only from a loopback host (127.0.0.1, ::1, localhost) on the allowlist; use https for %q", clip(u.Hostname()))
 	case u.Scheme != "https":
 		return nil, refuse("only https URLs are fetched, and this one is %q", clip(u.Scheme+":"))
 	case u.User != nil:
@@ -57,6 +62,17 @@ func (c *Client) checkURL(raw string) (*url.URL, error) {
 		return nil, refuse("host %q is not on the allowlist (%s)", clip(host), strings.Join(c.allowList, ", "))
 	}
 	return u, nil
+}
+
+// IsLoopbackName reports whether host names this machine: localhost, or a
+// loopback IP address written in its standard form.
+func IsLoopbackName(host string) bool {
+	h := normalizeHost(strings.Trim(host, "[]"))
+	if h == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.IsLoopback()
 }
 
 // normalizeHost lower-cases a host name and drops a trailing dot, so that
