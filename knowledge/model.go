@@ -176,6 +176,7 @@ type Disagreement struct {
 type Skip struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	Source string `json:"source,omitempty"` // Source.ID of the document or archive it was found in, when known
 }
 
 // Corpus is what source parsers return: raw values from documents, not yet

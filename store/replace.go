@@ -18,9 +18,10 @@ const ctxCheckEvery = 64
 // ReplaceKnowledge swaps everything known for k in one transaction: it
 // drops the knowledge buckets, writes k into new ones (with the feature
 // gate index built from its KEPs, and k.Corpus when it is not nil) and
-// records the time, counts and sources of the replace in meta. Readers see
-// the old knowledge or the new, never a mix. The sync state is kept as it
-// is; ReplaceWithSync replaces it too.
+// records the time, counts and sources of the replace in meta, and bumps
+// the generation. Readers see the old knowledge or the new, never a mix.
+// The source states are kept as they are; ReplaceWithSources replaces them
+// too.
 //
 // It fails, leaving the database exactly as it was, when ctx is done before
 // the commit, when k gives a KEP number or release version twice, when a
@@ -30,9 +31,9 @@ func (s *KnowledgeStore) ReplaceKnowledge(ctx context.Context, k *knowledge.Know
 	return s.replace(ctx, k, nil)
 }
 
-// replace is ReplaceKnowledge, recording st in the same transaction when it
-// is not nil.
-func (s *KnowledgeStore) replace(ctx context.Context, k *knowledge.Knowledge, st *SyncState) error {
+// replace is ReplaceKnowledge, recording states in the same transaction
+// when they are not nil.
+func (s *KnowledgeStore) replace(ctx context.Context, k *knowledge.Knowledge, states map[string]SourceState) error {
 	if k == nil {
 		return errors.New("replace knowledge: no knowledge given")
 	}
@@ -58,10 +59,13 @@ func (s *KnowledgeStore) replace(ctx context.Context, k *knowledge.Knowledge, st
 		if err := putReplaceSummary(tx, sum); err != nil {
 			return err
 		}
-		if st != nil {
-			if err := putSyncState(tx, *st); err != nil {
+		if states != nil {
+			if err := putSourceStates(tx, states); err != nil {
 				return err
 			}
+		}
+		if err := bumpGeneration(tx); err != nil {
+			return err
 		}
 		return ctx.Err() // the last chance not to commit
 	})

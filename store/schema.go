@@ -52,7 +52,7 @@ var (
 var (
 	keySchemaVersion = []byte("schema_version") // decimal text, e.g. "2"
 	keyLastReplace   = []byte("last_replace")   // JSON replaceSummary
-	// keySync ("sync", JSON SyncState) is in syncstate.go.
+	// keySources, keyGeneration and keySync are in sources.go.
 )
 
 // replaceSummary is what meta keeps about the last ReplaceKnowledge. It is

@@ -34,7 +34,7 @@ func isKEPYAML(rel string) (read, named bool) {
 }
 
 func (b *builder) skip(rel, kind, msg string) {
-	b.skips = append(b.skips, knowledge.Skip{Path: rel, Reason: kind + ": " + msg})
+	b.skips = append(b.skips, knowledge.Skip{Path: rel, Reason: kind + ": " + msg, Source: SourceID})
 	b.report.Skipped[kind]++
 }
 
