@@ -172,8 +172,8 @@ func rootProvenance(fsys fs.FS, stamp provenance.Stamp) provenance.Provenance {
 		return provenance.Provenance{Stamp: stamp}
 	}
 	p := provenance.Parse(data)
-	if p.Stamp.IsZero() && len(p.Files) == 0 {
-		p.Stamp = stamp
+	if p.Stamp.IsZero() {
+		p.Stamp = stamp // for the files it does not name
 	}
 	return p
 }
