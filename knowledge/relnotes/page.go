@@ -68,6 +68,26 @@ func ParsePage(v knowledge.Version, name string, data []byte, stamp provenance.S
 	}, warnings, nil
 }
 
+// PageRelease tells a release page by its content, wherever it lies: its
+// first heading names a release v and a line gives the day of
+// "Kubernetes v<v>.0 released". It returns v, or false for any other
+// document.
+func PageRelease(data []byte) (knowledge.Version, bool) {
+	if len(data) > MaxPageSize || !utf8.Valid(data) {
+		return knowledge.Version{}, false
+	}
+	lines := bodyLines(splitLines(data))
+	h, ok := firstHeading(lines)
+	if !ok {
+		return knowledge.Version{}, false
+	}
+	v, _ := parseHeading(h)
+	if v.IsZero() || releaseDay(v, lines, func(string) {}) == "" {
+		return knowledge.Version{}, false
+	}
+	return v, true
+}
+
 // bodyLines drops the YAML front matter and blanks the lines of fenced
 // code blocks, keeping the others (and their count) as they are.
 func bodyLines(lines []string) []string {

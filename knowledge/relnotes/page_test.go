@@ -180,3 +180,17 @@ func TestParsePageWithoutHeading(t *testing.T) {
 		}
 	}
 }
+
+func TestPageRelease(t *testing.T) {
+	for page, want := range map[string]string{
+		tinyPage: "1.40",
+		"# Kubernetes v1.40: Tiny\nNo date yet.\n":                                                 "",
+		"# kepbot\n- 2026-04-22: Kubernetes v1.40.0 released\n":                                    "",
+		"---\ntitle: 'Kubernetes v1.31: Elli'\n---\nAnnouncing the release of Kubernetes v1.31.\n": "",
+	} {
+		v, ok := PageRelease([]byte(page))
+		if v.String() != want || ok != (want != "") {
+			t.Errorf("PageRelease(%q) = %s, %v; want %q", page, v, ok, want)
+		}
+	}
+}
