@@ -152,6 +152,13 @@ func (r *Result) loadEnhancements(dir string) {
 		r.warn(dir, err.Error())
 		return
 	}
+	// kepyaml dates a folder by its files' modification times, which say
+	// when the copy was made, not when the source was true: the folder's
+	// SOURCE.md says that, or nothing does.
+	stamp := r.stampFor(filepath.Join(dir, provenance.FileName))
+	for i := range res.Corpus.Sources {
+		res.Corpus.Sources[i].AsOf = stamp.Date
+	}
 	r.addKEPs(dir, res)
 }
 

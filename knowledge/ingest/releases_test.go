@@ -184,3 +184,26 @@ func TestLoadReleaseFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestEnhancementsDatedBySource: a kubernetes/enhancements folder is dated
+// by its SOURCE.md, not by when its files were copied; without one nothing
+// says a date.
+func TestEnhancementsDatedBySource(t *testing.T) {
+	res, err := Load([]string{sharedtest.Path(t, "data", "enhancements")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Corpus.Sources) != 1 || res.Corpus.Sources[0].AsOf != "2026-07-24" {
+		t.Errorf("sources %+v, want kep.yaml as of the SOURCE.md commit date 2026-07-24", res.Corpus.Sources)
+	}
+	dir := writeTree(t, map[string]string{
+		"keps/sig-node/1-a/kep.yaml": "title: A\nkep-number: 1\nowning-sig: sig-node\nstatus: implementable\nstage: alpha\n",
+	})
+	res, err = Load([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Corpus.Sources) != 1 || res.Corpus.Sources[0].AsOf != "" {
+		t.Errorf("sources %+v, want no as-of date", res.Corpus.Sources)
+	}
+}
