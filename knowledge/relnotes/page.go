@@ -12,8 +12,16 @@ import (
 	"github.com/kepbot/kepbot/knowledge/provenance"
 )
 
-// maxThemeRunes caps a theme; a longer heading tail is prose, not a name.
-const maxThemeRunes = 80
+const (
+	// maxThemeRunes caps a theme; a longer heading tail is prose, not a name.
+	maxThemeRunes = 80
+	// maxLineBytes caps the lines read for a heading or a release day; the
+	// real pages' longest line is under 500 bytes.
+	maxLineBytes = 4 << 10
+	// maxReleaseLines caps the lines giving the release day that are read;
+	// a page gives it twice, in its Summary list and its Timeline table.
+	maxReleaseLines = 16
+)
 
 // ParsePage reads one release page, releases/release-1.N/README.md, into
 // a knowledge.Release: its version, its day (of the line "Kubernetes
@@ -122,9 +130,13 @@ func bodyLines(lines []string) []string {
 
 var headingRe = regexp.MustCompile(`^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
 
-// firstHeading returns the text of the first level-1 ATX heading.
+// firstHeading returns the text of the first level-1 ATX heading; a line
+// longer than maxLineBytes is no heading.
 func firstHeading(lines []string) (string, bool) {
 	for _, l := range lines {
+		if len(l) > maxLineBytes || !strings.HasPrefix(strings.TrimLeft(l, " "), "#") {
+			continue
+		}
 		if m := headingRe.FindStringSubmatch(l); m != nil {
 			if h := plain(m[1]); h != "" {
 				return h, true
@@ -198,14 +210,21 @@ func trimDecor(s string) string {
 
 // releaseDay returns the day the page gives for "v1.N.0 released": the
 // first such line's first date. Another line giving another day, or a
-// weekday that is not the date's, is warned of.
+// weekday that is not the date's, is warned of. Lines longer than
+// maxLineBytes are not read, nor more than maxReleaseLines such lines.
 func releaseDay(v knowledge.Version, lines []string, warn func(string)) string {
 	re := regexp.MustCompile(`(?i)\bv?` + regexp.QuoteMeta(v.String()) + `\.0\**\s+released\b`)
-	day, first := "", 0
+	day, first, seen := "", 0, 0
 	for i, l := range lines {
+		if len(l) > maxLineBytes || !strings.Contains(strings.ToLower(l), "released") {
+			continue
+		}
 		loc := re.FindStringIndex(l)
 		if loc == nil {
 			continue
+		}
+		if seen++; seen > maxReleaseLines {
+			break
 		}
 		fd, ok := firstDate(l[:loc[0]] + " " + l[loc[1]:])
 		if !ok {

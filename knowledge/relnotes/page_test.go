@@ -105,6 +105,7 @@ func TestParsePageForms(t *testing.T) {
 		{"no release line", "# Kubernetes v1.40\n\nDates to come.\n", "", "", []string{"no line"}},
 		{"front matter and fences", "---\ntitle: x\n# not the heading\n---\n```\n# not this either\n```\n# Kubernetes v1.40: Real\n- 2026-04-22 v1.40.0 released\n", "2026-04-22", "Real", nil},
 		{"heading of another release", "# Kubernetes v1.41: Other\n- 2026-04-22 v1.40.0 released\n", "2026-04-22", "Other", []string{"names 1.41"}},
+		{"a line too long to read", "# Kubernetes v1.40: Long\n- 2026-04-22 v1.40.0 released" + strings.Repeat(" ", maxLineBytes) + "\n", "", "Long", []string{"no line"}},
 		{"CRLF and BOM", "\uFEFF# Kubernetes v1.40: Crlf\r\n\r\n- 2026-04-22 v1.40.0 released\r\n", "2026-04-22", "Crlf", nil},
 	}
 	for _, tt := range tests {
