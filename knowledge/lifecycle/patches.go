@@ -39,6 +39,32 @@ func ParsePatches(name string, data []byte, stamp provenance.Stamp) (*knowledge.
 		return nil, nil, fileError(name, ErrNoVersions)
 	}
 	w := &warnings{file: name}
+	out, others := readVersions(versions, w)
+	if len(others) > 0 {
+		ex := others[:min(3, len(others))]
+		w.add("", fmt.Sprintf("%d name(s) that are not releases such as 1.30.2 passed over (%s)", len(others), strings.Join(ex, ", ")))
+	}
+	if len(out) == 0 {
+		return nil, nil, fileError(name, ErrNothingUsable)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Release != out[j].Release {
+			return out[i].Release.Less(out[j].Release)
+		}
+		return out[i].Number < out[j].Number
+	})
+	return &knowledge.Corpus{
+		Sources: []knowledge.Source{{
+			ID: PatchesSourceID, Name: "Kubernetes patch releases (endoflife.date release-data)", Kind: knowledge.SourcePatches,
+			Lang: "en", AsOf: stamp.Date, URL: "https://github.com/endoflife-date/release-data/blob/main/releases/kubernetes.json",
+		}},
+		Patches: out,
+	}, w.done(), nil
+}
+
+// readVersions reads each version of the versions object, in name order,
+// and returns the patches and the names that are not 1.x.y.
+func readVersions(versions map[string]json.RawMessage, w *warnings) (out []knowledge.Patch, others []string) {
 	keys := make([]string, 0, len(versions))
 	for k := range versions {
 		keys = append(keys, k)
@@ -49,8 +75,6 @@ func ParsePatches(name string, data []byte, stamp provenance.Stamp) (*knowledge.
 		n   int
 	}
 	seen := map[patchKey]bool{}
-	var out []knowledge.Patch
-	var others []string
 	for _, k := range keys {
 		var v struct {
 			Name string `json:"name"`
@@ -81,24 +105,5 @@ func ParsePatches(name string, data []byte, stamp provenance.Stamp) (*knowledge.
 		seen[patchKey{rel, n}] = true
 		out = append(out, knowledge.Patch{Release: rel, Number: n, Date: d, Source: PatchesSourceID})
 	}
-	if len(others) > 0 {
-		ex := others[:min(3, len(others))]
-		w.add("", fmt.Sprintf("%d name(s) that are not releases such as 1.30.2 passed over (%s)", len(others), strings.Join(ex, ", ")))
-	}
-	if len(out) == 0 {
-		return nil, nil, fileError(name, ErrNothingUsable)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Release != out[j].Release {
-			return out[i].Release.Less(out[j].Release)
-		}
-		return out[i].Number < out[j].Number
-	})
-	return &knowledge.Corpus{
-		Sources: []knowledge.Source{{
-			ID: PatchesSourceID, Name: "Kubernetes patch releases (endoflife.date release-data)", Kind: knowledge.SourcePatches,
-			Lang: "en", AsOf: stamp.Date, URL: "https://github.com/endoflife-date/release-data/blob/main/releases/kubernetes.json",
-		}},
-		Patches: out,
-	}, w.done(), nil
+	return out, others
 }

@@ -56,41 +56,9 @@ func ParseLifecycle(name string, data []byte, stamp provenance.Stamp) (*knowledg
 	var out []knowledge.Lifecycle
 	seen := map[knowledge.Version]bool{}
 	for i, item := range rels.Content {
-		entry := fmt.Sprintf("#%d", i+1)
-		m := deref(item)
-		if m == nil || m.Kind != yaml.MappingNode {
-			w.add(entry, "skipped: not a mapping")
-			continue
+		if lc, ok := readRelease(deref(item), i, seen, w); ok {
+			out = append(out, lc)
 		}
-		cycle, _ := scalar(get(m, "releaseCycle"))
-		v, err := knowledge.ParseVersion(cycle)
-		if err != nil || strings.Count(strings.TrimPrefix(cycle, "v"), ".") != 1 {
-			w.add(entry, fmt.Sprintf("skipped: releaseCycle %q is not a release such as 1.30", clip(cycle)))
-			continue
-		}
-		entry = v.String()
-		if seen[v] {
-			w.add(entry, "skipped: listed twice; the first is kept")
-			continue
-		}
-		seen[v] = true
-		lc := knowledge.Lifecycle{Release: v, Source: LifecycleSourceID}
-		lc.Released = dateField(m, "releaseDate", entry, w)
-		lc.EndOfSupport = dateField(m, "eoas", entry, w)
-		lc.EOL = dateField(m, "eol", entry, w)
-		lc.LatestDate = dateField(m, "latestReleaseDate", entry, w)
-		if latest, ok := scalar(get(m, "latest")); ok && latest != "" {
-			lv, _, ok := parsePatchName(latest)
-			switch {
-			case !ok:
-				w.add(entry, fmt.Sprintf("latest %q is not a patch release such as 1.30.2; left out", clip(latest)))
-			case lv != v:
-				w.add(entry, fmt.Sprintf("latest %s is not a patch of %s; left out", latest, v))
-			default:
-				lc.Latest = strings.TrimPrefix(latest, "v")
-			}
-		}
-		out = append(out, lc)
 	}
 	if len(out) == 0 {
 		return nil, nil, fileError(name, ErrNothingUsable)
@@ -103,6 +71,45 @@ func ParseLifecycle(name string, data []byte, stamp provenance.Stamp) (*knowledg
 		}},
 		Lifecycles: out,
 	}, w.done(), nil
+}
+
+// readRelease reads the i-th entry of the releases list, or warns why it
+// cannot.
+func readRelease(m *yaml.Node, i int, seen map[knowledge.Version]bool, w *warnings) (knowledge.Lifecycle, bool) {
+	entry := fmt.Sprintf("#%d", i+1)
+	if m == nil || m.Kind != yaml.MappingNode {
+		w.add(entry, "skipped: not a mapping")
+		return knowledge.Lifecycle{}, false
+	}
+	cycle, _ := scalar(get(m, "releaseCycle"))
+	v, err := knowledge.ParseVersion(cycle)
+	if err != nil || strings.Count(strings.TrimPrefix(cycle, "v"), ".") != 1 {
+		w.add(entry, fmt.Sprintf("skipped: releaseCycle %q is not a release such as 1.30", clip(cycle)))
+		return knowledge.Lifecycle{}, false
+	}
+	entry = v.String()
+	if seen[v] {
+		w.add(entry, "skipped: listed twice; the first is kept")
+		return knowledge.Lifecycle{}, false
+	}
+	seen[v] = true
+	lc := knowledge.Lifecycle{Release: v, Source: LifecycleSourceID}
+	lc.Released = dateField(m, "releaseDate", entry, w)
+	lc.EndOfSupport = dateField(m, "eoas", entry, w)
+	lc.EOL = dateField(m, "eol", entry, w)
+	lc.LatestDate = dateField(m, "latestReleaseDate", entry, w)
+	if latest, ok := scalar(get(m, "latest")); ok && latest != "" {
+		lv, _, ok := parsePatchName(latest)
+		switch {
+		case !ok:
+			w.add(entry, fmt.Sprintf("latest %q is not a patch release such as 1.30.2; left out", clip(latest)))
+		case lv != v:
+			w.add(entry, fmt.Sprintf("latest %s is not a patch of %s; left out", latest, v))
+		default:
+			lc.Latest = strings.TrimPrefix(latest, "v")
+		}
+	}
+	return lc, true
 }
 
 // frontMatter returns the YAML between a first line "---" and the next
