@@ -12,8 +12,8 @@ import (
 //
 //  1. An entry of kind "deprecation" is a removal when its text states a
 //     removal (see below), else a deprecation: the kind is given to both
-//     ("was deprecated and will be removed in v1.27"; "the deprecated
-//     flag was removed").
+//     ("X is deprecated and will be removed in v1.N"; "the deprecated
+//     flag X was removed").
 //  2. An entry of kind "api-change" or "cleanup" is a removal when its text
 //     states a removal of a thing users name: it mentions something
 //     deprecated, a feature gate, a flag, an API or API version, an
@@ -36,7 +36,7 @@ import (
 // "until ... removed", "since X was removed", "given ..."), when it removes
 // only a use, a cleanup, a note, a statement or a restriction ("removed the
 // usage of the flag"), or when it takes a thing out of the defaults only
-// ("removed those from the default plugins").
+// ("removed them from the defaults").
 func Classify(kinds []string, text string, action bool) knowledge.NoticeKind {
 	has := map[string]bool{}
 	for _, k := range kinds {
