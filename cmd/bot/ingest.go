@@ -31,6 +31,9 @@ func runIngest(ctx context.Context, io stdio, args []string) int {
 		for _, w := range res.Warnings {
 			fmt.Fprintf(io.err, "warning: %s\n", w)
 		}
+		for _, n := range res.Notes {
+			fmt.Fprintf(io.err, "note: %s\n", n)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "bot ingest: %v; the database was not changed.\n", err)
@@ -75,11 +78,34 @@ func printIngest(io stdio, path string, res *ingest.Result, k *knowledge.Knowled
 	}
 	fmt.Fprintf(io.out, "  mentions: %d\n", st.Mentions)
 	fmt.Fprintf(io.out, "  notices:  %d\n", st.Notices)
+	printReleaseData(io, res.Corpus)
 	if len(res.Warnings) > 0 {
 		fmt.Fprintf(io.out, "  %d file(s) could not be read (warnings above).\n", len(res.Warnings))
 	}
 	if st.Skipped > 0 {
 		fmt.Fprintf(io.out, "  %d record(s) skipped inside the sources.\n", st.Skipped)
+	}
+	if len(res.Notes) > 0 {
+		fmt.Fprintf(io.out, "  %d note(s) on what was read around inside files (above).\n", len(res.Notes))
+	}
+}
+
+// printReleaseData counts the release notes as data, lifecycles and patch
+// releases read. They come from the corpus: the knowledge does not keep
+// them yet.
+func printReleaseData(io stdio, c *knowledge.Corpus) {
+	if len(c.Changes) > 0 {
+		kinds := map[knowledge.NoticeKind]int{}
+		rels := map[knowledge.Version]bool{}
+		for _, ch := range c.Changes {
+			kinds[ch.Notice]++
+			rels[ch.Release] = true
+		}
+		fmt.Fprintf(io.out, "  release-note entries: %d from %d release(s): %d deprecations, %d removals, %d upgrade notes\n",
+			len(c.Changes), len(rels), kinds[knowledge.NoticeDeprecation], kinds[knowledge.NoticeRemoval], kinds[knowledge.NoticeUpgrade])
+	}
+	if len(c.Lifecycles) > 0 || len(c.Patches) > 0 {
+		fmt.Fprintf(io.out, "  lifecycles: %d minor releases; patch releases: %d\n", len(c.Lifecycles), len(c.Patches))
 	}
 }
 

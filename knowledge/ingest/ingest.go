@@ -17,6 +17,7 @@ import (
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
+	"github.com/kepbot/kepbot/knowledge/provenance"
 	"github.com/kepbot/kepbot/knowledge/releasenote"
 	"github.com/kepbot/kepbot/knowledge/website"
 )
@@ -41,6 +42,11 @@ type Result struct {
 	// KEPReports describe each enhancements folder or archive read: how
 	// many kep.yaml files, KEPs, and what was skipped and why.
 	KEPReports []KEPReport
+	// Notes name what was read around inside files that were read: an
+	// entry skipped, a text cut short, two dates that disagree.
+	Notes []Warning
+
+	stamps map[string]*provenance.Provenance // SOURCE.md by folder, nil when none
 }
 
 // KEPReport is what one enhancements folder or archive held.
@@ -52,7 +58,9 @@ type KEPReport struct {
 // Load reads every path: a release note or post (Markdown, .md or .txt;
 // Chinese ones are read as release notes, others as the official English
 // posts and the deprecation guide), a kubernetes/enhancements checkout (a
-// folder holding keps/) or its .tar.gz, or a folder of any of these (read
+// folder holding keps/) or its .tar.gz, kubernetes/sig-release's release
+// notes as data and release pages, endoflife.date's Kubernetes lifecycle
+// and patch list (see routeRelease), or a folder of any of these (read
 // recursively; hidden folders and node_modules are passed over). It fails
 // only when no path exists at all; what cannot be read becomes a warning.
 func Load(paths []string) (*Result, error) {
@@ -108,7 +116,7 @@ func (r *Result) loadDir(dir string) {
 		if d.Type()&fs.ModeSymlink != 0 || !d.Type().IsRegular() {
 			return nil
 		}
-		if isDocument(name) || isArchive(name) {
+		if isDocument(name) || isArchive(name) || isDataFile(p) {
 			files = append(files, p)
 		}
 		return nil
@@ -144,7 +152,7 @@ func (r *Result) loadEnhancements(dir string) {
 		r.warn(dir, err.Error())
 		return
 	}
-	r.addKEPs(dir, res)
+	r.addKEPs(dir, res) // kepyaml dates it by its SOURCE.md or git HEAD, never by file times
 }
 
 func (r *Result) loadArchive(path string) {
@@ -190,9 +198,20 @@ func (r *Result) loadFile(path string) {
 		r.loadArchive(path)
 		return
 	}
-	data, err := readCapped(path, MaxDocumentBytes)
+	limit := int64(MaxDocumentBytes)
+	if isJSON(path) {
+		limit = MaxDataBytes
+	}
+	data, err := readCapped(path, limit)
 	if err != nil {
 		r.warn(path, describe(err))
+		return
+	}
+	if r.routeRelease(path, data) {
+		return
+	}
+	if isJSON(path) {
+		r.warn(path, "not a file kepbot reads; expected a release-1.N/release-notes/release-notes-draft.json or release-data's kubernetes.json")
 		return
 	}
 	if !utf8.Valid(data) {
@@ -237,7 +256,7 @@ func readCapped(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("larger than %d MiB, too large for a document", max>>20)
+		return nil, fmt.Errorf("larger than %d MiB, too large for a document of its kind", max>>20)
 	}
 	return data, nil
 }

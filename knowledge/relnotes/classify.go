@@ -1,0 +1,142 @@
+package relnotes
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Classify says which notice a release-note entry makes. The rules, drawn
+// from the notes of 1.25 to 1.36 and tested on them (rules_test.go):
+//
+//  1. An entry of kind "deprecation" is a removal when its text states a
+//     removal (see below), else a deprecation: the kind is given to both
+//     ("X is deprecated and will be removed in v1.N"; "the deprecated
+//     flag X was removed").
+//  2. An entry of kind "api-change" or "cleanup" is a removal when its text
+//     states a removal of a thing users name: it mentions something
+//     deprecated, a feature gate, a flag, an API or API version, an
+//     in-tree plugin or provider, an annotation, a field, a metric, an
+//     environment variable, "support for", or GA. ("Removed the GA
+//     feature gate X"; "v1beta2 is no longer served".)
+//  3. An entry of kind "api-change", "cleanup" or "feature" is a
+//     deprecation when its text states one: "X is/was/has been/as
+//     deprecated", "deprecate(s) X", "deprecation of/for X", or a text
+//     opening with "Deprecated ..." (after a "component:" prefix).
+//  4. Rules 2 and 3 pass over bug fixes: a text opening "Fix", "Fixed".
+//  5. Otherwise an entry marked action_required is an upgrade note; an
+//     action-required removal or deprecation stays a removal or a
+//     deprecation (Change.Action still says it is urgent).
+//
+// A text states a removal with "removed", "dropped", "no longer served",
+// "no longer supported" or "stopped serving", or by opening with "Remove",
+// "Removing", "Drop". A removal word does not count when the words before
+// it in its clause put it in the future or the past ("will be removed",
+// "until ... removed", "since X was removed", "given ..."), when it removes
+// only a use, a cleanup, a note, a statement or a restriction ("removed the
+// usage of the flag"), or when it takes a thing out of the defaults only
+// ("removed them from the defaults").
+func Classify(kinds []string, text string, action bool) knowledge.NoticeKind {
+	has := map[string]bool{}
+	for _, k := range kinds {
+		has[k] = true
+	}
+	t := unwrapQuotes(strings.TrimSpace(text))
+	if has["deprecation"] {
+		if statesRemoval(t) {
+			return knowledge.NoticeRemoval
+		}
+		return knowledge.NoticeDeprecation
+	}
+	if !fixRe.MatchString(t) {
+		if (has["api-change"] || has["cleanup"]) && statesRemoval(t) && removedThingRe.MatchString(t) {
+			return knowledge.NoticeRemoval
+		}
+		if (has["api-change"] || has["cleanup"] || has["feature"]) && statesDeprecation(t) {
+			return knowledge.NoticeDeprecation
+		}
+	}
+	if action {
+		return knowledge.NoticeUpgrade
+	}
+	return ""
+}
+
+// prefix is an optional "component: " and "ACTION REQUIRED: " before a text's first verb.
+const prefix = `^(?:[\w./\[\] -]{1,40}:\s*)?(?:action[- ]required:?\s*)?`
+
+var (
+	fixRe = regexp.MustCompile(`(?i)^fix(?:es|ed)?\b`)
+
+	removalOpenRe = regexp.MustCompile(`(?i)` + prefix + `(?:remove|removes|removing|drop|drops|dropping)\b`)
+	removalWordRe = regexp.MustCompile(`(?i)\b(?:removed|dropped|no longer served|no longer supported|no longer supports?|stopped serving)\b`)
+	// clauseEndRe ends a clause: a sentence's end, a comma, a bracket, a
+	// new line, a list dash.
+	clauseEndRe = regexp.MustCompile(`[.;:!?](?:\s|$)|[,()\n]|\s-\s`)
+	// notNowRe, before a removal word in its clause, puts the removal in
+	// the future or in an earlier release.
+	notNowRe = regexp.MustCompile(`(?i)\b(?:will|be|before|once|until|would|should|could|can|may|might|planned|when|if|given|since|because|after)\b`)
+	// notAThingRe, right after a removal word, says what went is no thing
+	// users name.
+	notAThingRe    = regexp.MustCompile(`(?i)^\s+(?:(?:the|an?)\s+)?(?:(?:inaccurate|misleading|incorrect|unused)\s+)?(?:usage|use|cleanup|mention|note|statement|restrictions?|limitations?|requirements?|a purpose)\b`)
+	fromDefaultsRe = regexp.MustCompile(`(?i)^[^.;]{0,60}?\bfrom\s+(?:the\s+)?defaults?\b`)
+
+	removedThingRe = regexp.MustCompile(`(?i:deprecat|feature[- ]?gates?|featuregate|feature flag|\bflags?\b|\bv\d+(?:alpha|beta)\d+\b|in-?tree|plugins?|providers?|annotations?|\bfields?\b|metrics?|support for|environment variable|generally available)|\bAPIs?\b|\bGA\b`)
+
+	deprecationOpenRe = regexp.MustCompile(`(?i)` + prefix + `deprecat(?:e|ed|es|ing)\b`)
+	deprecationRe     = regexp.MustCompile(`(?i)\b(?:(?:is|are|was|were|been|be|now|being|as)\s+(?:now\s+|officially\s+|also\s+)?deprecated|deprecates?|deprecation (?:of|for))\b`)
+)
+
+// maxClauseLook bounds how far before a removal word its clause is read.
+const maxClauseLook = 200
+
+// statesRemoval reports whether t says something was removed in this
+// release (see Classify).
+func statesRemoval(t string) bool {
+	low := strings.ToLower(t)
+	if !strings.Contains(low, "remov") && !strings.Contains(low, "drop") && !strings.Contains(low, "no longer") && !strings.Contains(low, "stopped serving") {
+		return false
+	}
+	if removalOpenRe.MatchString(t) {
+		return true
+	}
+	ends := clauseEndRe.FindAllStringIndex(t, -1)
+	e := 0 // ends[:e] end before the current match
+	for _, m := range removalWordRe.FindAllStringIndex(t, -1) {
+		for e < len(ends) && ends[e][1] <= m[0] {
+			e++
+		}
+		start := max(0, m[0]-maxClauseLook)
+		if e > 0 {
+			start = max(start, ends[e-1][1])
+		}
+		if notNowRe.MatchString(t[start:m[0]]) {
+			continue
+		}
+		after := t[m[1]:]
+		if notAThingRe.MatchString(after) || fromDefaultsRe.MatchString(after) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// statesDeprecation reports whether t says something is deprecated (see
+// Classify). "un-deprecated" and "the deprecated X" do not.
+func statesDeprecation(t string) bool {
+	if !strings.Contains(strings.ToLower(t), "deprecat") {
+		return false
+	}
+	return deprecationOpenRe.MatchString(t) || deprecationRe.MatchString(t)
+}
+
+// unwrapQuotes drops one pair of quotes around a whole text: some entries
+// carry the YAML quoting of the PR's release-note block.
+func unwrapQuotes(t string) string {
+	if len(t) > 1 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+		return strings.TrimSpace(t[1 : len(t)-1])
+	}
+	return t
+}
