@@ -168,6 +168,31 @@ func (e *Engine) Invalidate() {
 	e.srcMu.Unlock()
 }
 
+// Swap runs write, which replaces the store's knowledge, and then moves
+// the Engine to the new knowledge in one step: answers in flight finish on
+// the catalog they hold, the next ones get the new one, and none waits for
+// it to be built. No catalog is built while write runs, so none mixes the
+// old knowledge with the new. It fails with write's error, the old catalog
+// kept; when the new catalog cannot be read, the old one is dropped and the
+// next question reads the store.
+func (e *Engine) Swap(ctx context.Context, write func() error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := write(); err != nil {
+		return err
+	}
+	e.srcMu.Lock()
+	e.srcs.Store(nil)
+	e.srcMu.Unlock()
+	c, err := e.readCatalog(ctx)
+	if err != nil {
+		e.cat.Store(nil)
+		return fmt.Errorf("read the new knowledge: %w", err)
+	}
+	e.cat.Store(c)
+	return nil
+}
+
 // notFound turns a store miss into the engine's own ENOTFOUND sentence and
 // wraps any other error with what was being looked up.
 func notFound(err error, what string, format string, args ...any) error {

@@ -3,6 +3,7 @@ package knowledge_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,5 +91,49 @@ func TestEngineWarm(t *testing.T) {
 	err := knowledge.NewEngine(failingStore{openStore(t, synthetic(t))}).Warm(context.Background())
 	if err == nil || knowledge.ErrorCode(err) != knowledge.EINTERNAL || !strings.Contains(err.Error(), "find KEP-") {
 		t.Errorf("Warm over a failing store: %v; want the wrapped store error", err)
+	}
+}
+
+// TestEngineSwap: answers asked while a swap writes and builds the new
+// catalog come from the old knowledge, whole; those after it from the new;
+// a failed write keeps the old catalog.
+func TestEngineSwap(t *testing.T) {
+	kb := openStore(t, synthetic(t))
+	e := knowledge.NewEngine(kb)
+	if err := e.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "synthetic_corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c knowledge.Corpus
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	c.Releases = append(c.Releases, knowledge.Release{Version: knowledge.MustVersion("1.45"), Date: "2031-08-20", Theme: "Driftwood", Sources: []string{"notes-1.43-en"}})
+	during := make(chan *knowledge.Answer, 1)
+	err = e.Swap(context.Background(), func() error {
+		if err := kb.ReplaceKnowledge(context.Background(), knowledge.Compile(&c)); err != nil {
+			return err
+		}
+		during <- ask(t, e, "1.45") // the new knowledge is written, the catalog not yet swapped
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := <-during; a.Error == nil {
+		t.Errorf("during the swap, 1.45 = %q; want the old knowledge, which does not know it", a.Text)
+	}
+	if a := ask(t, e, "1.45"); a.Error != nil || !strings.Contains(a.Text, "Driftwood") {
+		t.Errorf("after the swap, 1.45 = %q", a.Text)
+	}
+	boom := errors.New("disk full")
+	if err := e.Swap(context.Background(), func() error { return boom }); !errors.Is(err, boom) {
+		t.Errorf("Swap with a failing write = %v", err)
+	}
+	if a := ask(t, e, "1.45"); a.Error != nil {
+		t.Errorf("after a failed swap, 1.45 = %q; want the catalog kept", a.Text)
 	}
 }

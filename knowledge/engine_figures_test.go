@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/ingest"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 )

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/kepbot/kepbot/knowledge/ingest"
+	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 )
 

@@ -7,26 +7,22 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/fetch"
+	"github.com/kepbot/kepbot/internal/refresh"
+	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
 	"github.com/kepbot/kepbot/store"
 )
 
-// defaultSyncURL is GitHub's REST endpoint for a tarball of
-// kubernetes/enhancements' default branch. It answers with a redirect to
-// codeload.github.com, whose archive has one top folder,
-// kubernetes-enhancements-<commit>, from which the commit is read.
-const defaultSyncURL = "https://api.github.com/repos/kubernetes/enhancements/tarball"
-
-// runSync refreshes the kep.yaml part of the knowledge from the
-// kubernetes/enhancements tarball (or a local copy), keeping every other
-// source, in one atomic swap. When the server says nothing changed it only
-// records the check. On any failure the database is left as it was.
+// runSync asks every source of the knowledge for news once and applies
+// what they bring in one transaction, each source's part swapped alone; a
+// source that fails keeps its part. While `bot serve` holds the database,
+// it asks the running serve to refresh instead (see admin.go).
 func runSync(ctx context.Context, io stdio, args []string) int {
 	return syncCommand{}.run(ctx, io, args)
 }
@@ -37,14 +33,6 @@ type syncCommand struct {
 	fetch  fetch.Options
 	limits kepyaml.Limits
 	now    func() time.Time
-}
-
-// synced is kep.yaml read from one source, ready to be applied.
-type synced struct {
-	res     *kepyaml.Result
-	state   store.SyncState // URL, ETag and Commit; the times are set when applied
-	where   string          // the source, fit to print
-	archive bool
 }
 
 // exitError is an error with the exit code it deserves.
@@ -64,10 +52,12 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	}
 	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
 	fs.SetOutput(io.err)
-	dbPath := dbFlag(fs, io.getenv)
-	rawURL := fs.String("url", "", "fetch the enhancements tarball from `URL`, https on an allowed host (default $BOT_SYNC_URL, else "+defaultSyncURL+")")
-	from := fs.String("from", "", "read a kubernetes/enhancements checkout `DIR` or its .tar.gz FILE instead of fetching")
-	timeout := fs.Duration("timeout", 0, "give up a fetch after `DURATION` (default "+fetch.DefaultTimeout.String()+")")
+	configPath := fs.String("config", "", "read the sources section of `FILE` (as bot serve does)")
+	dbOverride := fs.String("db", "", "the bbolt database `PATH` (default $BOT_DB, else "+defaultDB+")")
+	rawURL := fs.String("url", "", "fetch the enhancements tarball from `URL`, https on an allowed host (default $BOT_SYNC_URL, else "+refresh.DefaultSyncURL+")")
+	from := fs.String("from", "", "read a kubernetes/enhancements checkout `DIR` or its .tar.gz FILE instead of fetching kep.yaml")
+	only := fs.String("only", "", "ask only these sources, comma-separated: kep.yaml, release-notes, release-page, lifecycle, patches, or release-notes/1.36")
+	timeout := fs.Duration("timeout", 0, "give up one source's fetch after `DURATION` (default "+config.DefaultSourcesTimeout.String()+")")
 	if err := fs.Parse(args); err != nil {
 		return exitBadInput
 	}
@@ -75,27 +65,54 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	case fs.NArg() > 0:
 		fmt.Fprintf(io.err, "bot sync: unexpected %q; give a local copy with --from PATH.\n", fs.Arg(0))
 		return exitBadInput
-	case *from != "" && *rawURL != "":
-		fmt.Fprintln(io.err, "bot sync: give --url or --from, not both.")
+	case *from != "" && (*rawURL != "" || *only != ""):
+		fmt.Fprintln(io.err, "bot sync: --from reads kep.yaml from a local copy; give it without --url or --only.")
 		return exitBadInput
 	}
+	cfg, err := config.Load(*configPath, io.getenv)
+	if err != nil {
+		fmt.Fprintf(io.err, "bot sync: %v\n", err)
+		return exitBadInput
+	}
+	if *dbOverride != "" {
+		cfg.DB = *dbOverride
+	}
+	if *rawURL != "" {
+		cfg.Sources.SyncURL = *rawURL
+	}
 	if *timeout > 0 {
-		c.fetch.Timeout = *timeout
+		cfg.Sources.Timeout = *timeout
 	}
-	db := dbPath()
-	var got *synced
-	var err error
-	if *from != "" {
-		got, err = c.readLocal(*from)
-	} else {
-		u := firstOf(*rawURL, io.getenv("BOT_SYNC_URL"), defaultSyncURL)
-		got, err = c.fetchRemote(ctx, io, db, u)
-		if err == nil && got == nil {
-			return exitOK // up to date, printed
+	var opts refresh.Options
+	if *only != "" {
+		opts.Only = splitList(*only)
+	}
+	opts.Force = true
+	db := cfg.DB
+	if !fileExists(db) {
+		// a new database starts from the built-in snapshot, as ask does
+		kdb, err := openKnowledge(ctx, db, nil)
+		if err != nil {
+			fmt.Fprintf(io.err, "bot sync: %v\n", err)
+			return exitFailure
 		}
+		kdb.Close()
 	}
-	if err == nil {
-		err = c.apply(ctx, io, db, got)
+	r, err := c.refresher(cfg, db)
+	if err != nil {
+		fmt.Fprintf(io.err, "bot sync: %v\n", err)
+		return exitBadInput
+	}
+	defer r.Close()
+	var rep *refresh.Report
+	if *from != "" {
+		rep, err = c.fromLocal(ctx, r, *from)
+	} else {
+		rep, err = r.Run(ctx, opts)
+	}
+	var oe *store.OpenError
+	if errors.As(err, &oe) && errors.Is(oe, store.ErrLocked) {
+		return askServe(ctx, io, db, opts, *from)
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "bot sync: %v; the database was not changed.\n", err)
@@ -103,99 +120,35 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 		if errors.As(err, &ee) {
 			return ee.code
 		}
+		if errors.Is(err, refresh.ErrNoCorpus) {
+			return exitBadInput
+		}
 		return exitFailure
 	}
-	return exitOK
+	printSync(io, db, rep)
+	return rep.Severity()
 }
 
-// fetchRemote asks rawURL for news, with the stored ETag when the last sync
-// read the same URL. It returns nil, nil when the server answers 304, after
-// recording the check and printing "up to date".
-func (c syncCommand) fetchRemote(ctx context.Context, io stdio, db, rawURL string) (*synced, error) {
-	shown := fetch.Redact(rawURL)
-	prev, err := withStore(ctx, db, func(kb *store.KnowledgeStore) (store.SyncState, error) { return kb.SyncState(ctx) })
-	if err != nil {
-		return nil, err
-	}
-	etag := ""
-	if prev.URL == shown {
-		etag = prev.ETag
-	}
-	client, err := fetch.New(c.fetch)
-	if err != nil {
-		return nil, err
-	}
-	defer client.Close()
-	resp, err := client.Get(ctx, rawURL, etag)
-	if err != nil {
-		return nil, fetchFailure(err)
-	}
-	if resp.NotModified {
-		return nil, c.recordCheck(ctx, io, db, shown, etag)
-	}
-	defer resp.Body.Close()
-	res, err := kepyaml.LoadTarGz(resp.Body, c.limits)
-	if err != nil {
-		return nil, refusal(shown, err)
-	}
-	got := &synced{res: res, where: shown, archive: true,
-		state: store.SyncState{URL: shown, ETag: resp.ETag, Commit: commitOf(res, resp.ETag)}}
-	return got, nil
-}
-
-// fetchFailure gives a failed fetch its exit code: a URL or archive that
-// can never work is bad input, a server or network trouble a failure.
-func fetchFailure(err error) error {
-	err = fmt.Errorf("could not fetch kep.yaml: %w", err)
-	if errors.Is(err, fetch.ErrNotAllowed) || errors.Is(err, fetch.ErrTooLarge) {
-		return badInput(err)
-	}
-	return err
-}
-
-// refusal explains why the archive from where was not used.
-func refusal(where string, err error) error {
-	if errors.Is(err, fetch.ErrTimeout) || errors.Is(err, context.Canceled) {
-		return fmt.Errorf("reading the archive from %s: %w", where, err)
-	}
-	return badInput(fmt.Errorf("the archive from %s was refused: %w", where, err))
-}
-
-// recordCheck records that the source had nothing new. Another sync may
-// have run since prev was read: the check is recorded only when the state
-// still names this URL and ETag, so a newer state is never overwritten.
-func (c syncCommand) recordCheck(ctx context.Context, io stdio, db, shown, etag string) error {
-	st, err := withStore(ctx, db, func(kb *store.KnowledgeStore) (store.SyncState, error) {
-		st, err := kb.SyncState(ctx)
-		if err != nil || st.URL != shown || st.ETag != etag {
-			return st, err
-		}
-		st.Checked = c.now().UTC()
-		return st, kb.SaveSyncState(ctx, st)
+// refresher builds the Refresher over the database at db, opened for each
+// step alone so that no other kepbot waits on the file during a download.
+func (c syncCommand) refresher(cfg *config.Config, db string) (*refresh.Refresher, error) {
+	fo := c.fetch
+	fo.Timeout = cfg.Sources.Timeout
+	return refresh.New(refresh.Config{
+		Store: lazyStore{path: db},
+		URLs: refresh.URLs{Sync: cfg.Sources.SyncURL, Relnotes: cfg.Sources.RelnotesURL,
+			Lifecycle: cfg.Sources.LifecycleURL, Patches: cfg.Sources.PatchesURL},
+		AllowHosts: cfg.Sources.AllowHosts,
+		Fetch:      fo,
+		Limits:     c.limits,
+		Interval:   cfg.Sources.RefreshInterval,
+		Now:        c.now,
 	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(io.out, "Up to date: %s has not changed since the last sync%s.\n", shown, since(st))
-	return nil
 }
 
-func since(st store.SyncState) string {
-	var parts []string
-	if st.Commit != "" {
-		parts = append(parts, "commit "+st.Commit)
-	}
-	if !st.Synced.IsZero() {
-		parts = append(parts, "synced "+st.Synced.UTC().Format("2006-01-02 15:04 MST"))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-// readLocal reads a kubernetes/enhancements checkout folder or its .tar.gz.
-func (c syncCommand) readLocal(p string) (*synced, error) {
+// fromLocal reads a kubernetes/enhancements checkout folder or its
+// .tar.gz and applies it as kep.yaml's news.
+func (c syncCommand) fromLocal(ctx context.Context, r *refresh.Refresher, p string) (*refresh.Report, error) {
 	info, err := os.Stat(p)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("read %s: %w", p, err))
@@ -204,58 +157,109 @@ func (c syncCommand) readLocal(p string) (*synced, error) {
 	if err != nil {
 		return nil, badInput(fmt.Errorf("read %s: %w", p, err))
 	}
-	got := &synced{where: p, archive: !info.IsDir(),
-		state: store.SyncState{URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()}}
+	var res *kepyaml.Result
 	if info.IsDir() {
-		got.res, err = kepyaml.LoadDir(p, c.limits)
+		res, err = kepyaml.LoadDir(p, c.limits)
 	} else {
-		var f *os.File
-		if f, err = os.Open(p); err != nil {
-			return nil, badInput(fmt.Errorf("read %s: %w", p, err))
+		f, ferr := os.Open(p)
+		if ferr != nil {
+			return nil, badInput(fmt.Errorf("read %s: %w", p, ferr))
 		}
 		defer f.Close()
-		got.res, err = kepyaml.LoadTarGz(f, c.limits)
+		res, err = refresh.ReadTarGz(f, c.limits)
+	}
+	if err == nil {
+		err = refresh.CheckKEPYAML(res)
 	}
 	if err != nil {
-		return nil, refusal(p, err)
+		return nil, badInput(fmt.Errorf("%s was refused: %w", p, err))
 	}
-	got.state.Commit = commitOf(got.res, "")
-	return got, nil
+	commit := ""
+	if len(res.Corpus.Sources) > 0 {
+		commit = res.Corpus.Sources[0].Commit
+	}
+	return r.ApplyLocal(ctx, refresh.Local{
+		Name: refresh.NameKEPYAML, URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(),
+		Corpus: res.Corpus, Commit: commit,
+		Detail: fmt.Sprintf("%d KEPs from %d kep.yaml files", len(res.Corpus.KEPs), res.Report.Files),
+	})
 }
 
-// commitOf reads the enhancements commit from the archive's top folder
-// (kubernetes-enhancements-<sha>, as GitHub names it), else from an ETag
-// that is a bare commit hash; "" when neither says.
-func commitOf(res *kepyaml.Result, etag string) string {
-	for _, s := range res.Corpus.Sources {
-		if sha, ok := strings.CutPrefix(path.Base(filepath.ToSlash(s.Path)), "kubernetes-enhancements-"); ok && isHex(sha, 4) {
-			return sha
+// printSync prints a pass's report: a line per source, then the totals.
+func printSync(io stdio, db string, rep *refresh.Report) {
+	if rep.Applied {
+		fmt.Fprintf(io.out, "Synced %s (generation %d):\n", db, rep.Generation)
+	} else {
+		fmt.Fprintf(io.out, "Up to date: nothing new in %s.\n", db)
+	}
+	for _, o := range rep.Outcomes {
+		fmt.Fprintf(io.out, "  %s\n", o.Line())
+	}
+	if rep.Applied {
+		st := rep.Stats
+		fmt.Fprintf(io.out, "  knowledge now: %d releases, %d KEPs, %d notices, %d release-note entries, %d patch releases\n",
+			st.Releases, st.KEPs, st.Notices, st.Changes, st.Patches)
+	}
+	for _, o := range rep.Outcomes {
+		if o.Severity != refresh.SeverityNone {
+			fmt.Fprintf(io.err, "bot sync: %s failed: %s; what it gave before is kept.\n", o.Name, o.Error)
 		}
 	}
-	if tag := strings.Trim(strings.TrimPrefix(etag, "W/"), `"`); isHex(tag, 7) {
-		return tag
-	}
-	return ""
 }
 
-func isHex(s string, min int) bool {
-	if len(s) < min || len(s) > 40 {
-		return false
-	}
-	return strings.Trim(s, "0123456789abcdef") == ""
-}
-
-func firstOf(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
 		}
 	}
-	return ""
+	return out
+}
+
+// lazyStore is a refresh.Store over the database at path that opens it
+// for each call and closes it again, so a sync holds the file only while
+// it reads or writes, never during a download.
+type lazyStore struct{ path string }
+
+var _ refresh.Store = lazyStore{}
+
+func (s lazyStore) LoadCorpus(ctx context.Context) (*knowledge.Corpus, error) {
+	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (*knowledge.Corpus, error) { return kb.LoadCorpus(ctx) })
+}
+
+func (s lazyStore) IsEmpty(ctx context.Context) (bool, error) {
+	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (bool, error) { return kb.IsEmpty(ctx) })
+}
+
+func (s lazyStore) ListSources(ctx context.Context) ([]knowledge.Source, error) {
+	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) ([]knowledge.Source, error) { return kb.ListSources(ctx) })
+}
+
+func (s lazyStore) SourceStates(ctx context.Context) (map[string]store.SourceState, error) {
+	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (map[string]store.SourceState, error) { return kb.SourceStates(ctx) })
+}
+
+func (s lazyStore) SaveSourceStates(ctx context.Context, states map[string]store.SourceState) error {
+	_, err := withStore(ctx, s.path, func(kb *store.KnowledgeStore) (struct{}, error) {
+		return struct{}{}, kb.SaveSourceStates(ctx, states)
+	})
+	return err
+}
+
+func (s lazyStore) ReplaceWithSources(ctx context.Context, k *knowledge.Knowledge, states map[string]store.SourceState) error {
+	_, err := withStore(ctx, s.path, func(kb *store.KnowledgeStore) (struct{}, error) {
+		return struct{}{}, kb.ReplaceWithSources(ctx, k, states)
+	})
+	return err
+}
+
+func (s lazyStore) Generation(ctx context.Context) (uint64, error) {
+	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (uint64, error) { return kb.Generation(ctx) })
 }
 
 // withStore opens the database at path for one step of a sync and closes
-// it again, so that no other kepbot waits on the file during a download.
+// it again.
 func withStore[T any](ctx context.Context, path string, fn func(*store.KnowledgeStore) (T, error)) (T, error) {
 	var zero T
 	db, err := store.Open(path, store.Options{Timeout: lockTimeout})

@@ -90,11 +90,11 @@ func TestSyncRefusesHostileResponses(t *testing.T) {
 		{"gzip bomb of 10 GB of zeros", serveTarOf(10<<30, gzip.BestSpeed),
 			nil, exitBadInput, []string{"was refused", "over the limit of 67108864 decompressed bytes (a bomb"}},
 		{"100 MB streamed over the cap", serveTarOf(100<<20, gzip.NoCompression),
-			nil, exitBadInput, []string{"was refused", "too large: the file is over the cap of 16777216 bytes"}},
+			nil, exitBadInput, []string{"could not fetch it", "too large: the file is over the cap of 16777216 bytes"}},
 		{"100 MB declared over the cap", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Length", fmt.Sprint(100<<20))
 			io.CopyN(w, zeros{}, 100<<20)
-		}, nil, exitBadInput, []string{"could not fetch kep.yaml", "the server says the file is 104857600 bytes, over the cap of 16777216"}},
+		}, nil, exitBadInput, []string{"could not fetch it", "the server says the file is 104857600 bytes, over the cap of 16777216"}},
 		{"slow body beyond the timeout", func(w http.ResponseWriter, r *http.Request) {
 			for i := 0; ; i++ {
 				if _, err := w.Write(goodTarball(t)[i*64 : i*64+64]); err != nil {
@@ -107,15 +107,15 @@ func TestSyncRefusesHostileResponses(t *testing.T) {
 				case <-time.After(20 * time.Millisecond):
 				}
 			}
-		}, []string{"--timeout", "500ms"}, exitFailure, []string{"reading the archive from", "timed out after 500ms"}},
+		}, []string{"--timeout", "500ms"}, exitFailure, []string{"timed out after 500ms"}},
 		{"slow headers beyond the timeout", func(w http.ResponseWriter, r *http.Request) {
 			<-r.Context().Done()
-		}, []string{"--timeout", "500ms"}, exitFailure, []string{"could not fetch kep.yaml", "timed out after 500ms"}},
+		}, []string{"--timeout", "500ms"}, exitFailure, []string{"could not fetch it", "timed out after 500ms"}},
 		{"redirect to a disallowed host", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "https://169.254.169.254/latest/meta-data/", http.StatusFound)
 		}, nil, exitBadInput, []string{`redirect to https://169.254.169.254/latest/meta-data/: host "169.254.169.254" is not on the allowlist`}},
 		{"server error", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusInternalServerError) },
-			nil, exitFailure, []string{"could not fetch kep.yaml", "the server answered HTTP 500 Internal Server Error"}},
+			nil, exitFailure, []string{"could not fetch it", "the server answered HTTP 500 Internal Server Error"}},
 		{"an HTML page", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<html>rate limited</html>") },
 			nil, exitBadInput, []string{"was refused", "not gzip data"}},
 		{"a tarball without kep.yaml", tarball(packEnhancements(t, "kubernetes-enhancements-abc123", func(rel string) bool { return !strings.HasPrefix(rel, "keps") }, nil)),
@@ -145,7 +145,7 @@ func TestSyncRefusesHostileResponses(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit %d; want %d\nstdout:\n%s", code, tc.code, out)
 			}
-			for _, want := range append(tc.want, "bot sync: ", "; the database was not changed.\n") {
+			for _, want := range append(tc.want, "bot sync: kep.yaml failed: ", "; what it gave before is kept.\n") {
 				if !strings.Contains(errs, want) {
 					t.Errorf("stderr does not say %q", want)
 				}
@@ -155,6 +155,10 @@ func TestSyncRefusesHostileResponses(t *testing.T) {
 			}
 			after := readState(t, db)
 			after.Info.Path = before.Info.Path // a copy of the same database
+			if after.Sync.Result != "failed" && after.Sync.Result != "rate limited" || after.Sync.Failures != 1 || strings.Contains(after.Sync.Error, "s3cr3t") {
+				t.Errorf("kep.yaml's state %+v; want one failure recorded, without the token", after.Sync)
+			}
+			after.Sync = before.Sync // the failure is recorded; the knowledge must not move
 			if diff := cmp.Diff(before, after); diff != "" {
 				t.Errorf("the database changed (-before +after):\n%s", diff)
 			}
@@ -177,7 +181,7 @@ func TestSyncURLs(t *testing.T) {
 	}{
 		{"http://github.com/x.tar.gz", `only https URLs are fetched, and this one is "http:"`},
 		{"https://user:s3cr3t@github.com/x.tar.gz", "user name or password"},
-		{ts.URL + "/t", `host "127.0.0.1" is not on the allowlist (api.github.com, codeload.github.com, github.com)`},
+		{ts.URL + "/t", `host "127.0.0.1" is not on the allowlist (api.github.com, codeload.github.com, github.com, raw.githubusercontent.com)`},
 		{"https://2130706433/t", "non-standard form"},
 		{"https://169.254.169.254/latest/meta-data/?s3cr3t", `host "169.254.169.254" is not on the allowlist`},
 	} {

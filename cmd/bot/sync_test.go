@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,9 +20,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/internal/fetch"
+	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/ingest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -160,6 +161,9 @@ func (ts *tarballServer) command() syncCommand {
 func runCmd(t testing.TB, c syncCommand, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
+	if !slices.Contains(args, "--from") && !slices.Contains(args, "--only") {
+		args = append(args, "--only", "kep.yaml") // these tests serve kep.yaml alone
+	}
 	code = c.run(context.Background(), stdio{in: strings.NewReader(""), out: &out, err: &errb,
 		getenv: func(string) string { return "" }}, args)
 	return code, out.String(), errb.String()
@@ -177,7 +181,7 @@ func mustSync(t testing.TB, c syncCommand, args ...string) string {
 // dbState is what a sync may change, read in one open of the database.
 type dbState struct {
 	Info    store.Info
-	Sync    store.SyncState
+	Sync    store.SourceState // kep.yaml's
 	Numbers []int
 	KEP3866 *knowledge.KEP
 	Gate    *knowledge.KEP
@@ -201,8 +205,9 @@ func readState(t testing.TB, path string) dbState {
 	}
 	s.Info, err = kb.Info(ctx)
 	must(err)
-	s.Sync, err = kb.SyncState(ctx)
+	states, err := kb.SourceStates(ctx)
 	must(err)
+	s.Sync = states["kep.yaml"]
 	s.Numbers, err = kb.ListKEPNumbers(ctx)
 	must(err)
 	s.KEP3866, err = kb.FindKEPByNumber(ctx, 3866)
@@ -222,7 +227,7 @@ func TestSyncFromServer(t *testing.T) {
 
 	out := mustSync(t, c, "--db", db, "--url", url)
 	t.Log(out)
-	for _, want := range []string{"Synced kep.yaml from " + url + " (commit abc123) into " + db, "kep.yaml: 656 files", "the built-in snapshot"} {
+	for _, want := range []string{"Synced " + db + " (generation 2):", "kep.yaml: updated, 650 KEPs from 656 kep.yaml files (commit abc123)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -231,8 +236,9 @@ func TestSyncFromServer(t *testing.T) {
 	if n := len(first.Numbers); n < 600 {
 		t.Errorf("%d KEPs after the first sync; want 600 or more", n)
 	}
-	want := store.SyncState{URL: url, ETag: `"etag-1"`, Commit: "abc123", Synced: first.Sync.Synced, Checked: first.Sync.Synced}
-	if diff := cmp.Diff(want, first.Sync); diff != "" || first.Sync.Synced.IsZero() {
+	want := store.SourceState{URL: url, ETag: `"etag-1"`, Commit: "abc123", IDs: []string{"kubernetes/enhancements"},
+		Checked: first.Sync.Checked, Succeeded: first.Sync.Checked, Changed: first.Sync.Checked, Result: "updated"}
+	if diff := cmp.Diff(want, first.Sync); diff != "" || first.Sync.Checked.IsZero() {
 		t.Errorf("sync state (-want +got):\n%s", diff)
 	}
 	if first.KEP3866.Title == "" || first.KEP3866.Source == "" || first.Gate.Number != 3866 {
@@ -241,15 +247,15 @@ func TestSyncFromServer(t *testing.T) {
 
 	// Nothing new: a 304, the check recorded, the knowledge untouched.
 	code, out, errs := runCmd(t, c, "--db", db, "--url", url)
-	if code != exitOK || !strings.Contains(out, "Up to date: "+url+" has not changed since the last sync (commit abc123, synced ") {
+	if code != exitOK || !strings.Contains(out, "Up to date: nothing new in "+db+".\n  kep.yaml: not modified (commit abc123)") {
 		t.Fatalf("second sync: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	if inm := ts.ifNoneMatch(); len(inm) != 2 || inm[0] != "" || inm[1] != `"etag-1"` {
 		t.Errorf("If-None-Match sent: %q; want none, then the stored ETag", inm)
 	}
 	second := readState(t, db)
-	if !second.Sync.Checked.After(first.Sync.Checked) || !second.Sync.Synced.Equal(first.Sync.Synced) {
-		t.Errorf("after a 304: checked %v (was %v), synced %v (was %v)", second.Sync.Checked, first.Sync.Checked, second.Sync.Synced, first.Sync.Synced)
+	if !second.Sync.Checked.After(first.Sync.Checked) || !second.Sync.Changed.Equal(first.Sync.Changed) || second.Sync.Result != "not modified" {
+		t.Errorf("after a 304: checked %v (was %v), changed %v (was %v), result %q", second.Sync.Checked, first.Sync.Checked, second.Sync.Changed, first.Sync.Changed, second.Sync.Result)
 	}
 	second.Sync = first.Sync
 	if diff := cmp.Diff(first, second); diff != "" {
@@ -303,7 +309,7 @@ func TestSyncKeepsTheOtherSources(t *testing.T) {
 
 	ts := newTarballServer(t, goodTarball(t), `"e"`)
 	out := mustSync(t, ts.command(), "--db", path, "--url", ts.URL+"/t")
-	if !strings.Contains(out, "kept from the stored sources") {
+	if !strings.Contains(out, "kep.yaml: updated") {
 		t.Errorf("report:\n%s", out)
 	}
 	after := readState(t, path)
@@ -360,7 +366,8 @@ func TestSyncFromLocalCopies(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "kb.db")
 	out := mustSync(t, c, "--db", path, "--from", dir)
 	st := readState(t, path)
-	if !strings.HasPrefix(out, "Synced kep.yaml from "+dir+" into ") || st.Sync.URL != "file://"+filepath.ToSlash(dir) || st.Sync.ETag != "" || st.Sync.Commit != "" {
+	if !strings.HasPrefix(out, "Synced "+path+" (generation ") || st.Sync.URL != "file://"+filepath.ToSlash(dir) || st.Sync.ETag != "" ||
+		st.Sync.Commit != "64765b4b02389318f2113119dd9e491479f978a0" {
 		t.Errorf("from a folder: state %+v\n%s", st.Sync, out)
 	}
 	if len(st.Numbers) < 600 {
@@ -383,7 +390,7 @@ func TestSyncFromLocalCopies(t *testing.T) {
 	}{
 		{[]string{"--from", filepath.Join(dir, "missing")}, exitBadInput, "no such file"},
 		{[]string{"--from", filepath.Join(dir, "LICENSE")}, exitBadInput, "was refused: read kep.yaml tarball: not gzip data"},
-		{[]string{"--from", dir, "--url", "https://github.com/x"}, exitBadInput, "give --url or --from, not both"},
+		{[]string{"--from", dir, "--url", "https://github.com/x"}, exitBadInput, "give it without --url or --only"},
 		{[]string{"extra"}, exitBadInput, `unexpected "extra"`},
 		{[]string{"--timeout", "soon"}, exitBadInput, "invalid value"},
 	} {

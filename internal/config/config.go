@@ -46,6 +46,8 @@ type Config struct {
 	Discord yaml.Node `yaml:"discord"`
 	// Digests sets the schedule and rate of deprecation digests.
 	Digests Digests `yaml:"digests"`
+	// Sources says where the knowledge is refreshed from, and how often.
+	Sources Sources `yaml:"sources"`
 
 	// Path is the file the config was read from, "" for none.
 	Path string `yaml:"-"`
@@ -108,6 +110,7 @@ func Default() *Config {
 			WeeklyDay: DefaultDigestDay, WeeklyTime: DefaultDigestTime, DailyTime: DefaultDigestTime,
 			SlackWorkspaceRate: DefaultSlackWorkspaceRate,
 		},
+		Sources: defaultSources(),
 	}
 }
 
@@ -128,6 +131,9 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 		c.Path = path
 		if len(c.Slack.SubscriptionManagers) == 0 {
 			c.Slack.SubscriptionManagers = nil // "[]" in the file means none
+		}
+		if len(c.Sources.AllowHosts) == 0 {
+			c.Sources.AllowHosts = nil
 		}
 	}
 	if err := c.applyEnv(getenv); err != nil {

@@ -330,3 +330,46 @@ func TestDigestsAndManagers(t *testing.T) {
 		t.Errorf("schedule = %v %v", c.Digests.Weekday(), c.Digests.WeeklyAt())
 	}
 }
+
+// TestSources: the section's keys, their variables (which win), "off",
+// and refusals that name the key.
+func TestSources(t *testing.T) {
+	path := writeFile(t, "bot.yaml", `
+sources:
+  sync_url: https://mirror.example/enhancements.tar.gz
+  allow_hosts: [mirror.example]
+  refresh_interval: 10m
+`)
+	c, err := Load(path, env{
+		"BOT_RELNOTES_URL":        "http://127.0.0.1:9000/releases",
+		"BOT_SOURCES_ALLOW_HOSTS": "mirror.example, 127.0.0.1",
+		"BOT_STALE_AFTER":         "72h",
+	}.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Sources
+	if s.SyncURL != "https://mirror.example/enhancements.tar.gz" || s.RelnotesURL != "http://127.0.0.1:9000/releases" ||
+		len(s.AllowHosts) != 2 || s.AllowHosts[1] != "127.0.0.1" || s.RefreshInterval != 10*time.Minute ||
+		s.StaleAfter != 72*time.Hour || !s.Refresh || s.Timeout != DefaultSourcesTimeout {
+		t.Errorf("sources %+v", s)
+	}
+	c, err = Load("", env{"BOT_REFRESH_INTERVAL": "off"}.get)
+	if err != nil || c.Sources.Refresh {
+		t.Errorf("BOT_REFRESH_INTERVAL=off: %+v, %v; want refreshing off", c.Sources, err)
+	}
+	for _, tc := range []struct {
+		env  env
+		want string
+	}{
+		{env{"BOT_REFRESH_INTERVAL": "500ms"}, "sources.refresh_interval (BOT_REFRESH_INTERVAL) must be at least 1s"},
+		{env{"BOT_REFRESH_INTERVAL": "hourly"}, `BOT_REFRESH_INTERVAL: "hourly" is not a duration`},
+		{env{"BOT_SOURCES_ALLOW_HOSTS": "https://mirror.example/x"}, "sources.allow_hosts (BOT_SOURCES_ALLOW_HOSTS) holds"},
+		{env{"BOT_LIFECYCLE_URL": "ftp://x/y"}, "sources.lifecycle_url (BOT_LIFECYCLE_URL) is not an http(s) URL"},
+		{env{"BOT_SOURCES_TIMEOUT": "2h"}, "sources.timeout (BOT_SOURCES_TIMEOUT) must be between 1s and 1h"},
+	} {
+		if _, err := Load("", tc.env.get); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v; want %q", tc.env, err, tc.want)
+		}
+	}
+}

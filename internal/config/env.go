@@ -70,6 +70,9 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		}
 		c.HTTP.ShutdownTimeout = d
 	}
+	if err := c.Sources.applyEnv(getenv); err != nil {
+		return err
+	}
 	for _, s := range c.secretSpecs() {
 		if err := s.resolve(getenv); err != nil {
 			return err

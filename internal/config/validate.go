@@ -50,6 +50,7 @@ func (c *Config) Validate() error {
 	p = append(p, c.Slack.problems()...)
 	p = append(p, c.Slack.managerProblems()...)
 	p = append(p, c.Digests.problems()...)
+	p = append(p, c.Sources.problems()...)
 	if len(p) > 0 {
 		return &ValidationError{Problems: p}
 	}

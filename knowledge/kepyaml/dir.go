@@ -230,3 +230,8 @@ func readSmall(root *os.Root, name string) ([]byte, error) {
 	}
 	return root.ReadFile(filepath.FromSlash(name))
 }
+
+// isCommit reports whether s looks like a git commit hash, full or short.
+func isCommit(s string) bool {
+	return len(s) >= 7 && len(s) <= 40 && strings.Trim(s, "0123456789abcdef") == ""
+}

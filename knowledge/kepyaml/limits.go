@@ -2,8 +2,6 @@ package kepyaml
 
 import (
 	"fmt"
-
-	"github.com/kepbot/kepbot/internal/safetar"
 )
 
 // Limits bound what one read takes in. A zero field takes its default.
@@ -20,10 +18,10 @@ type Limits struct {
 // decompressed, 100,000 entries, 256 MiB compressed.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxFileBytes:       safetar.DefaultMaxFileBytes,
-		MaxTotalBytes:      safetar.DefaultMaxTotalBytes,
-		MaxEntries:         safetar.DefaultMaxEntries,
-		MaxCompressedBytes: safetar.DefaultMaxCompressedBytes,
+		MaxFileBytes:       256 << 10,
+		MaxTotalBytes:      512 << 20,
+		MaxEntries:         100_000,
+		MaxCompressedBytes: 256 << 20,
 	}
 }
 
@@ -42,15 +40,6 @@ func (l Limits) withDefaults() Limits {
 		l.MaxCompressedBytes = d.MaxCompressedBytes
 	}
 	return l
-}
-
-func (l Limits) tar() safetar.Limits {
-	return safetar.Limits{
-		MaxCompressedBytes: l.MaxCompressedBytes,
-		MaxTotalBytes:      l.MaxTotalBytes,
-		MaxEntries:         l.MaxEntries,
-		MaxFileBytes:       l.MaxFileBytes,
-	}.WithDefaults()
 }
 
 // Shape limits for one parsed kep.yaml. Real files have about 300 nodes,

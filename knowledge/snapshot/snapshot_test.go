@@ -10,9 +10,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/ingest"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 )
 

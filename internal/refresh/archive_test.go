@@ -1,10 +1,11 @@
-package kepyaml
+package refresh
 
 import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -17,7 +18,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/internal/safetar"
+	"github.com/kepbot/kepbot/internal/sharedtest"
+	"github.com/kepbot/kepbot/knowledge/kepyaml"
 )
+
+func enhancements(t testing.TB) string {
+	t.Helper()
+	return sharedtest.Path(t, "data", "enhancements")
+}
+
+func loadShared(t testing.TB) *kepyaml.Result {
+	t.Helper()
+	res, err := kepyaml.LoadDir(enhancements(t), kepyaml.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
 
 // commitTime is the date of the snapshot commit in ../shared, which git
 // archive stamps on every entry of GitHub's tarballs.
@@ -69,7 +86,7 @@ func tarGzOfDir(t testing.TB, dir, top string) []byte {
 func TestReadTarGzMatchesReadDir(t *testing.T) {
 	want := loadShared(t)
 	for _, top := range []string{"kubernetes-enhancements-64765b4", ""} {
-		got, err := LoadTarGz(bytes.NewReader(tarGzOfDir(t, enhancements(t), top)), Limits{})
+		got, err := ReadTarGz(bytes.NewReader(tarGzOfDir(t, enhancements(t), top)), kepyaml.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +152,7 @@ func TestReadTarGzRefusesWholeArchive(t *testing.T) {
 		{"no kep.yaml", []member{{name: "top/README.md", body: "hi"}}, "found no keps/**/kep.yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadTarGz(bytes.NewReader(tarGz(t, tc.members...)), Limits{})
+			_, err := ReadTarGz(bytes.NewReader(tarGz(t, tc.members...)), kepyaml.Limits{})
 			if err == nil || !strings.Contains(err.Error(), tc.says) {
 				t.Fatalf("err = %v; want one saying %s", err, tc.says)
 			}
@@ -156,7 +173,7 @@ func TestReadTarGzSkipsEntries(t *testing.T) {
 		{name: "top/pkg/testdata/kep.yaml", body: doc("")},
 		{name: "top/keps/sig-node/10-good/README.md", body: "not read"},
 	}
-	res, err := LoadTarGz(bytes.NewReader(tarGz(t, members...)), Limits{})
+	res, err := ReadTarGz(bytes.NewReader(tarGz(t, members...)), kepyaml.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,13 +190,13 @@ func TestReadTarGzSkipsEntries(t *testing.T) {
 		got[s.Path] = s.Reason
 	}
 	want := map[string]string{
-		"keps/sig-node/11-link/kep.yaml":   KindLink + ": a symlink to /etc/passwd; only regular files are read and links are never followed",
-		"keps/sig-node/12-hard/kep.yaml":   KindLink + ": a hardlink to /etc/shadow; only regular files are read and links are never followed",
-		"keps/sig-node/13-dev/kep.yaml":    KindLink + ": a character device; only regular files are read and links are never followed",
-		"keps/evil":                        KindLink + ": a symlink to /; only regular files are read and links are never followed",
-		"keps/sig-node/15-big/kep.yaml":    KindTooLarge + ": 300011 bytes declared, over the limit of 262144; not read",
-		"keps/sig-node/16-laughs/kep.yaml": KindBomb + ": its aliases expand to more than 50000 YAML nodes (a billion-laughs alias bomb?); a real kep.yaml has a few hundred",
-		"pkg/testdata/kep.yaml":            KindOutside + ": only keps/**/kep.yaml are KEPs; this one is elsewhere (a test fixture?)",
+		"keps/sig-node/11-link/kep.yaml":   kepyaml.KindLink + ": a symlink to /etc/passwd; only regular files are read and links are never followed",
+		"keps/sig-node/12-hard/kep.yaml":   kepyaml.KindLink + ": a hardlink to /etc/shadow; only regular files are read and links are never followed",
+		"keps/sig-node/13-dev/kep.yaml":    kepyaml.KindLink + ": a character device; only regular files are read and links are never followed",
+		"keps/evil":                        kepyaml.KindLink + ": a symlink to /; only regular files are read and links are never followed",
+		"keps/sig-node/15-big/kep.yaml":    kepyaml.KindTooLarge + ": 300011 bytes declared, over the limit of 262144; not read",
+		"keps/sig-node/16-laughs/kep.yaml": kepyaml.KindBomb + ": its aliases expand to more than 50000 YAML nodes (a billion-laughs alias bomb?); a real kep.yaml has a few hundred",
+		"pkg/testdata/kep.yaml":            kepyaml.KindOutside + ": only keps/**/kep.yaml are KEPs; this one is elsewhere (a test fixture?)",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("skips (-want +got):\n%s", d)
@@ -226,7 +243,7 @@ func TestReadTarGzStopsMillionEntries(t *testing.T) {
 		return nil
 	})
 	defer stop()
-	_, err := ReadTarGz(r, Limits{})
+	_, err := ReadTarGz(r, kepyaml.Limits{})
 	var le *safetar.LimitError
 	if !errors.As(err, &le) || le.What != "entries" || !strings.Contains(err.Error(), "over the limit of 100000 entries") {
 		t.Fatalf("err = %v; want the entries limit", err)
@@ -251,11 +268,11 @@ func TestReadTarGzStopsGzipBomb(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		_, err := ReadTarGz(r, Limits{})
+		_, err := ReadTarGz(r, kepyaml.Limits{})
 		runtime.ReadMemStats(&after)
 		stop()
 		var le *safetar.LimitError
-		if !errors.As(err, &le) || le.What != "decompressed bytes" || le.Limit != DefaultLimits().MaxTotalBytes {
+		if !errors.As(err, &le) || le.What != "decompressed bytes" || le.Limit != kepyaml.DefaultLimits().MaxTotalBytes {
 			t.Errorf("%s: err = %v; want the decompressed-bytes limit", name, err)
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
@@ -268,12 +285,12 @@ func TestReadTarGzOtherLimits(t *testing.T) {
 	data := tarGzOfDir(t, enhancements(t), "top")
 	for _, tc := range []struct {
 		name string
-		lim  Limits
+		lim  kepyaml.Limits
 		what string
 	}{
-		{"compressed", Limits{MaxCompressedBytes: 10_000}, "compressed bytes"},
-		{"decompressed", Limits{MaxTotalBytes: 100_000}, "decompressed bytes"},
-		{"entries", Limits{MaxEntries: 50}, "entries"},
+		{"compressed", kepyaml.Limits{MaxCompressedBytes: 10_000}, "compressed bytes"},
+		{"decompressed", kepyaml.Limits{MaxTotalBytes: 100_000}, "decompressed bytes"},
+		{"entries", kepyaml.Limits{MaxEntries: 50}, "entries"},
 	} {
 		_, err := ReadTarGz(bytes.NewReader(data), tc.lim)
 		var le *safetar.LimitError
@@ -282,7 +299,7 @@ func TestReadTarGzOtherLimits(t *testing.T) {
 		}
 	}
 	for name, bad := range map[string][]byte{"not gzip": []byte("kep.yaml"), "truncated": data[:len(data)/3], "empty": nil} {
-		if _, err := ReadTarGz(bytes.NewReader(bad), Limits{}); err == nil {
+		if _, err := ReadTarGz(bytes.NewReader(bad), kepyaml.Limits{}); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -292,7 +309,7 @@ func BenchmarkReadTarGz(b *testing.B) {
 	data := tarGzOfDir(b, enhancements(b), "kubernetes-enhancements-64765b4")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ReadTarGz(bytes.NewReader(data), Limits{}); err != nil {
+		if _, err := ReadTarGz(bytes.NewReader(data), kepyaml.Limits{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -340,7 +357,7 @@ func TestReadTarGzStamp(t *testing.T) {
 			if err := zw.Close(); err != nil {
 				t.Fatal(err)
 			}
-			res, err := LoadTarGz(&buf, Limits{})
+			res, err := ReadTarGz(&buf, kepyaml.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -350,4 +367,21 @@ func TestReadTarGzStamp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// billionLaughs is a kep.yaml whose aliases expand a billion times.
+func billionLaughs(key string) string {
+	var b strings.Builder
+	b.WriteString("title: laughs\nkep-number: 123\n")
+	b.WriteString("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n")
+	for c := 'b'; c <= 'i'; c++ {
+		p := string(c - 1)
+		fmt.Fprintf(&b, "%c: &%c [*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s]\n", c, c, p, p, p, p, p, p, p, p, p)
+	}
+	fmt.Fprintf(&b, "%s: *i\n", key)
+	return b.String()
+}
+
+func doc(extra string) string {
+	return "title: A thing\nkep-number: 123\nowning-sig: sig-node\n" + extra
 }

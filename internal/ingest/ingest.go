@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/provenance"
@@ -162,7 +163,7 @@ func (r *Result) loadArchive(path string) {
 		return
 	}
 	defer f.Close()
-	res, err := kepyaml.LoadTarGz(f, kepyaml.DefaultLimits())
+	res, err := refresh.ReadTarGz(f, kepyaml.DefaultLimits())
 	if err != nil {
 		r.warn(path, err.Error())
 		return

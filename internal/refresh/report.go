@@ -1,0 +1,97 @@
+package refresh
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// Results of asking one source, as states, metrics and reports name them.
+const (
+	ResultUpdated      = "updated"       // news, read and applied
+	ResultNotModified  = "not modified"  // the server said nothing changed
+	ResultNotPublished = "not published" // an optional source that does not exist yet
+	ResultFailed       = "failed"        // the source's part was kept as it was
+	ResultRateLimited  = "rate limited"  // failed, and the server said when to ask again
+	ResultWaiting      = "waiting"       // not asked: backing off after failures
+)
+
+// Severity of a failed source, for `bot sync`'s exit code.
+const (
+	SeverityNone     = 0
+	SeverityBadInput = 2 // a URL that may not be fetched, or content that cannot be used
+	SeverityFailure  = 3 // a server or network failure
+)
+
+// Outcome is how asking one source went.
+type Outcome struct {
+	Name     string        `json:"name"`
+	URL      string        `json:"url"` // redacted
+	Result   string        `json:"result"`
+	Error    string        `json:"error,omitempty"`
+	Severity int           `json:"severity,omitempty"`
+	Detail   string        `json:"detail,omitempty"` // what the news holds
+	Commit   string        `json:"commit,omitempty"`
+	Bytes    int64         `json:"bytes,omitempty"`
+	Took     time.Duration `json:"took,omitempty"`
+	RetryAt  time.Time     `json:"retry_at,omitzero"`
+	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// Report is what one pass did.
+type Report struct {
+	Outcomes []Outcome `json:"sources"`
+	// Applied is true when the pass replaced the knowledge; Generation is
+	// the knowledge's generation after the pass.
+	Applied    bool            `json:"applied"`
+	Generation uint64          `json:"generation"`
+	Stats      knowledge.Stats `json:"stats"`
+}
+
+// Severity is the worst severity among the outcomes: what `bot sync`
+// exits with.
+func (r *Report) Severity() int {
+	worst := SeverityNone
+	for _, o := range r.Outcomes {
+		worst = max(worst, o.Severity)
+	}
+	return worst
+}
+
+// Counts returns how many outcomes had each result.
+func (r *Report) Counts() map[string]int {
+	out := map[string]int{}
+	for _, o := range r.Outcomes {
+		out[o.Result]++
+	}
+	return out
+}
+
+// Line is one line a person reads about o: "kep.yaml: updated, 650 KEPs
+// from 656 kep.yaml files (commit 64765b4b0238)".
+func (o Outcome) Line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", o.Name, o.Result)
+	switch {
+	case o.Error != "":
+		b.WriteString(": " + o.Error)
+	case o.Detail != "":
+		b.WriteString(", " + o.Detail)
+	}
+	if o.Commit != "" {
+		fmt.Fprintf(&b, " (commit %s)", short(o.Commit))
+	}
+	if !o.RetryAt.IsZero() && (o.Result == ResultRateLimited || o.Result == ResultWaiting) {
+		fmt.Fprintf(&b, "; next try after %s", o.RetryAt.UTC().Format("2006-01-02 15:04 MST"))
+	}
+	return b.String()
+}
+
+func short(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
