@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -104,8 +105,8 @@ const maxChangeLinks = 6
 // feature, PR #128974: Added …".
 func changeLinkTitle(ch Change) string {
 	t := ch.Release.String()
-	if len(ch.Kinds) > 0 {
-		t += " " + strings.Join(ch.Kinds, "/")
+	if kinds := mainKinds(ch.Kinds); len(kinds) > 0 {
+		t += " " + strings.Join(kinds, "/")
 	}
 	t += ", PR #" + strconv.Itoa(ch.PR)
 	if s := strings.TrimRight(firstSentence(ch.Text), ".。"); s != "" {
@@ -192,4 +193,24 @@ func (e *Engine) kepItems(k *KEP) []Item {
 			Text: quote(m.Text, e.maxQuote), SIG: m.SIG, Source: m.Source})
 	}
 	return items
+}
+
+// kindOrder ranks the kinds of a release-note entry by what an upgrade
+// cares about most.
+var kindOrder = []string{"deprecation", "api-change", "feature", "bug", "regression", "cleanup", "documentation"}
+
+// mainKinds returns at most two of kinds, the most telling first.
+func mainKinds(kinds []string) []string {
+	var out []string
+	for _, k := range kindOrder {
+		if len(out) < 2 && slices.Contains(kinds, k) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range kinds {
+		if len(out) < 2 && !slices.Contains(out, k) && !slices.Contains(kindOrder, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }

@@ -254,6 +254,9 @@ func (e *Engine) answerSupported(ctx context.Context) (*Answer, error) {
 	if !known {
 		return nil, Errorf(ENOTFOUND, "I have no support dates yet: ingest or sync the lifecycle data (endoflife.date) first.")
 	}
+	if note := c.lifecycleAge(ids, today); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
 	switch {
 	case len(live)+len(maint) == 0:
 		a.Text = fmt.Sprintf("As of %s no release I know is supported: every one has reached its end of life. Run bot sync for newer releases.", today)
@@ -319,6 +322,9 @@ func (e *Engine) answerLatest(ctx context.Context) (*Answer, error) {
 	if next := c.nextPlanned(today); next != "" {
 		a.Notes = append(a.Notes, next)
 	}
+	if note := c.lifecycleAge(ids, today); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
 	ids = append(ids, newest.Sources...)
 	a.Sources = c.sourceRefs(ids)
 	return a, nil
@@ -362,4 +368,25 @@ func isAre(n int) string {
 		return "is"
 	}
 	return "are"
+}
+
+// staleLifecycle is how old the lifecycle data may be before answers that
+// count on it being current (supported, latest) say how old it is: about a
+// release cycle.
+const staleLifecycle = 90 * 24 * time.Hour
+
+// lifecycleAge says, when the newest of the given sources speaks for a day
+// more than staleLifecycle before today, that releases and patches after
+// it are missing; "" otherwise.
+func (c *catalog) lifecycleAge(ids []string, today string) string {
+	newest := ""
+	for _, id := range ids {
+		newest = max(newest, c.sources[id].AsOf)
+	}
+	asOf, err1 := time.Parse(time.DateOnly, newest)
+	now, err2 := time.Parse(time.DateOnly, today)
+	if err1 != nil || err2 != nil || now.Sub(asOf) <= staleLifecycle {
+		return ""
+	}
+	return fmt.Sprintf("My lifecycle data is as of %s: releases and patches after that day are missing until bot sync brings them.", newest)
 }

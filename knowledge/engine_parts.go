@@ -183,7 +183,7 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID
 	if len(ns) == 0 {
 		p.text = fmt.Sprintf("I know of no %s in Kubernetes %s.", word, v) + otherNotices(v, kind, all)
 		if hasSnapshot(byID) {
-			p.text += " The built-in snapshot keeps only the notices tied to a KEP or an API; run bot sync or bot ingest for the rest."
+			p.text += " The built-in snapshot keeps only the notices tied to a KEP, an API or a release-note entry; run bot sync or bot ingest for the rest."
 		}
 	} else {
 		p.text = fmt.Sprintf("%s in Kubernetes %s.", capitalize(plural(len(ns), strings.TrimSuffix(word, "s"), word)), v)

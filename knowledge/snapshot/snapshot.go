@@ -46,6 +46,8 @@ func Sources(sharedRoot string) []string {
 		filepath.Join(sharedRoot, "seeds"),
 		filepath.Join(sharedRoot, "data", "website"),
 		filepath.Join(sharedRoot, "data", "enhancements"),
+		filepath.Join(sharedRoot, "data", "sig-release"),
+		filepath.Join(sharedRoot, "data", "lifecycle"),
 	}
 }
 
@@ -65,6 +67,9 @@ func Build(c *knowledge.Corpus) ([]byte, error) {
 		{"KEPs", len(f.KEPs), func(i int) any { return f.KEPs[i] }},
 		{"Mentions", len(f.Mentions), func(i int) any { return f.Mentions[i] }},
 		{"Notices", len(f.Notices), func(i int) any { return f.Notices[i] }},
+		{"Changes", len(f.Changes), func(i int) any { return f.Changes[i] }},
+		{"Lifecycles", len(f.Lifecycles), func(i int) any { return f.Lifecycles[i] }},
+		{"Patches", len(f.Patches), func(i int) any { return f.Patches[i] }},
 		{"Skipped", len(f.Skipped), func(i int) any { return f.Skipped[i] }},
 	}
 	for si, s := range sections {
@@ -96,7 +101,12 @@ func Build(c *knowledge.Corpus) ([]byte, error) {
 // feature gates it names (its title is rebuilt from them): its own title is
 // a sentence of the note.
 func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
-	out := &knowledge.Corpus{Releases: c.Releases, KEPs: c.KEPs}
+	out := &knowledge.Corpus{Releases: c.Releases, KEPs: c.KEPs, Lifecycles: c.Lifecycles, Patches: c.Patches}
+	for _, ch := range c.Changes {
+		if ch, ok := changeFacts(ch); ok {
+			out.Changes = append(out.Changes, ch)
+		}
+	}
 	newest := ""
 	for _, s := range c.Sources {
 		s.Path = ""
@@ -145,6 +155,18 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 		out.Skipped = append(out.Skipped, knowledge.Skip{Path: sk.Path, Reason: sk.Reason})
 	}
 	return out
+}
+
+// changeFacts keeps a release-note entry that upgrades need (a deprecation,
+// a removal, an API change or an action required) by its facts alone: its
+// release, PR, kinds, SIGs, linked KEPs and the code names it mentions.
+// Its words, a sentence of the notes, stay out.
+func changeFacts(ch knowledge.Change) (knowledge.Change, bool) {
+	if ch.Notice == "" && !ch.Action && !ch.HasKind("deprecation") && !ch.HasKind("api-change") {
+		return ch, false
+	}
+	ch.Text = ""
+	return ch, true
 }
 
 // kepNames maps KEP numbers and feature gates (lower case) to KEP names,
