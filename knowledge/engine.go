@@ -173,8 +173,8 @@ func (e *Engine) Invalidate() {
 // the catalog they hold, the next ones get the new one, and none waits for
 // it to be built. No catalog is built while write runs, so none mixes the
 // old knowledge with the new. It fails with write's error, the old catalog
-// kept; when the new catalog cannot be read, the old one is dropped and the
-// next question reads the store.
+// kept. When the new catalog cannot be read, the old one is dropped and
+// the next question reads the store; the write stands, so Swap succeeds.
 func (e *Engine) Swap(ctx context.Context, write func() error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -186,8 +186,7 @@ func (e *Engine) Swap(ctx context.Context, write func() error) error {
 	e.srcMu.Unlock()
 	c, err := e.readCatalog(ctx)
 	if err != nil {
-		e.cat.Store(nil)
-		return fmt.Errorf("read the new knowledge: %w", err)
+		c = nil
 	}
 	e.cat.Store(c)
 	return nil

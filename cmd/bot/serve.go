@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -87,13 +89,32 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		logger.Error().Err(err).Msg("load the knowledge")
 		return exitFailure
 	}
-	// A repeated question is answered from memory; the knowledge cannot
-	// change under a running serve (bbolt lets one process hold the file).
-	answerer := knowledge.NewCachedAnswerer(eng, answerCacheSize)
+	// A repeated question is answered from memory until the knowledge
+	// changes: only serve's own refresh changes it (bbolt lets one process
+	// hold the file), and it empties the cache when it does. Answers say
+	// when a source has failed for long (the staleness note).
+	cache := knowledge.NewCachedAnswerer(eng, answerCacheSize)
+	answerer := refresh.NewStaleNotes(cache)
 	m := metrics.New(version)
 	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, answerer, logger, m)
 	if code != exitOK {
 		return code
+	}
+	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
+	if err != nil {
+		fmt.Fprintf(io.err, "bot serve: listen on %s (http.addr, BOT_HTTP_ADDR): %v\n", cfg.HTTP.Addr, err)
+		return exitFailure
+	}
+	if cfg.Sources.Refresh {
+		ra, err := newRefreshAdapter(cfg, db, eng, cache, dg, m, answerer, logger)
+		if err != nil {
+			fmt.Fprintf(io.err, "bot serve: sources: %v\n", err)
+			return exitBadInput
+		}
+		ra.admin.addr = func() string { return ln.Addr().String() }
+		ad.run = append(ad.run, ra)
+	} else {
+		logger.Info().Msg("refreshing the knowledge is off (sources.refresh): it changes only with bot ingest or bot sync while serve is stopped")
 	}
 	if dg != nil {
 		if err := dg.attach(ad.posters, cfg.Digests, m); err != nil {
@@ -120,8 +141,9 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 			}
 			return nil
 		},
-		Logger:  logger,
-		Version: version,
+		Logger:   logger,
+		Version:  version,
+		Listener: ln,
 	})
 	if err != nil {
 		logger.Error().Err(err).Msg("serve stopped")

@@ -27,7 +27,7 @@ func TestServeAnswersDiscordInteractions(t *testing.T) {
 	}
 	addr := freeAddr(t)
 	env := map[string]string{
-		"BOT_DB": filepath.Join(t.TempDir(), "kepbot.db"), "BOT_HTTP_ADDR": addr, "BOT_LOG_FORMAT": "json",
+		"BOT_DB": filepath.Join(t.TempDir(), "kepbot.db"), "BOT_HTTP_ADDR": addr, "BOT_LOG_FORMAT": "json", "BOT_REFRESH_INTERVAL": "off",
 		"DISCORD_PUBLIC_KEY": hex.EncodeToString(pub),
 	}
 	ctx, stop := context.WithCancel(context.Background())

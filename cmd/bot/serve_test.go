@@ -82,7 +82,7 @@ func TestServeDeliversDigestToSubscribedChannel(t *testing.T) {
 	dbPath := filepath.Join(dir, "kepbot.db")
 	addr := freeAddr(t)
 	env := map[string]string{
-		"BOT_DB": dbPath, "BOT_HTTP_ADDR": addr, "BOT_LOG_FORMAT": "json",
+		"BOT_DB": dbPath, "BOT_HTTP_ADDR": addr, "BOT_LOG_FORMAT": "json", "BOT_REFRESH_INTERVAL": "off",
 		"SLACK_SIGNING_SECRET": testSigningSecret, "SLACK_BOT_TOKEN": "xoxb-1-serve-test",
 		"SLACK_API_URL": api.URL + "/api/",
 	}

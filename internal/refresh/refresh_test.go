@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/store"
 )
@@ -21,7 +22,7 @@ var day0 = time.Date(2031, 2, 3, 4, 0, 0, 0, time.UTC)
 // snapshot, then the next until two in a row are missing), the second
 // asks each with its ETag and changes nothing.
 func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
-	u := sharedUpstream(t)
+	u := upstreamtest.Shared(t)
 	clock := &testClock{now: day0}
 	r, kb := newRefresher(t, u, clock, nil)
 	rep, err := r.Run(t.Context(), Options{})
@@ -57,7 +58,7 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 	if rep.Applied || rep.Generation != gen || rep.Counts()[ResultNotModified] != 27 {
 		t.Errorf("second pass: applied %v, generation %d (was %d), results %v", rep.Applied, rep.Generation, gen, rep.Counts())
 	}
-	reqs := u.requests("/enhancements.tar.gz")
+	reqs := u.Requests("/enhancements.tar.gz")
 	if len(reqs) != 2 || reqs[0].Get("If-None-Match") != "" || reqs[1].Get("If-None-Match") == "" {
 		t.Errorf("If-None-Match of the tarball: %q, %q", reqs[0].Get("If-None-Match"), reqs[len(reqs)-1].Get("If-None-Match"))
 	}
@@ -80,9 +81,9 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 // source: that source fails (or waits), every other source and the
 // knowledge stay as they were, and the next pass after the fault recovers.
 func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
-	u := sharedUpstream(t)
+	u := upstreamtest.Shared(t)
 	const notes = "/releases/release-1.36/release-notes/release-notes-draft.json"
-	good := u.file(notes)
+	good := u.File(notes)
 	reset := time.Date(2031, 2, 3, 9, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name     string
@@ -148,22 +149,22 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 			}
 			before := snapshotOf(t, kb)
 			if tc.name == "truncated archive" {
-				tarball := u.file(tc.path)
+				tarball := u.File(tc.path)
 				tc.body = tarball[:len(tarball)/2]
 			}
-			old := u.file(tc.path)
+			old := u.File(tc.path)
 			if tc.body != nil {
-				u.set(tc.path, tc.body)
-				defer u.set(tc.path, old)
+				u.Set(tc.path, tc.body)
+				defer u.Set(tc.path, old)
 			} else {
-				u.fault(tc.path, tc.fault)
-				defer u.fault(tc.path, nil)
+				u.Fault(tc.path, tc.fault)
+				defer u.Fault(tc.path, nil)
 			}
 			// a change elsewhere must still be applied in the same pass
 			page := "/releases/release-1.35/README.md"
-			oldPage := u.file(page)
-			u.set(page, bytes.Replace(oldPage, []byte("# Timbernetes v1.35"), []byte("# Timbernetes v1.35 - Renamed In Test"), 1))
-			defer u.set(page, oldPage)
+			oldPage := u.File(page)
+			u.Set(page, bytes.Replace(oldPage, []byte("# Timbernetes v1.35"), []byte("# Timbernetes v1.35 - Renamed In Test"), 1))
+			defer u.Set(page, oldPage)
 
 			clock.Add(time.Hour)
 			rep, err := r.Run(t.Context(), Options{})
@@ -196,8 +197,8 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 			if w := outcome(t, rep, tc.source); w.Result != ResultWaiting && w.Result != ResultRateLimited {
 				t.Errorf("a pass during the backoff asked %s: %s", tc.source, w.Line())
 			}
-			u.fault(tc.path, nil)
-			u.set(tc.path, old)
+			u.Fault(tc.path, nil)
+			u.Set(tc.path, old)
 			clock.Add(6 * time.Hour)
 			rep, err = r.Run(t.Context(), Options{})
 			if err != nil {
@@ -264,7 +265,7 @@ func otherIDs(c *knowledge.Corpus, keep string) []string {
 // pass failed, the knowledge as it was, and no ETag recorded for it, so
 // the next pass reads it again.
 func TestApplyErrorKeepsTheKnowledge(t *testing.T) {
-	u := sharedUpstream(t)
+	u := upstreamtest.Shared(t)
 	clock := &testClock{now: day0}
 	boom := errors.New("disk full")
 	calls := 0
@@ -292,13 +293,13 @@ func TestApplyErrorKeepsTheKnowledge(t *testing.T) {
 // TestANewReleaseIsFound: when the release after the newest known gets its
 // notes upstream, the next pass reads them, and asks for the two after.
 func TestANewReleaseIsFound(t *testing.T) {
-	u := sharedUpstream(t)
+	u := upstreamtest.Shared(t)
 	clock := &testClock{now: day0}
 	r, kb := newRefresher(t, u, clock, nil)
 	if _, err := r.Run(t.Context(), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	u.set("/releases/release-1.37/release-notes/release-notes-draft.json", []byte(`{
+	u.Set("/releases/release-1.37/release-notes/release-notes-draft.json", []byte(`{
  "140001": {"pr_number": 140001, "pr_url": "https://github.com/kubernetes/kubernetes/pull/140001", "kinds": ["deprecation"], "sigs": ["node"],
   "text": "Deprecated the `+"`--widget-mode`"+` kubelet flag; it will be removed in 1.40."}}`))
 	clock.Add(time.Hour)

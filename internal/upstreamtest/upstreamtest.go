@@ -1,4 +1,9 @@
-package refresh
+// Package upstreamtest is a fake of every source kepbot refreshes from,
+// for tests: kubernetes/enhancements' tarball, sig-release's releases
+// folder and endoflife.date's files, served over plain http on 127.0.0.1
+// from ../shared as the real sources lay it out, with ETags. Nothing from
+// ../shared is copied into the repository: it is read at test time.
+package upstreamtest
 
 import (
 	"archive/tar"
@@ -11,20 +16,18 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
-	"github.com/kepbot/kepbot/store"
 )
 
-// upstream is a fake of every source kepbot reads, over plain http on
+// Upstream is a fake of every source kepbot reads, over plain http on
 // 127.0.0.1: the enhancements tarball, sig-release's releases folder and
 // endoflife.date's two files, served from ../shared with ETags; a test
 // may replace any path's answer (a fault) and reads the requests made.
-type upstream struct {
+type Upstream struct {
 	*httptest.Server
 	mu     sync.Mutex
 	files  map[string][]byte
@@ -32,12 +35,12 @@ type upstream struct {
 	reqs   map[string][]http.Header
 }
 
-// sharedUpstream serves ../shared as the real sources lay it out.
-func sharedUpstream(t testing.TB) *upstream {
+// Shared serves ../shared as the real sources lay it out.
+func Shared(t testing.TB) *Upstream {
 	t.Helper()
 	root := sharedtest.Root(t)
-	u := &upstream{files: map[string][]byte{}, faults: map[string]http.HandlerFunc{}, reqs: map[string][]http.Header{}}
-	u.files["/enhancements.tar.gz"] = packDir(t, filepath.Join(root, "data", "enhancements"), "kubernetes-enhancements-64765b4")
+	u := &Upstream{files: map[string][]byte{}, faults: map[string]http.HandlerFunc{}, reqs: map[string][]http.Header{}}
+	u.files["/enhancements.tar.gz"] = PackDir(t, filepath.Join(root, "data", "enhancements"), "kubernetes-enhancements-64765b4")
 	rel := filepath.Join(root, "data", "sig-release", "releases")
 	err := filepath.WalkDir(rel, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -66,7 +69,7 @@ func sharedUpstream(t testing.TB) *upstream {
 	return u
 }
 
-func (u *upstream) serve(w http.ResponseWriter, r *http.Request) {
+func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 	u.mu.Lock()
 	u.reqs[r.URL.Path] = append(u.reqs[r.URL.Path], r.Header.Clone())
 	body, ok := u.files[r.URL.Path]
@@ -90,8 +93,8 @@ func (u *upstream) serve(w http.ResponseWriter, r *http.Request) {
 	w.Write(body)
 }
 
-// set puts body at path (nil removes it).
-func (u *upstream) set(path string, body []byte) {
+// Set puts body at path (nil removes it).
+func (u *Upstream) Set(path string, body []byte) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if body == nil {
@@ -101,14 +104,14 @@ func (u *upstream) set(path string, body []byte) {
 	u.files[path] = body
 }
 
-func (u *upstream) file(path string) []byte {
+func (u *Upstream) File(path string) []byte {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.files[path]
 }
 
-// fault makes path answer with h until cleared (nil).
-func (u *upstream) fault(path string, h http.HandlerFunc) {
+// Fault makes path answer with h until cleared (nil).
+func (u *Upstream) Fault(path string, h http.HandlerFunc) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if h == nil {
@@ -118,22 +121,33 @@ func (u *upstream) fault(path string, h http.HandlerFunc) {
 	u.faults[path] = h
 }
 
-// requests returns the headers of every request made of path.
-func (u *upstream) requests(path string) []http.Header {
+// Requests returns the headers of every request made of path.
+func (u *Upstream) Requests(path string) []http.Header {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return append([]http.Header(nil), u.reqs[path]...)
 }
 
-// urls are the fake's URLs of every source.
-func (u *upstream) urls() URLs {
+// URLs are the fake's URLs of the sources: the tarball, the releases
+// folder, the lifecycle file and the patch list.
+type URLs struct{ Sync, Relnotes, Lifecycle, Patches string }
+
+// URLs returns where each source is served.
+func (u *Upstream) URLs() URLs {
 	return URLs{Sync: u.URL + "/enhancements.tar.gz", Relnotes: u.URL + "/releases",
 		Lifecycle: u.URL + "/lifecycle/kubernetes.md", Patches: u.URL + "/patches/kubernetes.json"}
 }
 
-// packDir packs dir as GitHub does: a PAX header naming the commit, one
+// Env returns the variables that point `bot serve` and `bot sync` at u.
+func (u *Upstream) Env() map[string]string {
+	x := u.URLs()
+	return map[string]string{"BOT_SYNC_URL": x.Sync, "BOT_RELNOTES_URL": x.Relnotes, "BOT_LIFECYCLE_URL": x.Lifecycle,
+		"BOT_PATCHES_URL": x.Patches, "BOT_SOURCES_ALLOW_HOSTS": "127.0.0.1"}
+}
+
+// PackDir packs dir as GitHub does: a PAX header naming the commit, one
 // top folder, every entry stamped with the commit's time.
-func packDir(t testing.TB, dir, top string) []byte {
+func PackDir(t testing.TB, dir, top string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
@@ -167,63 +181,4 @@ func packDir(t testing.TB, dir, top string) []byte {
 	must(tw.Close())
 	must(zw.Close())
 	return buf.Bytes()
-}
-
-// testClock is a clock a test moves.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// newRefresher is a Refresher over a new database and u, with clock.
-func newRefresher(t testing.TB, u *upstream, clock *testClock, tune func(*Config)) (*Refresher, *store.KnowledgeStore) {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "kb.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	cfg := Config{Store: db.Knowledge(), URLs: u.urls(), AllowHosts: []string{"127.0.0.1"}, Now: clock.Now, Interval: time.Hour}
-	cfg.Fetch.Timeout = 10 * time.Second
-	if tune != nil {
-		tune(&cfg)
-	}
-	r, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Close)
-	return r, db.Knowledge()
-}
-
-// outcome finds the outcome of the source name in rep.
-func outcome(t testing.TB, rep *Report, name string) Outcome {
-	t.Helper()
-	for _, o := range rep.Outcomes {
-		if o.Name == name {
-			return o
-		}
-	}
-	t.Fatalf("no outcome for %s in %s", name, lines(rep))
-	return Outcome{}
-}
-
-func lines(rep *Report) string {
-	var b strings.Builder
-	for _, o := range rep.Outcomes {
-		b.WriteString("\n  " + o.Line())
-	}
-	return b.String()
 }
