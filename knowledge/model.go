@@ -172,6 +172,23 @@ type Disagreement struct {
 
 }
 
+// FileWarning is something a parser read around inside a file: an entry
+// skipped or cut short, a value dropped, two statements that disagree.
+// File is the name the caller gave the file; Entry the entry's key ("1.30",
+// a PR number), "" for the whole file.
+type FileWarning struct {
+	File    string `json:"file"`
+	Entry   string `json:"entry,omitempty"`
+	Problem string `json:"problem"`
+}
+
+func (w FileWarning) String() string {
+	if w.Entry == "" {
+		return w.File + ": " + w.Problem
+	}
+	return w.File + ": entry " + w.Entry + ": " + w.Problem
+}
+
 // Skip is a document or record an ingest passed over, and why.
 type Skip struct {
 	Path   string `json:"path"`
