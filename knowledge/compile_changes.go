@@ -68,7 +68,7 @@ func noticeOf(ch Change) (Notice, bool) {
 		return Notice{}, false
 	}
 	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: changeTitle(ch), Text: ch.Text,
-		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: gateNames(ch)}
+		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: gateNames(ch), Action: ch.Action}
 	if len(ch.KEPs) > 0 {
 		n.KEP = ch.KEPs[0]
 	}

@@ -97,7 +97,14 @@ type Notice struct {
 	PR   int      `json:"pr,omitempty"`
 	URL  string   `json:"url,omitempty"`
 	SIGs []string `json:"sigs,omitempty"`
+	// Action is true for an entry the notes mark "action required": an
+	// Urgent Upgrade Note, whatever kind of notice it is.
+	Action bool `json:"action_required,omitempty"`
 }
+
+// NeedsAction reports whether n belongs among a release's urgent upgrade
+// notes: an upgrade note, or any notice marked action required.
+func (n *Notice) NeedsAction() bool { return n.Kind == NoticeUpgrade || n.Action }
 
 // APIChange is an API version that stops being served.
 type APIChange struct {

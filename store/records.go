@@ -286,6 +286,7 @@ func encodeNotice(buf []byte, n *knowledge.Notice) []byte {
 	e.int(n.PR)
 	e.str(n.URL)
 	e.strs(n.SIGs)
+	e.bool(n.Action)
 	return e.buf
 }
 
@@ -315,11 +316,12 @@ func decodeNotice(b []byte, n *knowledge.Notice) error {
 	}
 	n.Source = d.str()
 	n.Line = d.int()
-	n.PR, n.URL, n.SIGs = 0, "", nil
+	n.PR, n.URL, n.SIGs, n.Action = 0, "", nil, false
 	if !v1 {
 		n.PR = d.int()
 		n.URL = d.str()
 		n.SIGs = d.strs()
+		n.Action = d.bool()
 	}
 	return d.finish()
 }

@@ -59,9 +59,9 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 			t.Errorf("release %s (-want +got):\n%s", rel.Version, diff)
 		}
 		for _, n := range r.Notices {
-			n.PR, n.URL, n.SIGs = 0, "", nil
+			n.PR, n.URL, n.SIGs, n.Action = 0, "", nil, false
 			var got knowledge.Notice
-			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 3), &got); err != nil {
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 4), &got); err != nil {
 				t.Fatalf("notice %q: %v", n.Title, err)
 			}
 			if diff := cmp.Diff(n, got, equateEmpty); diff != "" {

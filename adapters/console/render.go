@@ -313,6 +313,9 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		if n.PR > 0 {
 			tags = append(tags, fmt.Sprintf("PR #%d", n.PR))
 		}
+		if n.Action && n.Kind != knowledge.NoticeUpgrade {
+			tags = append(tags, "action required")
+		}
 		if len(n.SIGs) > 0 {
 			tags = append(tags, strings.Join(n.SIGs, ", "))
 		}
