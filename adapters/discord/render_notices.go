@@ -150,7 +150,7 @@ func noticeTags(n knowledge.Notice) string {
 	if n.PR > 0 {
 		pr := fmt.Sprintf("#%d", n.PR)
 		if u := safeURL(n.URL); u != "" {
-			pr = "[" + pr + "](<" + u + ">)"
+			pr += " " + u // shown as it is, never behind a masked link
 		}
 		tags = append(tags, pr)
 	}

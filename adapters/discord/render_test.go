@@ -42,6 +42,11 @@ var goldenQuestions = map[string]string{
 	"error_unknown": "kep 99999",
 	"error_typo":    "1.29 gaa",
 	"error_bad":     "kep abc",
+	"eol":           "1.29 eol",
+	"patches":       "1.30 patches",
+	"action":        "1.30 action required",
+	"relnotes":      "1.30 deprecations",
+	"supported":     "supported",
 }
 
 var updateAnswers = flag.Bool("update-answers", false, "capture testdata/answers again from the engine")
