@@ -26,7 +26,12 @@ import (
 // lifecycle dates and PR links); the older layouts are still read, so a
 // version 2 database needs only the new buckets, which stay empty until the
 // next ingest or sync.
-const SchemaVersion = 3
+//
+// Version 4 added KEPVia to notice values. Nothing is rewritten on open:
+// schema 3 notices still read (their KEP counts as their document's until
+// the next replace). An older kepbot cannot read the new notice values,
+// so it must not open the database.
+const SchemaVersion = 4
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
