@@ -188,10 +188,37 @@ type SubscriptionStore interface {
 // NoticeLedger numbers notices in the order kepbot first saw them, so that
 // a subscription's Seen is one number however many notices it was told.
 type NoticeLedger interface {
-	// ObserveNotices gives each key (see NoticeKey) not seen before the
-	// next sequence, in the order given, and returns the sequence of every
-	// key. Observing the same keys again changes nothing.
-	ObserveNotices(ctx context.Context, keys []string) (map[string]uint64, error)
+	// ObserveNotices numbers each digest item by its identity, in the order
+	// given, and returns one NoticeSeq per identity:
+	//
+	//   - an item some of whose aliases the ledger knows takes the smallest
+	//     sequence among them, and its other aliases are recorded with it;
+	//   - an item none of whose aliases it knows takes the next sequence,
+	//     recorded for every alias;
+	//   - Legacy keys (the NoticeKey of kepbot before aliases) count as
+	//     aliases until the ledger has numbered its first identities, and
+	//     are never recorded.
+	//
+	// Observing the same identities again changes nothing.
+	ObserveNotices(ctx context.Context, ids []NoticeIdentity) ([]NoticeSeq, error)
+}
+
+// NoticeIdentity is what a NoticeLedger knows one digest item by.
+type NoticeIdentity struct {
+	// Aliases are the names its notices' documents give them (see
+	// NoticeAliases), sorted, each once.
+	Aliases []string `json:"aliases"`
+	// Legacy are the keys older kepbots numbered its notices by, so that a
+	// ledger they wrote still knows what it delivered.
+	Legacy []string `json:"legacy,omitempty"`
+}
+
+// NoticeSeq is where an item stands in a NoticeLedger: First is its
+// sequence (the smallest of its aliases'); Last the largest any of its
+// aliases holds. A subscription told the item has seen through Last.
+type NoticeSeq struct {
+	First uint64 `json:"first"`
+	Last  uint64 `json:"last"`
 }
 
 // DeliveryState is where a delivery stands. It moves pending → sending →

@@ -27,10 +27,12 @@ import (
 // version 2 database needs only the new buckets, which stay empty until the
 // next ingest or sync.
 //
-// Version 4 added KEPVia to notice values. Nothing is rewritten on open:
-// schema 3 notices still read (their KEP counts as their document's until
-// the next replace). An older kepbot cannot read the new notice values,
-// so it must not open the database.
+// Version 4 added KEPVia to notice values and numbers the notice ledger by
+// notice aliases (ledger.go). Nothing is rewritten on open: schema 3
+// notices still read (their KEP counts as their document's until the next
+// replace), and the first ObserveNotices reads the ledger's schema 3 keys
+// once. An older kepbot must not open it: it would number every notice
+// again and send it as new.
 const SchemaVersion = 4
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
