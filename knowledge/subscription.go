@@ -257,10 +257,15 @@ type Delivery struct {
 	PartsSent   int           `json:"parts_sent,omitempty"` // messages posted so far
 	MessageIDs  []string      `json:"message_ids,omitempty"`
 	Reason      string        `json:"reason,omitempty"`   // the last failure, or why it is dead
-	InDoubt     int           `json:"in_doubt,omitempty"` // times a restart found it sending
-	CreatedAt   time.Time     `json:"created_at"`
-	UpdatedAt   time.Time     `json:"updated_at"`
-	SentAt      time.Time     `json:"sent_at,omitzero"`
+	InDoubt     int           `json:"in_doubt,omitempty"` // times a restart found it in the middle of a post
+	// ClaimedAfter is the delivery claimed just before this one in a batch
+	// posted in turn (ClaimFilter.InTurn); empty for the first of a batch
+	// and for deliveries posted at once. While that one is still sending,
+	// this one's post has not begun.
+	ClaimedAfter string    `json:"claimed_after,omitempty"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+	SentAt       time.Time `json:"sent_at,omitzero"`
 }
 
 // DeliveryKey is the outbox key of digest digestID for channel ch:
@@ -289,6 +294,23 @@ type ClaimFilter struct {
 	// Accept is asked last, only for a candidate that is claimed if it says
 	// yes, so it may reserve what the post needs.
 	Accept func(d *Delivery) bool
+	// InTurn says the claimed deliveries are posted one after another, in
+	// the order returned, and none begins before the one before it has
+	// left sending (its outcome recorded). ClaimDue then records each one's
+	// ClaimedAfter, so that after a crash Recover can tell the one that may
+	// have been mid-post from those that had not begun.
+	InTurn bool
+}
+
+// Recovered is what Recover found left sending by a crash or a stop.
+type Recovered struct {
+	// InDoubt were, or may have been, in the middle of a post: it may
+	// have gone out. Posting one again may show it twice on a platform
+	// that does not drop a repeated nonce.
+	InDoubt []Delivery
+	// NotBegun were claimed in turn behind a delivery still sending, so
+	// their post had not begun: posting them cannot show them twice.
+	NotBegun []Delivery
 }
 
 // Enqueued says what EnqueueDigest did.
@@ -323,9 +345,11 @@ type Outbox interface {
 	// with reason and the channel's other pending deliveries die with it,
 	// all in the same transaction.
 	MarkDead(ctx context.Context, key, reason string, pause bool, now time.Time) (*Delivery, error)
-	// Recover moves every delivery left sending (by a crash) back to pending,
-	// due now, and returns them: they are in doubt.
-	Recover(ctx context.Context, now time.Time) ([]Delivery, error)
+	// Recover moves every delivery left sending (by a crash) back to
+	// pending, due now, and returns them: those that may have been in the
+	// middle of a post (InDoubt, counted in each one's InDoubt), and those
+	// claimed in turn behind one still sending (NotBegun).
+	Recover(ctx context.Context, now time.Time) (Recovered, error)
 	// FindDigest returns a stored digest.
 	FindDigest(ctx context.Context, id string) (*Digest, error)
 }

@@ -10,8 +10,10 @@
 // exactly once where the platform drops a repeated nonce (Discord's
 // enforce_nonce). Elsewhere (Slack) a crash in the middle of a post can
 // show a digest twice: the worker lets only Config.UnsafeInFlight such
-// posts be under way at once, so a crash duplicates at most that many, and
-// counts every possible duplicate.
+// posts be under way at once (one by default, the deliveries it claims
+// posted in turn), so a crash duplicates at most that many, and counts
+// every possible duplicate: a post a restart found in doubt, and a post
+// retried after a failure that may have posted it.
 package delivery
 
 import (
