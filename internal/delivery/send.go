@@ -81,7 +81,7 @@ func (l *lane) post(ctx context.Context, d *knowledge.Delivery) bool {
 			log.Error().Err(err).Int("failures", d.Failures+1).Msg("giving the delivery up")
 			return l.dead(ctx, d, "gave_up", false)
 		}
-		if !w.idempotent(d.Platform) {
+		if !w.idempotent(d.Platform) && !o.unposted {
 			// The failed post may have gone out, and is posted again.
 			w.cfg.Metrics.DuplicatePossible(d.Platform, o.reason)
 		}

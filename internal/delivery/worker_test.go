@@ -207,6 +207,28 @@ func TestFailuresBackOffThenGiveUpWithoutPausing(t *testing.T) {
 	}
 }
 
+// TestAFailureThatPostedNothingIsNoPossibleDuplicate: a Slack post the
+// platform refused and said so (Unposted) is retried, and not counted as
+// a possible duplicate; one that failed without saying is.
+func TestAFailureThatPostedNothingIsNoPossibleDuplicate(t *testing.T) {
+	h, sp, _, counts, cfg := small(t, 2, 0)
+	cfg.BackoffBase, cfg.BackoffMax = time.Millisecond, 10*time.Millisecond
+	sp.respond = func(n int, channel string) (string, error) {
+		switch {
+		case n > 0:
+			return "m-" + channel, nil
+		case channel == h.channels[0].Channel:
+			return "", delivery.NotPosted(errors.New("msg_too_long"))
+		}
+		return "", errors.New("HTTP 502")
+	}
+	waitCounts(t, h, cfg, counts, map[string]int{"delivered/slack": 2})
+	want := map[string]int{"delivered/slack": 2, "retried/slack/error": 2, "duplicate_possible/slack/error": 1}
+	if diff := cmp.Diff(want, counts.Snapshot()); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+}
+
 func TestOnlyOneUnsafePostAtOnce(t *testing.T) {
 	h, sp, dp, counts, cfg := small(t, 6, 6)
 	sp.hold, dp.hold = 20*time.Millisecond, 20*time.Millisecond

@@ -31,7 +31,7 @@ func (m *Metrics) Delivery() *Delivery {
 		inDoubt:   counter(DigestsInDoubt, "Deliveries a restart found possibly in the middle of a post, posted again, by platform.", "platform"),
 		duplicates: counter(DigestDuplicatesPossible, "Digest posts repeated on a platform without an idempotency key after an outcome that may have posted them, "+
 			"each at most one extra message, by platform and reason: restart (a crash caught it mid-post; at most one per crash, "+
-			"since such a platform posts one digest at a time), timeout or error (the post failed, and may have gone out).", "platform", "reason"),
+			"since such a platform posts one digest at a time), timeout or error (the post failed without saying it was not posted).", "platform", "reason"),
 	}
 	m.reg.MustRegister(d.delivered, d.retries, d.dead, d.inDoubt, d.duplicates)
 	return d
