@@ -20,13 +20,19 @@ func (l *lane) post(ctx context.Context, d *knowledge.Delivery) bool {
 	log := w.cfg.Log.With().Str("delivery", d.Key).Str("platform", d.Platform).Str("channel", d.Channel).Logger()
 
 	dg, err := w.digest(ctx, d.DigestID)
-	if err != nil {
-		if knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
-			log.Error().Err(err).Msg("reading the digest failed; trying again later")
-			now := w.cfg.Now()
-			return l.retry(ctx, d, now.Add(w.backoff(1)), "reading the digest failed", true, now)
+	if err != nil { // nothing was posted: put it back, unless it can never go
+		now := w.cfg.Now()
+		switch {
+		case knowledge.ErrorCode(err) == knowledge.ENOTFOUND:
+			return l.dead(ctx, d, "no_digest", false)
+		case ctx.Err() != nil:
+			return l.retry(ctx, d, now, "stopped before posting", true, now)
+		case d.Failures+1 >= w.cfg.MaxFailures:
+			log.Error().Err(err).Int("failures", d.Failures+1).Msg("reading the digest failed; giving the delivery up")
+			return l.dead(ctx, d, "gave_up", false)
 		}
-		return l.dead(ctx, d, "no_digest", false)
+		log.Error().Err(err).Msg("reading the digest failed; trying again later")
+		return l.retry(ctx, d, now.Add(w.backoff(d.Failures+1)), "reading the digest failed", false, now)
 	}
 	var fits func(*knowledge.Answer) bool
 	if f, ok := l.poster.(Fitter); ok {

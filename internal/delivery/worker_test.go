@@ -308,9 +308,10 @@ func TestNewNeedsAPoster(t *testing.T) {
 // writes of a post's outcome, and logs the outcomes it takes.
 type flakyOutbox struct {
 	knowledge.Outbox
-	log  *eventLog
-	mu   sync.Mutex
-	fail int
+	log       *eventLog
+	mu        sync.Mutex
+	fail      int // MarkPartSent calls to refuse
+	failReads int // FindDigest calls to refuse
 }
 
 func (f *flakyOutbox) MarkPartSent(ctx context.Context, key string, part, parts int, id string, now, next time.Time) (*knowledge.Delivery, error) {
@@ -326,6 +327,17 @@ func (f *flakyOutbox) MarkPartSent(ctx context.Context, key string, part, parts 
 		f.log.add("recorded " + d.Channel)
 	}
 	return d, err
+}
+
+func (f *flakyOutbox) FindDigest(ctx context.Context, id string) (*knowledge.Digest, error) {
+	f.mu.Lock()
+	refuse := f.failReads > 0
+	f.failReads--
+	f.mu.Unlock()
+	if refuse {
+		return nil, errors.New("read kepbot.db: input/output error")
+	}
+	return f.Outbox.FindDigest(ctx, id)
 }
 
 type eventLog struct {
@@ -368,5 +380,38 @@ func TestNoPostBeginsBeforeTheLastIsRecorded(t *testing.T) {
 	}
 	if len(log.events) != 6 {
 		t.Errorf("events %q; want three posts, each recorded", log.events)
+	}
+}
+
+// TestADigestThatCannotBeReadIsPutBack: a delivery whose digest cannot be
+// read is put back and tried again, rather than left sending (in doubt)
+// until the next start; one that never can be is given up.
+func TestADigestThatCannotBeReadIsPutBack(t *testing.T) {
+	h, sp, _, counts, cfg := small(t, 1, 0)
+	cfg.BackoffBase, cfg.BackoffMax = time.Millisecond, 10*time.Millisecond
+	w, err := delivery.New(&flakyOutbox{Outbox: h.db.Outbox(), log: &eventLog{}, failReads: 2}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trigger(h.db, w.Notify).OnKnowledgeChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, w, 20*time.Second, func() bool { return counts.Get("delivered/slack") == 1 })
+	if n := sp.count(); n != 1 {
+		t.Errorf("%d posts, want 1", n)
+	}
+
+	h2, sp2, _, counts2, cfg2 := small(t, 1, 0)
+	cfg2.BackoffBase, cfg2.BackoffMax, cfg2.MaxFailures = time.Millisecond, 10*time.Millisecond, 3
+	w2, err := delivery.New(&flakyOutbox{Outbox: h2.db.Outbox(), log: &eventLog{}, failReads: 1 << 30}, cfg2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trigger(h2.db, w2.Notify).OnKnowledgeChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, w2, 20*time.Second, func() bool { return counts2.Get("dead/slack/gave_up") == 1 })
+	if n := sp2.count(); n != 0 {
+		t.Errorf("%d posts of a digest that cannot be read", n)
 	}
 }
