@@ -259,9 +259,10 @@ type Delivery struct {
 	Reason      string        `json:"reason,omitempty"`   // the last failure, or why it is dead
 	InDoubt     int           `json:"in_doubt,omitempty"` // times a restart found it in the middle of a post
 	// ClaimedAfter is the delivery claimed just before this one in a batch
-	// posted in turn (ClaimFilter.InTurn); empty for the first of a batch
-	// and for deliveries posted at once. While that one is still sending,
-	// this one's post has not begun.
+	// posted in turn (ClaimFilter.InTurn), while this one is sending; empty
+	// for the first of a batch, for deliveries posted at once and once it
+	// leaves sending. While that one is still sending, this one's post has
+	// not begun.
 	ClaimedAfter string    `json:"claimed_after,omitempty"`
 	CreatedAt    time.Time `json:"created_at"`
 	UpdatedAt    time.Time `json:"updated_at"`

@@ -294,7 +294,7 @@ func (o *Outbox) move(ctx context.Context, key string, from knowledge.DeliverySt
 		if err := dropIndex(tx, &old); err != nil {
 			return false, err
 		}
-		dv.State, dv.UpdatedAt = next, now
+		dv.State, dv.UpdatedAt, dv.ClaimedAfter = next, now, "" // only a claim in turn sets it
 		out = dv
 		return true, putDelivery(tx, dv, next)
 	})
