@@ -63,8 +63,8 @@ type setItem struct {
 // any Seen.
 func NewNoticeSet(notices []Notice, sigs map[int]string, seq map[string]uint64) NoticeSet {
 	type group struct {
-		n               Notice
-		aliases, legacy []string
+		n                          Notice
+		aliases, legacy, atUpgrade []string
 	}
 	byKey := map[string]*group{}
 	sorted := append([]Notice(nil), notices...)
@@ -87,12 +87,15 @@ func NewNoticeSet(notices []Notice, sigs map[int]string, seq map[string]uint64) 
 		} else {
 			g.n = mergeNotice(g.n, n)
 		}
+		always, atUpgrade := legacyNoticeKeys(n)
 		g.aliases = append(g.aliases, NoticeAliases(n)...)
-		g.legacy = append(g.legacy, legacyNoticeKeys(n)...)
+		g.legacy = append(g.legacy, always...)
+		g.atUpgrade = append(g.atUpgrade, atUpgrade...)
 	}
 	s := NoticeSet{seq: seq, sigs: sigs}
 	for k, g := range byKey {
-		s.items = append(s.items, setItem{key: k, n: g.n, id: NoticeIdentity{Aliases: sortUnique(g.aliases), Legacy: sortUnique(g.legacy)}})
+		id := NoticeIdentity{Aliases: sortUnique(g.aliases), Legacy: sortUnique(g.legacy), LegacyAtUpgrade: sortUnique(g.atUpgrade)}
+		s.items = append(s.items, setItem{key: k, n: g.n, id: id})
 	}
 	sort.Slice(s.items, func(i, j int) bool {
 		a, b := s.items[i], s.items[j]

@@ -47,11 +47,12 @@ func NoticeKey(n Notice) string {
 	default:
 		typ, val = "title", normTitle(n.Title)
 	}
-	return keyOf(n, typ, val)
+	return keyOf(n, typ+":", val)
 }
 
 // NoticeAliases returns the names n's own document gives it, sorted, each
-// "kind|release|type:value":
+// "kind|release|type=value" (an "=" where keys before aliases had a ":",
+// so that no alias is ever taken for one of those):
 //
 //   - a release-note entry: pr:N, and api:<group/version> for an API
 //     removal; nothing else, so that two entries about one KEP or one
@@ -64,7 +65,7 @@ func NoticeKey(n Notice) string {
 //     moving the paragraph alone does not make it new.
 func NoticeAliases(n Notice) []string {
 	var out []string
-	add := func(typ, val string) { out = append(out, keyOf(n, typ, val)) }
+	add := func(typ, val string) { out = append(out, keyOf(n, typ+"=", val)) }
 	api := n.API != nil && n.API.GroupVersion != ""
 	if api {
 		add("api", strings.ToLower(n.API.GroupVersion))
@@ -93,14 +94,20 @@ func NoticeAliases(n Notice) []string {
 // legacyNoticeKeys are the keys kepbot numbered n by before aliases: kind,
 // release, then the API version with its kinds, else the KEP, else the
 // gates, else the title. For a KEP found through a gate, the key without
-// it too, as a ledger written before kep.yaml was ingested holds it.
-func legacyNoticeKeys(n Notice) []string {
+// it too, as a ledger written before kep.yaml was ingested holds it. A
+// release-note entry's old key (its KEP, its gates) is shared by other
+// entries and notes, so it counts only at the upgrade (atUpgrade).
+func legacyNoticeKeys(n Notice) (always, atUpgrade []string) {
 	out := []string{legacyNoticeKey(n)}
 	if n.KEP > 0 && n.KEPVia != "" {
-		n.KEP = 0
-		out = append(out, legacyNoticeKey(n))
+		m := n
+		m.KEP = 0
+		out = append(out, legacyNoticeKey(m))
 	}
-	return out
+	if n.PR > 0 {
+		return nil, out
+	}
+	return out, nil
 }
 
 // legacyNoticeKey is the NoticeKey of kepbot before aliases, byte for byte.
@@ -119,13 +126,14 @@ func legacyNoticeKey(n Notice) string {
 	return string(n.Kind) + "|" + n.Release.String() + "|" + id
 }
 
-// keyOf is "kind|release|typ:val", val hashed when it is long.
+// keyOf is "kind|release|" then typ (ending in its separator) and val,
+// val hashed when it is long.
 func keyOf(n Notice, typ, val string) string {
 	if len(val) > maxKeyValue {
 		sum := sha256.Sum256([]byte(val))
 		val = "sha256:" + hex.EncodeToString(sum[:16])
 	}
-	return string(n.Kind) + "|" + n.Release.String() + "|" + typ + ":" + val
+	return string(n.Kind) + "|" + n.Release.String() + "|" + typ + val
 }
 
 // normTitle is a title in lower case with its spaces collapsed.

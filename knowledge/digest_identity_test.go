@@ -22,30 +22,30 @@ func TestNoticeAliases(t *testing.T) {
 	}{
 		{"a release-note entry is its PR, whatever KEP and gates it names",
 			knowledge.Notice{Kind: knowledge.NoticeDeprecation, Release: v, PR: 501, KEP: 9001, FeatureGates: []string{"OldSprocket"}, Title: "Deprecate sprockets."},
-			[]string{"deprecation|1.41|pr:501"}},
+			[]string{"deprecation|1.41|pr=501"}},
 		{"an entry removing an API version is also that version",
 			knowledge.Notice{Kind: knowledge.NoticeRemoval, Release: v, PR: 502, Title: "Stop serving gadgets.",
 				API: &knowledge.APIChange{GroupVersion: "Gadgets.example.io/v1beta1", Kinds: []string{"Gadget"}}},
-			[]string{"removal|1.41|api:gadgets.example.io/v1beta1", "removal|1.41|pr:502"}},
+			[]string{"removal|1.41|api=gadgets.example.io/v1beta1", "removal|1.41|pr=502"}},
 		{"an API removal is its group/version, without kinds",
 			knowledge.Notice{Kind: knowledge.NoticeRemoval, Release: v, KEP: 9003, Title: "Gadget",
 				API: &knowledge.APIChange{GroupVersion: "gadgets.example.io/v1beta1", Kinds: []string{"Gadget", "GadgetList"}}},
-			[]string{"removal|1.41|api:gadgets.example.io/v1beta1", "removal|1.41|kep:9003"}},
+			[]string{"removal|1.41|api=gadgets.example.io/v1beta1", "removal|1.41|kep=9003"}},
 		{"a KEP the document names, and each gate",
 			knowledge.Notice{Kind: knowledge.NoticeDeprecation, Release: v, KEP: 9001, FeatureGates: []string{"OldSprocket", "OlderSprocket"}, Title: "KEP-9001"},
-			[]string{"deprecation|1.41|gate:oldersprocket", "deprecation|1.41|gate:oldsprocket", "deprecation|1.41|kep:9001"}},
+			[]string{"deprecation|1.41|gate=oldersprocket", "deprecation|1.41|gate=oldsprocket", "deprecation|1.41|kep=9001"}},
 		{"a KEP found through a gate is not the notice's",
 			knowledge.Notice{Kind: knowledge.NoticeRemoval, Release: v, KEP: 9001, KEPVia: knowledge.KEPViaGate, FeatureGates: []string{"OldSprocket"}, Title: "Gate gone"},
-			[]string{"removal|1.41|gate:oldsprocket"}},
+			[]string{"removal|1.41|gate=oldsprocket"}},
 		{"only words: the title and the place",
 			knowledge.Notice{Kind: knowledge.NoticeDeprecation, Release: v, Title: "  The  Flux flag ", Source: "notes-1.41", Line: 12},
-			[]string{"deprecation|1.41|at:notes-1.41#12", "deprecation|1.41|title:the flux flag"}},
+			[]string{"deprecation|1.41|at=notes-1.41#12", "deprecation|1.41|title=the flux flag"}},
 		{"only words, place unknown",
 			knowledge.Notice{Kind: knowledge.NoticeDeprecation, Release: v, Title: "The flux flag", Source: "snapshot"},
-			[]string{"deprecation|1.41|title:the flux flag"}},
+			[]string{"deprecation|1.41|title=the flux flag"}},
 		{"a long title is kept as its hash",
 			knowledge.Notice{Kind: knowledge.NoticeDeprecation, Release: v, Title: long},
-			[]string{"deprecation|1.41|title:sha256:"}},
+			[]string{"deprecation|1.41|title=sha256:"}},
 	}
 	for _, tt := range tests {
 		got := knowledge.NoticeAliases(tt.n)
@@ -124,11 +124,25 @@ func TestNoticeSetItems(t *testing.T) {
 		t.Errorf("items (-want +got):\n%s", diff)
 	}
 	ids := set.Identities()
-	if diff := cmp.Diff([]string{"deprecation|1.43|gate:oldsprocket", "deprecation|1.43|kep:9001"}, ids[0].Aliases); diff != "" {
+	if diff := cmp.Diff([]string{"deprecation|1.43|gate=oldsprocket", "deprecation|1.43|kep=9001"}, ids[0].Aliases); diff != "" {
 		t.Errorf("the KEP's item's aliases, from both notes (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"removal|1.43|api:gadgets.example.io/v1beta1:gadget", "removal|1.43|api:gadgets.example.io/v1beta1:gadget,gadgetclass"}, ids[3].Legacy); diff != "" {
 		t.Errorf("the API item's legacy keys, one per document (-want +got):\n%s", diff)
+	}
+	for _, id := range ids[1:3] {
+		if len(id.Legacy) != 0 || len(id.LegacyAtUpgrade) != 1 || id.LegacyAtUpgrade[0] != "deprecation|1.43|kep:9001" {
+			t.Errorf("a release-note entry's old keys: %q always, %q at the upgrade; want its KEP's at the upgrade only", id.Legacy, id.LegacyAtUpgrade)
+		}
+	}
+	for _, id := range ids {
+		for _, a := range id.Aliases {
+			for _, l := range id.Legacy {
+				if a == l {
+					t.Errorf("alias %q is also a legacy key", a)
+				}
+			}
+		}
 	}
 }
 

@@ -196,8 +196,9 @@ type NoticeLedger interface {
 	//   - an item none of whose aliases it knows takes the next sequence,
 	//     recorded for every alias;
 	//   - Legacy keys (the NoticeKey of kepbot before aliases) count as
-	//     aliases until the ledger has numbered its first identities, and
-	//     are never recorded.
+	//     aliases the ledger may hold from then, and are never recorded;
+	//     LegacyAtUpgrade keys count the same, but only until the ledger
+	//     has numbered its first identities.
 	//
 	// Observing the same identities again changes nothing.
 	ObserveNotices(ctx context.Context, ids []NoticeIdentity) ([]NoticeSeq, error)
@@ -209,8 +210,13 @@ type NoticeIdentity struct {
 	// NoticeAliases), sorted, each once.
 	Aliases []string `json:"aliases"`
 	// Legacy are the keys older kepbots numbered its notices by, so that a
-	// ledger they wrote still knows what it delivered.
+	// ledger they wrote still knows what it delivered. No alias is ever
+	// one of them.
 	Legacy []string `json:"legacy,omitempty"`
+	// LegacyAtUpgrade are old keys that other items share (a release-note
+	// entry's was its KEP): they can say what was delivered before the
+	// upgrade, but would hide a new entry about the same KEP after it.
+	LegacyAtUpgrade []string `json:"legacy_at_upgrade,omitempty"`
 }
 
 // NoticeSeq is where an item stands in a NoticeLedger: First is its

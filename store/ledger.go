@@ -13,23 +13,27 @@ import (
 )
 
 // The notice ledger (bucket notice_ledger) maps each notice alias
-// (knowledge.NoticeAliases) to the sequence of the digest item it was
-// first numbered in, 8 bytes big-endian; the bucket's own sequence is the
-// last one given. One more key, ledgerFormat, says that kepbot numbers by
-// aliases: a ledger without it was written by a kepbot that numbered by
-// knowledge.NoticeKey, and the first ObserveNotices reads those older keys
-// (NoticeIdentity.Legacy) to give each item the sequence it had, so that
-// nothing delivered before the upgrade is new after it.
-var ledgerFormat = []byte("\x00format") // → "aliases"; no alias starts with a zero byte
+// (knowledge.NoticeAliases, "removal|1.27|gate=ipv6dualstack") to the
+// sequence of the digest item it was first numbered in, 8 bytes
+// big-endian; the bucket's own sequence is the last one given. A ledger a
+// kepbot before aliases wrote also holds that kepbot's keys
+// (knowledge.NoticeKey then, "removal|1.27|kep:2079"): they are never
+// written again, and ObserveNotices reads them as the items' legacy keys,
+// so that what was delivered before the upgrade stays delivered. The key
+// ledgerFormat marks a ledger that has numbered by aliases: from then on
+// the keys an item has only at the upgrade (LegacyAtUpgrade) no longer
+// count.
+var ledgerFormat = []byte("\x00format") // → "aliases"; no alias or old key starts with a zero byte
 
 // maxLedgerKey is the longest notice key kept as it is; longer ones are
 // kept as their sha256, so a notice with a huge title stays a small key.
 const maxLedgerKey = 512
 
 // ObserveNotices numbers each identity as knowledge.NoticeLedger says: the
-// smallest sequence any of its aliases (or, in a ledger older kepbots
-// wrote, its legacy keys) holds, else the next one; aliases not recorded
-// yet are recorded with it. When every alias is recorded it only reads.
+// smallest sequence any of its aliases or legacy keys (and, the first time
+// after the upgrade, its LegacyAtUpgrade keys) holds, else the next one;
+// aliases not recorded yet are recorded with it. When every alias is
+// recorded it only reads.
 func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []knowledge.NoticeIdentity) ([]knowledge.NoticeSeq, error) {
 	var out []knowledge.NoticeSeq
 	complete := false
@@ -40,7 +44,7 @@ func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []knowledge.
 		}
 		out = make([]knowledge.NoticeSeq, len(ids))
 		for i, id := range ids {
-			seq, missing := lookup(b, id.Aliases)
+			seq, missing := lookupIdentity(b, id)
 			if missing > 0 || len(id.Aliases) == 0 {
 				return nil
 			}
@@ -57,10 +61,10 @@ func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []knowledge.
 		if err != nil {
 			return false, err
 		}
-		legacy := b.Get(ledgerFormat) == nil
+		upgrade := b.Get(ledgerFormat) == nil
 		out = make([]knowledge.NoticeSeq, len(ids))
 		for i, id := range ids {
-			if out[i], err = observe(b, id, legacy); err != nil {
+			if out[i], err = observe(b, id, upgrade); err != nil {
 				return false, err
 			}
 		}
@@ -72,13 +76,21 @@ func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []knowledge.
 	return out, nil
 }
 
-// observe numbers one identity and records its aliases not recorded yet.
-func observe(b *bolt.Bucket, id knowledge.NoticeIdentity, legacy bool) (knowledge.NoticeSeq, error) {
+// lookupIdentity returns the span of sequences id's aliases and legacy
+// keys hold, and how many of its aliases hold none.
+func lookupIdentity(b *bolt.Bucket, id knowledge.NoticeIdentity) (knowledge.NoticeSeq, int) {
 	seq, missing := lookup(b, id.Aliases)
-	if legacy {
-		if old, _ := lookup(b, id.Legacy); old.First > 0 {
-			seq = joinSeq(seq, old)
-		}
+	old, _ := lookup(b, id.Legacy)
+	return joinSeq(seq, old), missing
+}
+
+// observe numbers one identity and records its aliases not recorded yet;
+// at the upgrade, its LegacyAtUpgrade keys count too.
+func observe(b *bolt.Bucket, id knowledge.NoticeIdentity, upgrade bool) (knowledge.NoticeSeq, error) {
+	seq, missing := lookupIdentity(b, id)
+	if upgrade {
+		old, _ := lookup(b, id.LegacyAtUpgrade)
+		seq = joinSeq(seq, old)
 	}
 	if missing == 0 && seq.First > 0 {
 		return seq, nil

@@ -112,38 +112,57 @@ func oldLedger(t *testing.T, db *DB, keys map[string]uint64) {
 	}
 }
 
-// TestObserveNoticesReadsAnOldLedgerOnce: in a ledger an older kepbot
-// wrote, an item takes the sequence of its legacy keys, and its aliases
-// are recorded under it; once a ledger numbers by aliases, legacy keys no
-// longer count, so a new item whose old-style key happens to be there is
-// still new.
-func TestObserveNoticesReadsAnOldLedgerOnce(t *testing.T) {
+// TestObserveNoticesReadsAnOldLedger: in a ledger an older kepbot wrote,
+// an item takes the sequence of its legacy keys, and its aliases are
+// recorded under it; legacy keys are never written, and count whenever an
+// item carries them, also one that was not there at the upgrade, except
+// those an item has only at the upgrade.
+func TestObserveNoticesReadsAnOldLedger(t *testing.T) {
 	db := openUserState(t)
 	s := db.Subscriptions()
 	oldLedger(t, db, map[string]uint64{
-		"removal|1.27|gates:ipv6dualstack": 4,
-		"removal|1.27|kep:2079":            7,
-		strings.Repeat("y", 600):           2, // the old ledger hashed long keys too
+		"removal|1.27|gates:ipv6dualstack":            4,
+		"removal|1.27|kep:2079":                       7,
+		"removal|1.27|gates:localstoragecapacityisol": 3,
+		strings.Repeat("y", 600):                      2, // the old ledger hashed long keys too
 	})
 	in := []knowledge.NoticeIdentity{
-		{Aliases: []string{"removal|1.27|gate:ipv6dualstack"}, Legacy: []string{"removal|1.27|gates:ipv6dualstack", "removal|1.27|kep:563"}},
-		{Aliases: []string{"removal|1.27|gate:networkpolicyendport"}, Legacy: []string{"removal|1.27|kep:2079"}},
-		{Aliases: []string{"title:long"}, Legacy: []string{strings.Repeat("y", 600)}},
-		{Aliases: []string{"deprecation|1.31|pr:1"}, Legacy: []string{"deprecation|1.31|kep:4004"}},
+		{Aliases: []string{"removal|1.27|gate=ipv6dualstack"}, Legacy: []string{"removal|1.27|gates:ipv6dualstack", "removal|1.27|kep:563"}},
+		{Aliases: []string{"removal|1.27|gate=networkpolicyendport"}, Legacy: []string{"removal|1.27|kep:2079"}},
+		{Aliases: []string{"title=long"}, Legacy: []string{strings.Repeat("y", 600)}},
+		{Aliases: []string{"removal|1.27|pr=1"}, LegacyAtUpgrade: []string{"removal|1.27|kep:2079"}},
+		{Aliases: []string{"deprecation|1.31|pr=2"}},
 	}
 	got := observeOK(t, s, in)
-	if diff := cmp.Diff(seqs(4, 4, 7, 7, 2, 2, 8, 8), got); diff != "" {
+	if diff := cmp.Diff(seqs(4, 4, 7, 7, 2, 2, 7, 7, 8, 8), got); diff != "" {
 		t.Errorf("upgrade (-want +got):\n%s", diff)
 	}
 	// The aliases now hold those sequences on their own.
-	got = observeOK(t, s, ids([]string{"removal|1.27|gate:ipv6dualstack"}, []string{"removal|1.27|gate:networkpolicyendport"}, []string{"title:long"}))
+	got = observeOK(t, s, ids([]string{"removal|1.27|gate=ipv6dualstack"}, []string{"removal|1.27|gate=networkpolicyendport"}, []string{"title=long"}))
 	if diff := cmp.Diff(seqs(4, 4, 7, 7, 2, 2), got); diff != "" {
 		t.Errorf("after the upgrade, by alias alone (-want +got):\n%s", diff)
 	}
-	// A second release-note entry about KEP-2079 is new, though its
-	// old-style key is in the ledger.
-	later := []knowledge.NoticeIdentity{{Aliases: []string{"removal|1.27|pr:2"}, Legacy: []string{"removal|1.27|kep:2079"}}}
+	// A notice absent at the upgrade (its source taken away a while) comes
+	// back: its old key still counts.
+	back := []knowledge.NoticeIdentity{{Aliases: []string{"removal|1.27|gate=localstoragecapacityisol"}, Legacy: []string{"removal|1.27|gates:localstoragecapacityisol"}}}
+	if got := observeOK(t, s, back); got[0] != (knowledge.NoticeSeq{First: 3, Last: 3}) {
+		t.Errorf("a notice back after the upgrade: %+v; want its old sequence, 3", got)
+	}
+	// A release-note entry about KEP-2079 that comes after the upgrade is
+	// new, though its old key is in the ledger: such keys count only at
+	// the upgrade.
+	later := []knowledge.NoticeIdentity{{Aliases: []string{"removal|1.27|pr=3"}, LegacyAtUpgrade: []string{"removal|1.27|kep:2079"}}}
 	if got := observeOK(t, s, later); got[0].First != 9 {
-		t.Errorf("a new item after the upgrade: %+v; want the next sequence, 9", got)
+		t.Errorf("an entry after the upgrade: %+v; want the next sequence, 9", got)
+	}
+	// Legacy keys are never written.
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketLedger).Get([]byte("removal|1.27|kep:563")); v != nil {
+			t.Errorf("a legacy key was recorded: %x", v)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -216,3 +216,24 @@ func TestUpgradeWithKEPYAMLKeepsTheSeedsRemovals(t *testing.T) {
 		t.Errorf("new after the upgrade and kep.yaml: %q", got)
 	}
 }
+
+// TestUpgradeWithASourceAwayKeepsIt: the first digest after the upgrade
+// is built while a source is away (the guide); when it is back, its
+// notice, delivered before the upgrade, is still not new.
+func TestUpgradeWithASourceAwayKeepsIt(t *testing.T) {
+	path, ch := schema3With(t, knowledge.Compile(upgradeCorpus(801)))
+	away := upgradeCorpus(801)
+	kept := away.Notices[:0]
+	for _, n := range away.Notices {
+		if n.Source != "guide" {
+			kept = append(kept, n)
+		}
+	}
+	away.Notices = kept
+	if got := newSince(t, path, ch, knowledge.Compile(away)); len(got) > 0 {
+		t.Errorf("new with the guide away: %q", got)
+	}
+	if got := newSince(t, path, ch, knowledge.Compile(upgradeCorpus(801))); len(got) > 0 {
+		t.Errorf("new with the guide back: %q", got)
+	}
+}

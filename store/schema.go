@@ -30,9 +30,9 @@ import (
 // Version 4 added KEPVia to notice values and numbers the notice ledger by
 // notice aliases (ledger.go). Nothing is rewritten on open: schema 3
 // notices still read (their KEP counts as their document's until the next
-// replace), and the first ObserveNotices reads the ledger's schema 3 keys
-// once. An older kepbot must not open it: it would number every notice
-// again and send it as new.
+// replace), and the ledger's schema 3 keys are still read. An older
+// kepbot must not open it: it would number every notice again by its own
+// keys and send it as new.
 const SchemaVersion = 4
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
