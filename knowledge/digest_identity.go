@@ -21,7 +21,9 @@ import (
 // or when kep.yaml links it to a KEP. The ledger (NoticeLedger) numbers
 // items by their aliases: an item with any alias the ledger numbered
 // before takes that older sequence, so a notice once delivered is never
-// new again, whatever item it ends up in.
+// new again, whatever item it ends up in. A ledger kepbot kept before
+// aliases holds NoticeKey as it was then; those keys are read too
+// (legacyNoticeKeys), never written.
 
 // maxKeyValue is the longest value a key keeps as it is; a longer one
 // (a long title) is kept as its hash, so keys stay small.
@@ -54,20 +56,19 @@ func NoticeKey(n Notice) string {
 // "kind|release|type=value" (an "=" where keys before aliases had a ":",
 // so that no alias is ever taken for one of those):
 //
-//   - a release-note entry: pr:N, and api:<group/version> for an API
+//   - a release-note entry: pr=N, and api=<group/version> for an API
 //     removal; nothing else, so that two entries about one KEP or one
 //     feature gate stay two notices;
-//   - any other notice: api:<group/version> (without kinds), kep:N when
+//   - any other notice: api=<group/version> (without kinds), kep=N when
 //     its document names the KEP (not when Compile found it through a
-//     gate: KEPVia), and gate:<name> for each feature gate;
-//   - a notice with none of these: title:<lower-case words> and, when its
-//     place is known, at:<source>#<line>, so that rewording the title or
+//     gate: KEPVia), and gate=<name> for each feature gate;
+//   - a notice with none of these: title=<lower-case words> and, when its
+//     place is known, at=<source>#<line>, so that rewording the title or
 //     moving the paragraph alone does not make it new.
 func NoticeAliases(n Notice) []string {
 	var out []string
 	add := func(typ, val string) { out = append(out, keyOf(n, typ+"=", val)) }
-	api := n.API != nil && n.API.GroupVersion != ""
-	if api {
+	if n.API != nil && n.API.GroupVersion != "" {
 		add("api", strings.ToLower(n.API.GroupVersion))
 	}
 	if n.PR > 0 {
