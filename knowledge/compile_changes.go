@@ -35,7 +35,9 @@ func addChanges(changes []Change, keps map[int]*KEP, gates map[string]int, rel f
 		r.Sources = addNames(r.Sources, []string{ch.Source})
 		if n, ok := noticeOf(ch); ok {
 			if n.KEP == 0 {
-				n.KEP = ownerOf(gates, n.FeatureGates)
+				if n.KEP = ownerOf(gates, n.FeatureGates); n.KEP > 0 {
+					n.KEPVia = KEPViaGate
+				}
 			}
 			r.Notices = append(r.Notices, n)
 		}

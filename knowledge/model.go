@@ -83,9 +83,15 @@ func (k NoticeKind) Label() string {
 
 // Notice is a deprecation, a removal or an upgrade note in one release.
 type Notice struct {
-	Kind         NoticeKind `json:"kind"`
-	Release      Version    `json:"release"`
-	KEP          int        `json:"kep,omitempty"`
+	Kind    NoticeKind `json:"kind"`
+	Release Version    `json:"release"`
+	KEP     int        `json:"kep,omitempty"`
+	// KEPVia says how KEP was found when the document names none: "gate"
+	// when Compile took the KEP that owns one of its feature gates (known
+	// once kep.yaml is). Empty when the document itself names the KEP.
+	// Digests keep a notice's identity apart from a KEP found this way
+	// (see NoticeAliases).
+	KEPVia       string     `json:"kep_via,omitempty"`
 	Title        string     `json:"title"`
 	Text         string     `json:"text,omitempty"`
 	FeatureGates []string   `json:"feature_gates,omitempty"`

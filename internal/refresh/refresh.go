@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kepbot/kepbot/internal/archive"
 	"io"
 	"net/http"
 	"slices"
@@ -375,7 +376,7 @@ func commitFromETag(etag string) string {
 	if len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
 		t = t[1 : len(t)-1]
 	}
-	if isCommit(t) {
+	if archive.IsCommit(t) {
 		return t
 	}
 	return ""

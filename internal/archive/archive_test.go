@@ -1,4 +1,4 @@
-package refresh
+package archive
 
 import (
 	"archive/tar"
