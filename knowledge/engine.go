@@ -137,22 +137,6 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	return a, nil
 }
 
-// Ask parses text, answers it, and turns any failure into an Answer of kind
-// error that is safe to show: what adapters call for typed text.
-func (e *Engine) Ask(ctx context.Context, text string, from Origin) *Answer {
-	q, err := ParseQuestion(text)
-	if err != nil {
-		return ErrorAnswer(err)
-	}
-	q.From = from
-	a, err := e.Answer(ctx, q)
-	if err != nil {
-		a = ErrorAnswer(err)
-		a.Query = q.Canonical()
-	}
-	return a
-}
-
 // Invalidate drops what the Engine keeps from the store (the catalog of
 // every KEP and notice, and the search index), so the next question that
 // needs them reads the store again. Call it after the store's knowledge is

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -49,7 +50,7 @@ func synthetic(t testing.TB) *knowledge.Knowledge {
 
 func ask(t testing.TB, e *knowledge.Engine, q string) *knowledge.Answer {
 	t.Helper()
-	a := e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})
+	a := question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})
 	if a == nil {
 		t.Fatalf("Ask(%q) = nil", q)
 	}

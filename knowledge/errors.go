@@ -3,6 +3,8 @@ package knowledge
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode"
 )
 
 // Error codes. The message of an Error with one of these codes is a sentence
@@ -53,4 +55,28 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "Sorry, something went wrong on my side. Try again in a moment."
+}
+
+// Echo returns a short, safe copy of user text for a message: letters,
+// digits and . - _ : only (so it can never become a mention or a link), at
+// most 24 of them, or "that" when none is left.
+func Echo(s string) string { return echo(s) }
+
+func echo(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:", r) {
+			if n == 24 {
+				b.WriteString("…")
+				break
+			}
+			b.WriteRune(r)
+			n++
+		}
+	}
+	if b.Len() == 0 {
+		return "that"
+	}
+	return b.String()
 }

@@ -82,7 +82,25 @@ var topicAliases = map[string]string{
 	"patch": "patches",
 }
 
-// helpTopics returns every topic name and alias, for "did you mean".
+// HelpTopics returns every help topic, in the order help shows them: what
+// "help TOPIC" accepts besides aliases, and what "did you mean" offers.
+func HelpTopics() []string { return helpTopics() }
+
+// HelpTopic returns the help topic that name is, or an alias of ("removed"
+// is deprecations), and false when it is neither. Case does not matter.
+func HelpTopic(name string) (string, bool) {
+	c := findCommand(name)
+	if c == nil {
+		return "", false
+	}
+	return c.Topic, true
+}
+
+// Usage returns the usage line of a help topic: "Usage: kep NUMBER, e.g.
+// kep 4639." For a topic it does not know, it points to help.
+func Usage(topic string) string { return usage(topic) }
+
+// helpTopics returns every topic name, for "did you mean".
 func helpTopics() []string {
 	out := make([]string, 0, len(commands)+len(topicAliases))
 	for _, c := range commands {

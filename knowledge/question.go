@@ -1,5 +1,10 @@
 package knowledge
 
+import (
+	"strconv"
+	"strings"
+)
+
 // QuestionKind says what a Question asks.
 type QuestionKind string
 
@@ -25,9 +30,9 @@ const (
 	AskLatest        QuestionKind = "latest"        // latest
 )
 
-// Question is one parsed request. Adapters build it with ParseQuestion from
-// the text a user typed (or from a platform's structured options) and fill
-// From; the engine answers it.
+// Question is one parsed request. Adapters read it from the text a user
+// typed with package knowledge/question (or build it from a platform's
+// structured options) and fill From; the engine answers it.
 type Question struct {
 	Kind    QuestionKind      `json:"kind"`
 	Text    string            `json:"text"`              // the text as typed, normalised
@@ -52,6 +57,65 @@ type Origin struct {
 	// CanManage is true when the platform lets this person change the
 	// channel's subscriptions (Slack: admin, owner or allowlisted, not a
 	// guest; Discord: Manage Channels, Manage Server or Administrator).
-	// Adapters need to set it only when ChangesSubscription(text).
+	// Adapters need to set it only when question.ChangesSubscription(text).
 	CanManage bool
+}
+
+// Canonical returns the question written the way kepbot writes it: "kep
+// 4639", "1.29 ga", "diff 1.29 1.32". question.Parse reads it back to the same
+// question.
+func (q Question) Canonical() string {
+	switch q.Kind {
+	case AskKEP:
+		return "kep " + strconv.Itoa(q.KEP)
+	case AskRelease:
+		return q.Version.String()
+	case AskReleaseStage:
+		return q.Version.String() + " " + strings.ToLower(q.Stage.Label())
+	case AskNotices:
+		switch q.Notice {
+		case NoticeDeprecation:
+			return q.Version.String() + " deprecations"
+		case NoticeRemoval:
+			return q.Version.String() + " removals"
+		case NoticeUpgrade:
+			return q.Version.String() + " action required"
+		}
+		return q.Version.String() + " notices"
+	case AskReleases, AskSubscriptions:
+		return string(q.Kind)
+	case AskHelp:
+		return strings.TrimSpace("help " + q.Words)
+	case AskGate:
+		return "gate " + q.Words
+	case AskSearch:
+		return "search " + q.Words
+	case AskDiff:
+		verb := "diff"
+		if q.Words == "upgrade" {
+			verb = "upgrade"
+		}
+		return verb + " " + q.Version.String() + " " + q.To.String()
+	case AskUpgrade:
+		return "upgrade " + q.Version.String() + " " + q.To.String()
+	case AskSIG:
+		return strings.TrimSpace("sig " + q.Words + " " + q.Version.String())
+	case AskSubscribe:
+		s := "subscribe deprecations"
+		for _, k := range filterKeys {
+			if v, ok := q.Filters[k]; ok {
+				s += " " + k + ":" + v
+			}
+		}
+		return s
+	case AskUnsubscribe:
+		return "unsubscribe deprecations"
+	case AskLifecycle:
+		return q.Version.String() + " eol"
+	case AskPatches:
+		return q.Version.String() + " patches"
+	case AskSupported, AskLatest:
+		return string(q.Kind)
+	}
+	return ""
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/knowledge/releasenote"
 	"github.com/kepbot/kepbot/store"
 )
@@ -143,7 +144,7 @@ func TestRenderParsedAndHelp(t *testing.T) {
 		"not_yet": "subscribe deprecations",
 	} {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "engine/"+name+".txt", render(t, e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+			golden(t, "engine/"+name+".txt", render(t, question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
 		})
 	}
 }
@@ -201,7 +202,7 @@ func TestRenderSeeded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
-			out := string(render(t, e.Ask(context.Background(), tt.q, knowledge.Origin{Platform: "console"})))
+			out := string(render(t, question.NewAsker(nil, e).Ask(context.Background(), tt.q, knowledge.Origin{Platform: "console"})))
 			have := map[string]bool{}
 			for _, l := range strings.Split(out, "\n") {
 				have[l] = true
@@ -217,7 +218,7 @@ func TestRenderSeeded(t *testing.T) {
 		})
 	}
 	// Every GA KEP of the 1.30 note is listed, in number order.
-	out := string(render(t, e.Ask(context.Background(), "1.30 ga", knowledge.Origin{})))
+	out := string(render(t, question.NewAsker(nil, e).Ask(context.Background(), "1.30 ga", knowledge.Origin{})))
 	last := -1
 	for _, n := range []string{"24", "647", "1610", "2305", "2681", "2799", "3022", "3141", "3352", "3458", "3488", "3521", "3705", "3716", "3756", "3895", "4402"} {
 		i := strings.Index(out, "  - KEP-"+n+" ")
@@ -258,7 +259,7 @@ func TestRenderSynthetic(t *testing.T) {
 		"search_cjk": "search 港口", "release_from_kep_yaml": "1.44", "sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
 	} {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "synthetic/"+name+".txt", render(t, e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+			golden(t, "synthetic/"+name+".txt", render(t, question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
 		})
 	}
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // Time budgets.
@@ -277,7 +278,7 @@ func (a *Adapter) ask(ctx context.Context, text string, from knowledge.Origin, l
 }
 
 func (a *Adapter) answer(ctx context.Context, text string, from knowledge.Origin, log zerolog.Logger) *knowledge.Answer {
-	q, err := knowledge.ParseQuestion(text)
+	q, err := question.Parse(text)
 	if err != nil {
 		return knowledge.ErrorAnswer(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // later sends what follows a first interaction response.
@@ -68,7 +69,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		return reply(textMessage("kepbot is restarting; ask again in a minute.", true)), nil
 	}
 	origin := knowledge.Origin{Platform: Platform, Workspace: i.GuildID, Channel: i.ChannelID, User: user, UserName: name}
-	if knowledge.ChangesSubscription(text) {
+	if question.ChangesSubscription(text) {
 		var how string
 		origin.CanManage, how = interactionCanManage(i)
 		auditManage(log, origin.CanManage, how)

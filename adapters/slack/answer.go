@@ -15,6 +15,7 @@ import (
 	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // errNoAnswer is what an Answerer that returns neither an answer nor an
@@ -25,11 +26,11 @@ var errNoAnswer = errors.New("the answerer returned no answer and no error")
 // it cannot parse, a miss and an internal error (logged, never shown) all
 // become answers of kind error, and so does a panic in the answerer.
 func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Origin, start time.Time) *knowledge.Answer {
-	q, err := knowledge.ParseQuestion(text)
+	q, err := question.Parse(text)
 	return a.answer(ctx, q, err, via, from, start)
 }
 
-// answer is ask for a question already parsed: perr is ParseQuestion's
+// answer is ask for a question already parsed: perr is the parse
 // error, if any. It never changes an Answer the answerer gives, which may
 // be shared (knowledge.CachedAnswerer): an answer without Query gets it on
 // a copy.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // eventEnvelope is the part of an Events API delivery kepbot reads, over
@@ -64,7 +65,7 @@ type interaction struct {
 // when ready.
 func (a *Adapter) slash(ctx context.Context, cmd slashCommand, via string, onLate func()) (*knowledge.Answer, RenderOptions) {
 	text, public := slashText(cmd.Text)
-	q, err := knowledge.ParseQuestion(text)
+	q, err := question.Parse(text)
 	return a.slashParsed(ctx, cmd, q, err, public, via, onLate), RenderOptions{Slash: true, Public: public}
 }
 

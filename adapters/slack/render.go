@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // Character caps of each part of a rendered answer. Together they keep a
@@ -331,5 +332,5 @@ func (r *renderer) sources() {
 // changedSubscription reports whether a is the confirmation of a
 // subscribe or unsubscribe, not a listing or a refusal.
 func changedSubscription(a *knowledge.Answer) bool {
-	return a.Kind == knowledge.KindSubscription && knowledge.ChangesSubscription(a.Query)
+	return a.Kind == knowledge.KindSubscription && question.ChangesSubscription(a.Query)
 }

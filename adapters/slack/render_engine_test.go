@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -66,12 +67,12 @@ func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
 	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc))
 	from := knowledge.Origin{Platform: Platform, Workspace: "T1", Channel: "C1", User: "UADMIN", UserName: "ada", CanManage: true}
 	out := map[string]*knowledge.Answer{
-		"engine_releases":            eng.Ask(ctx, "releases", from),
-		"engine_sig":                 eng.Ask(ctx, "sig node", from),
-		"engine_sig_release":         eng.Ask(ctx, "sig node 1.42", from),
-		"engine_subscriptions_empty": eng.Ask(ctx, "subscriptions", from),
-		"engine_subscribe":           eng.Ask(ctx, "subscribe deprecations sig:node schedule:weekly", from),
-		"engine_subscriptions":       eng.Ask(ctx, "subscriptions", from),
+		"engine_releases":            question.NewAsker(nil, eng).Ask(ctx, "releases", from),
+		"engine_sig":                 question.NewAsker(nil, eng).Ask(ctx, "sig node", from),
+		"engine_sig_release":         question.NewAsker(nil, eng).Ask(ctx, "sig node 1.42", from),
+		"engine_subscriptions_empty": question.NewAsker(nil, eng).Ask(ctx, "subscriptions", from),
+		"engine_subscribe":           question.NewAsker(nil, eng).Ask(ctx, "subscribe deprecations sig:node schedule:weekly", from),
+		"engine_subscriptions":       question.NewAsker(nil, eng).Ask(ctx, "subscriptions", from),
 	}
 	set, err := knowledge.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // runAsk answers one question, or with `--json -` one question a line from
@@ -40,7 +41,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	if len(words) == 1 && words[0] == "-" {
 		return askLines(ctx, eng, from, io, *asJSON)
 	}
-	a := eng.Ask(ctx, strings.Join(words, " "), from)
+	a := question.NewAsker(nil, eng).Ask(ctx, strings.Join(words, " "), from)
 	if err := printAnswer(io.out, a, *asJSON); err != nil {
 		fmt.Fprintf(io.err, "bot ask: %v\n", err)
 		return exitFailure
@@ -58,7 +59,7 @@ func askLines(ctx context.Context, eng *knowledge.Engine, from knowledge.Origin,
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if err := printAnswer(io.out, eng.Ask(ctx, line, from), asJSON); err != nil {
+		if err := printAnswer(io.out, question.NewAsker(nil, eng).Ask(ctx, line, from), asJSON); err != nil {
 			fmt.Fprintf(io.err, "bot ask: %v\n", err)
 			return exitFailure
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // answerCacheSize is how many answers serve keeps in memory: every KEP,
@@ -59,7 +60,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		if created != "" {
 			fmt.Fprintf(io.err, "bot: note: %s\n", created)
 		}
-		chat := &console.Chat{In: io.in, Out: io.out, Asker: knowledge.NewEngine(kb), User: io.getenv("USER")}
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: question.NewAsker(nil, knowledge.NewEngine(kb)), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
 			return exitFailure

@@ -1,16 +1,18 @@
-package knowledge
+package question
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // FuzzParseQuestion checks that no text panics the parser, that every
-// failure is a bad-input *Error with a message, and that every question read
+// failure is a bad-input *knowledge.Error with a message, and that every question read
 // parses again from its own Text and from its canonical form to the same
 // question.
-func FuzzParseQuestion(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"kep 4639", "KEP-4639", "4639", "1.29", "v1.29.0", "1.29 ga", "ga 1.29", "1.29稳定",
 		"1.29 deprecations", "removals 1.31", "releases", "help subscribe", "gate NFTablesProxyMode",
@@ -23,29 +25,29 @@ func FuzzParseQuestion(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		q, err := ParseQuestion(s)
+		q, err := Parse(s)
 		if err != nil {
-			e, ok := err.(*Error)
-			if !ok || e.Code != EBADINPUT || e.Message == "" {
-				t.Fatalf("ParseQuestion(%q) error %#v, want a bad-input *Error", s, err)
+			e, ok := err.(*knowledge.Error)
+			if !ok || e.Code != knowledge.EBADINPUT || e.Message == "" {
+				t.Fatalf("Parse(%q) error %#v, want a bad-input *Error", s, err)
 			}
 			for _, sug := range e.Suggestions {
-				if _, err := ParseQuestion(sug); err != nil {
-					t.Fatalf("ParseQuestion(%q) suggests %q, which fails: %v", s, sug, err)
+				if _, err := Parse(sug); err != nil {
+					t.Fatalf("Parse(%q) suggests %q, which fails: %v", s, sug, err)
 				}
 			}
 			return
 		}
-		again, err := ParseQuestion(q.Text)
+		again, err := Parse(q.Text)
 		if err != nil {
-			t.Fatalf("ParseQuestion(%q) read %+v, but its Text %q fails: %v", s, q, q.Text, err)
+			t.Fatalf("Parse(%q) read %+v, but its Text %q fails: %v", s, q, q.Text, err)
 		}
 		if diff := cmp.Diff(q, again); diff != "" {
-			t.Fatalf("ParseQuestion(%q) and ParseQuestion(%q) differ (-first +again):\n%s", s, q.Text, diff)
+			t.Fatalf("Parse(%q) and Parse(%q) differ (-first +again):\n%s", s, q.Text, diff)
 		}
-		canon, err := ParseQuestion(q.Canonical())
+		canon, err := Parse(q.Canonical())
 		if err != nil {
-			t.Fatalf("ParseQuestion(%q) read %+v, but its canonical form %q fails: %v", s, q, q.Canonical(), err)
+			t.Fatalf("Parse(%q) read %+v, but its canonical form %q fails: %v", s, q, q.Canonical(), err)
 		}
 		if diff := cmp.Diff(q, canon, cmpIgnoreText); diff != "" {
 			t.Fatalf("canonical %q of %q reads differently (-first +canonical):\n%s", q.Canonical(), s, diff)

@@ -1,4 +1,4 @@
-package knowledge
+package question
 
 import (
 	"strings"
@@ -138,37 +138,4 @@ func isGateName(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func isSIGName(s string) bool {
-	if s == "" || utf8.RuneCountInString(s) > 40 || s[0] == '-' {
-		return false
-	}
-	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-// echo returns a short, safe copy of user text for a message: letters,
-// digits and . - _ : only (so it can never become a mention), at most 24.
-func echo(s string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:", r) {
-			if n == 24 {
-				b.WriteString("…")
-				break
-			}
-			b.WriteRune(r)
-			n++
-		}
-	}
-	if b.Len() == 0 {
-		return "that"
-	}
-	return b.String()
 }
