@@ -91,6 +91,10 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	var err error
 	switch q.Kind {
 	case AskKEP:
+		if q.Stage != StageNone {
+			a, err = e.answerKEPClaim(ctx, q)
+			break
+		}
 		a, err = e.answerKEP(ctx, q.KEP)
 	case AskRelease:
 		a, err = e.answerRelease(ctx, q.Version)
@@ -117,6 +121,10 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	case AskPatches:
 		a, err = e.answerPatches(ctx, q.Version)
 	case AskSupported:
+		if !q.Version.IsZero() {
+			a, err = e.answerSupportedRelease(ctx, q.Version)
+			break
+		}
 		a, err = e.answerSupported(ctx)
 	case AskLatest:
 		a, err = e.answerLatest(ctx)

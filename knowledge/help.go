@@ -18,6 +18,10 @@ type command struct {
 var commands = []command{
 	{Topic: "kep", Usage: "kep NUMBER", Summary: "one KEP: name, SIG, stages reached, feature gates, links",
 		Examples: []string{"kep 4639", "KEP-3866", "4639"}},
+	{Topic: "is", Usage: "is kep NUMBER STAGE [in VERSION]",
+		Summary:  "yes or no first, then the KEP's stages as evidence; is VERSION supported does the same for a release",
+		Examples: []string{"is kep 753 ga", "is kep 4639 beta in 1.33", "is 1.31 supported"},
+		Detail:   []string{"With in VERSION: was the KEP at that stage in that release."}},
 	{Topic: "release", Usage: "VERSION", Summary: "one release: date, theme, enhancement counts, highlights",
 		Examples: []string{"1.29", "v1.30"}},
 	{Topic: "stage", Usage: "VERSION STAGE", Summary: "every KEP that reached a stage in a release",

@@ -10,7 +10,7 @@ type QuestionKind string
 
 // Question kinds, one per form of the grammar in architecture.md.
 const (
-	AskKEP           QuestionKind = "kep"           // kep 4639 · KEP-4639 · 4639
+	AskKEP           QuestionKind = "kep"           // kep 4639 · KEP-4639 · 4639; is kep 753 ga [in 1.30]
 	AskRelease       QuestionKind = "release"       // 1.29 · v1.29
 	AskReleaseStage  QuestionKind = "release_stage" // 1.29 ga · ga 1.29 · 1.29 beta
 	AskNotices       QuestionKind = "notices"       // 1.29 deprecations · 1.29 removals
@@ -26,20 +26,24 @@ const (
 	AskSubscriptions QuestionKind = "subscriptions" // subscriptions
 	AskLifecycle     QuestionKind = "lifecycle"     // 1.31 eol · eol 1.31 · 1.31 end of life
 	AskPatches       QuestionKind = "patches"       // 1.30 patches · patches 1.30 · latest 1.30 patch
-	AskSupported     QuestionKind = "supported"     // supported
+	AskSupported     QuestionKind = "supported"     // supported; is 1.31 supported
 	AskLatest        QuestionKind = "latest"        // latest
 )
 
-// Question is one parsed request. Adapters read it from the text a user
+// Question is one parsed request. Two kinds also ask yes or no: AskKEP
+// with a Stage ("is kep 753 ga", with a Version "is kep 753 beta in 1.30":
+// was it at that stage in that release) and AskSupported with a Version
+// ("is 1.31 supported"); their answers start with the yes or the no.
+// Adapters read it from the text a user
 // typed with package knowledge/question (or build it from a platform's
 // structured options) and fill From; the engine answers it.
 type Question struct {
 	Kind    QuestionKind      `json:"kind"`
 	Text    string            `json:"text"`              // the text as typed, normalised
 	KEP     int               `json:"kep,omitempty"`     // AskKEP
-	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff
+	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff; the release of a yes/no question
 	To      Version           `json:"to,omitempty"`      // "to" of AskDiff
-	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage
+	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage; of AskKEP, the stage a yes/no question asks about
 	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices
 	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic
 	Filters map[string]string `json:"filters,omitempty"` // subscribe filters: sig, from, schedule, format
@@ -67,6 +71,13 @@ type Origin struct {
 func (q Question) Canonical() string {
 	switch q.Kind {
 	case AskKEP:
+		if q.Stage != StageNone {
+			s := "is kep " + strconv.Itoa(q.KEP) + " " + strings.ToLower(q.Stage.Label())
+			if !q.Version.IsZero() {
+				s += " in " + q.Version.String()
+			}
+			return s
+		}
 		return "kep " + strconv.Itoa(q.KEP)
 	case AskRelease:
 		return q.Version.String()
@@ -114,7 +125,12 @@ func (q Question) Canonical() string {
 		return q.Version.String() + " eol"
 	case AskPatches:
 		return q.Version.String() + " patches"
-	case AskSupported, AskLatest:
+	case AskSupported:
+		if !q.Version.IsZero() {
+			return "is " + q.Version.String() + " supported"
+		}
+		return string(q.Kind)
+	case AskLatest:
 		return string(q.Kind)
 	}
 	return ""

@@ -17,7 +17,8 @@ const MaxRunes = 1000
 // KEP-N, N, VERSION, VERSION STAGE, STAGE VERSION, VERSION deprecations,
 // releases, help [TOPIC], gate NAME, search WORDS, diff A B, upgrade A B,
 // sig NAME [VERSION], subscribe deprecations [filters], unsubscribe
-// deprecations and subscriptions. Case, spacing, smart quotes, full-width
+// deprecations and subscriptions, and the yes/no questions is kep N STAGE
+// [in VERSION] and is VERSION supported. Case, spacing, smart quotes, full-width
 // characters and a leading v do not matter; control characters are dropped.
 // It fails with an *knowledge.Error of code knowledge.EBADINPUT whose message says what was wrong
 // and how to ask instead, with "did you mean" questions in Suggestions.
@@ -102,6 +103,8 @@ func parseNormalized(s string) (knowledge.Question, error) {
 		return parseVersionQuestion(low[1:], "latest")
 	case "eol", "patches", "urgent":
 		return parseVersionQuestion(low[1:], head)
+	case "is":
+		return parseIs(low[1:])
 	}
 	if name, ok := strings.CutPrefix(head, "sig-"); ok && name != "" {
 		return parseSIG(name, low[1:])

@@ -112,6 +112,13 @@ func TestParse(t *testing.T) {
 		{"unsubscribe deprecations", knowledge.Question{Kind: knowledge.AskUnsubscribe}},
 		{"unsubscribe", knowledge.Question{Kind: knowledge.AskUnsubscribe}},
 		{"subscriptions", knowledge.Question{Kind: knowledge.AskSubscriptions}},
+		// yes or no
+		{"is kep 753 ga", knowledge.Question{Kind: knowledge.AskKEP, KEP: 753, Stage: knowledge.StageStable}},
+		{"is KEP-753 stable?", knowledge.Question{Kind: knowledge.AskKEP, KEP: 753, Stage: knowledge.StageStable}},
+		{"is 753 beta in v1.30", knowledge.Question{Kind: knowledge.AskKEP, KEP: 753, Stage: knowledge.StageBeta, Version: v("1.30")}},
+		{"is kep 4639 general availability in 1.33", knowledge.Question{Kind: knowledge.AskKEP, KEP: 4639, Stage: knowledge.StageStable, Version: v("1.33")}},
+		{"is kep 2400 deprecated", knowledge.Question{Kind: knowledge.AskKEP, KEP: 2400, Stage: knowledge.StageDeprecated}},
+		{"is 1.31 supported", knowledge.Question{Kind: knowledge.AskSupported, Version: v("1.31")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -215,6 +222,11 @@ func TestParseBadInput(t *testing.T) {
 		{"unsubscribe everything", []string{"nothing else"}, nil},
 		{"subscriptions all", []string{"no more words"}, nil},
 		{"help nonsense", []string{"no help on that topic", "subscribe"}, nil},
+		{"is", []string{"Ask whether", "Usage: is kep NUMBER STAGE"}, nil},
+		{"is kep 753", []string{"Ask whether"}, []string{"kep 753"}},
+		{"is kep 753 gamma", []string{`"gamma" is not a stage`}, []string{"kep 753"}},
+		{"is kep 753 ga in 1.x", []string{`"1.x" is not a release`}, []string{"kep 753"}},
+		{"is sidecar ga", []string{`"sidecar" is not a KEP number`}, nil},
 		{"what is new", []string{"I don't understand", "help"}, nil},
 		{strings.Repeat("a", 1001), []string{"too long"}, nil},
 		{strings.Repeat("稳", 1001), []string{"too long"}, nil},
