@@ -47,7 +47,11 @@ type Question struct {
 	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices
 	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic
 	Filters map[string]string `json:"filters,omitempty"` // subscribe filters: sig, from, schedule, format
-	From    Origin            `json:"-"`
+	// Free is set when the question was read from text typed in chat
+	// ("what went GA in 1.30?") rather than written in the grammar: its
+	// answer then says how it was read (Understood).
+	Free bool   `json:"free,omitempty"`
+	From Origin `json:"-"`
 }
 
 // Origin is who asked and where: adapters fill it, the engine uses it only

@@ -135,7 +135,9 @@ func TestRenderGolden(t *testing.T) {
 }
 
 // TestRenderParsedAndHelp renders answers the engine gives without any
-// knowledge: help, help TOPIC and bad input with "did you mean".
+// knowledge: help, help TOPIC and bad input; and the grammar's own errors
+// with "did you mean" (typo_*: the terminal reads these misspellings as
+// the questions they mean, but the grammar alone suggests them).
 func TestRenderParsedAndHelp(t *testing.T) {
 	e := knowledge.NewEngine(nil)
 	for name, q := range map[string]string{
@@ -144,7 +146,14 @@ func TestRenderParsedAndHelp(t *testing.T) {
 		"not_yet": "subscribe deprecations",
 	} {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "engine/"+name+".txt", render(t, question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+			var a *knowledge.Answer
+			if strings.HasPrefix(name, "typo_") {
+				_, err := question.Parse(q)
+				a = knowledge.ErrorAnswer(err)
+			} else {
+				a = question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})
+			}
+			golden(t, "engine/"+name+".txt", render(t, a))
 		})
 	}
 }

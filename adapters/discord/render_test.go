@@ -116,7 +116,7 @@ func TestRenderKindsAndEphemeral(t *testing.T) {
 		{"1.29 ga", false, []string{"**KEP-9101** Widget autoscaling · GA in 1.29"}},
 		{"help", true, []string{"kep NUMBER"}},
 		{"kep 99999", true, []string{"I don't know KEP-99999."}},
-		{"1.29 gaa", true, []string{"Did you mean `1.29 ga`"}},
+		{"1.29 1.32", true, []string{"Did you mean `diff 1.29 1.32`"}},
 	}
 	for _, tt := range tests {
 		msgs := Render(question.NewAsker(nil, e).Ask(context.Background(), tt.q, knowledge.Origin{}))

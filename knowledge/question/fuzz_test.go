@@ -8,7 +8,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// FuzzParseQuestion checks that no text panics the parser, that every
+// FuzzParse checks that no text panics the parser, that every
 // failure is a bad-input *knowledge.Error with a message, and that every question read
 // parses again from its own Text and from its canonical form to the same
 // question.

@@ -1,9 +1,12 @@
 package question
 
 import (
+	"errors"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // normalize cleans the text of a question so that the grammar sees single
@@ -139,3 +142,26 @@ func isGateName(s string) bool {
 	}
 	return s != ""
 }
+
+// stageWords maps every stage word knowledge.ParseStage reads, lower
+// case, to its stage.
+var stageWords = func() map[string]knowledge.Stage {
+	m := map[string]knowledge.Stage{}
+	for _, w := range knowledge.StageWords() {
+		if st, err := knowledge.ParseStage(w); err == nil {
+			m[strings.ToLower(w)] = st
+		}
+	}
+	return m
+}()
+
+// parseStage is knowledge.ParseStage without building an error for the
+// many words that are no stage; its error says only that.
+func parseStage(s string) (knowledge.Stage, error) {
+	if st, ok := stageWords[strings.ToLower(strings.TrimSpace(s))]; ok {
+		return st, nil
+	}
+	return knowledge.StageNone, errNoStage
+}
+
+var errNoStage = errors.New("not a stage")

@@ -1,7 +1,6 @@
 package question
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -23,25 +22,46 @@ const MaxRunes = 1000
 // It fails with an *knowledge.Error of code knowledge.EBADINPUT whose message says what was wrong
 // and how to ask instead, with "did you mean" questions in Suggestions.
 func Parse(text string) (knowledge.Question, error) {
-	if len(text) > 4*MaxRunes || utf8.RuneCountInString(text) > MaxRunes {
-		return knowledge.Question{}, knowledge.Errorf(knowledge.EBADINPUT, "That question is too long (over %d characters). Ask one short thing, e.g. kep 4639 or 1.29 ga.", MaxRunes)
-	}
-	if !utf8.ValidString(text) {
-		return knowledge.Question{}, knowledge.Errorf(knowledge.EBADINPUT, "I could not read that text: it is not valid UTF-8. Ask e.g. kep 4639 or 1.29 ga.")
-	}
-	norm := normalize(text)
-	if utf8.RuneCountInString(norm) > MaxRunes {
-		return knowledge.Question{}, knowledge.Errorf(knowledge.EBADINPUT, "That question is too long (over %d characters). Ask one short thing, e.g. kep 4639 or 1.29 ga.", MaxRunes)
+	norm, err := check(text)
+	if err != nil {
+		return knowledge.Question{}, err
 	}
 	q, err := parseNormalized(norm)
 	if err != nil {
-		if e, ok := err.(*knowledge.Error); ok && len(e.Suggestions) == 0 {
-			e.Suggestions = suggestQuestions(norm)
-		}
-		return knowledge.Question{}, err
+		return knowledge.Question{}, withSuggestions(err, norm)
 	}
 	q.Text = norm
 	return q, nil
+}
+
+// withSuggestions gives a grammar error that has no "did you mean" the
+// questions closest to norm (suggestQuestions), which take a while to find:
+// only errors that are shown get them.
+func withSuggestions(err error, norm string) error {
+	if e, ok := err.(*knowledge.Error); ok && len(e.Suggestions) == 0 {
+		e.Suggestions = suggestQuestions(norm)
+	}
+	return err
+}
+
+// check refuses text too long to read (over MaxRunes) or not UTF-8, and
+// returns it normalised.
+func check(text string) (string, error) {
+	if len(text) > 4*MaxRunes || utf8.RuneCountInString(text) > MaxRunes {
+		return "", tooLong()
+	}
+	if !utf8.ValidString(text) {
+		return "", knowledge.Errorf(knowledge.EBADINPUT, "I could not read that text: it is not valid UTF-8. Ask e.g. kep 4639 or 1.29 ga.")
+	}
+	norm := normalize(text)
+	if utf8.RuneCountInString(norm) > MaxRunes {
+		return "", tooLong()
+	}
+	return norm, nil
+}
+
+func tooLong() *knowledge.Error {
+	return knowledge.Errorf(knowledge.EBADINPUT, "That question is too long (over %d characters). Ask one short thing, e.g. kep 4639 or 1.29 ga.", MaxRunes)
 }
 
 // parseNormalized parses text that normalize has already cleaned.
@@ -121,7 +141,7 @@ func parseNormalized(s string) (knowledge.Question, error) {
 	if looksVersion(low[0]) || looksVersion(low[len(low)-1]) {
 		return parseVersionQuestion(low, "")
 	}
-	if st, err := knowledge.ParseStage(strings.Join(low, " ")); err == nil {
+	if st, err := parseStage(strings.Join(low, " ")); err == nil {
 		if st.IsGraduation() {
 			return knowledge.Question{}, badInput("stage", "Which release?")
 		}
@@ -234,7 +254,7 @@ func parseVersionQuestion(toks []string, lead string) (knowledge.Question, error
 	if word == "notices" || word == "notes" {
 		return knowledge.Question{Kind: knowledge.AskNotices, Version: v}, nil
 	}
-	st, err := knowledge.ParseStage(word)
+	st, err := parseStage(word)
 	if err != nil && len(rest) > 2 {
 		return knowledge.Question{}, errNotUnderstood()
 	}
@@ -248,108 +268,6 @@ func parseVersionQuestion(toks []string, lead string) (knowledge.Question, error
 		return knowledge.Question{Kind: knowledge.AskNotices, Version: v, Notice: knowledge.NoticeRemoval}, nil
 	}
 	return knowledge.Question{Kind: knowledge.AskReleaseStage, Version: v, Stage: st}, nil
-}
-
-func parseHelp(args []string) (knowledge.Question, error) {
-	if len(args) == 0 {
-		return knowledge.Question{Kind: knowledge.AskHelp}, nil
-	}
-	topic := strings.Join(args, " ")
-	t, ok := knowledge.HelpTopic(topic)
-	if !ok {
-		topics := knowledge.HelpTopics()
-		return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT,
-			Message:     "I have no help on that topic. Topics: " + strings.Join(topics, ", ") + ".",
-			Suggestions: prefixAll("help ", closest(topic, topics))}
-	}
-	return knowledge.Question{Kind: knowledge.AskHelp, Words: t}, nil
-}
-
-func parseGate(args []string) (knowledge.Question, error) {
-	if len(args) != 1 {
-		return knowledge.Question{}, badInput("gate", "Give one feature gate name, written as one word.")
-	}
-	name := args[0]
-	if len(name) > 100 || !isGateName(name) {
-		return knowledge.Question{}, badInput("gate", "%q is not a feature gate name; those are one word of letters and digits.", knowledge.Echo(name))
-	}
-	return knowledge.Question{Kind: knowledge.AskGate, Words: name}, nil
-}
-
-func parseSearch(args []string) (knowledge.Question, error) {
-	words := strings.Join(args, " ")
-	if !strings.ContainsFunc(words, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-		return knowledge.Question{}, badInput("search", "What should I search for?")
-	}
-	return knowledge.Question{Kind: knowledge.AskSearch, Words: words}, nil
-}
-
-func parseDiff(head string, args []string) (knowledge.Question, error) {
-	var vs []string
-	for _, a := range args {
-		for _, p := range strings.Split(a, "..") {
-			switch p {
-			case "", "to", "->", "→", "-":
-				continue
-			}
-			vs = append(vs, p)
-		}
-	}
-	if len(vs) != 2 {
-		return knowledge.Question{}, badInput(head, "Give two releases, the one you run and the one you go to.")
-	}
-	from, err1 := knowledge.ParseVersion(vs[0])
-	to, err2 := knowledge.ParseVersion(vs[1])
-	if err1 != nil || err2 != nil {
-		bad := vs[0]
-		if err1 == nil {
-			bad = vs[1]
-		}
-		return knowledge.Question{}, badInput(head, "%q is not a release like 1.29.", knowledge.Echo(bad))
-	}
-	switch from.Compare(to) {
-	case 0:
-		return knowledge.Question{}, badInput(head, "Those are the same release; give two different ones.")
-	case 1:
-		fix := head + " " + to.String() + " " + from.String()
-		return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT,
-			Message:     fmt.Sprintf("%s is older than %s: give the release you run first, then the one you go to: %s.", to, from, fix),
-			Suggestions: []string{fix}}
-	}
-	if head == "upgrade" {
-		return knowledge.Question{Kind: knowledge.AskUpgrade, Version: from, To: to}, nil
-	}
-	return knowledge.Question{Kind: knowledge.AskDiff, Version: from, To: to}, nil
-}
-
-// parseSIG reads a SIG name and an optional release after "sig": the name
-// may be several words (sig api machinery is sig-api-machinery).
-func parseSIG(name string, rest []string) (knowledge.Question, error) {
-	parts := append([]string{name}, rest...)
-	versions := 0
-	for _, p := range parts {
-		if looksVersion(p) {
-			versions++
-		}
-	}
-	var v knowledge.Version
-	switch last := parts[len(parts)-1]; {
-	case versions > 1 || len(parts) > 5:
-		return knowledge.Question{}, badInput("sig", "Give one SIG name and at most one release.")
-	case versions == 1 && !looksVersion(last):
-		return knowledge.Question{}, badInput("sig", "Give the release after the SIG name.")
-	case versions == 1:
-		w, err := knowledge.ParseVersion(last)
-		if err != nil {
-			return knowledge.Question{}, badInput("sig", "%q is not a release like 1.29.", knowledge.Echo(last))
-		}
-		v, parts = w, parts[:len(parts)-1]
-	}
-	joined := strings.TrimPrefix(strings.Join(parts, "-"), "sig-")
-	if len(parts) == 0 || !knowledge.IsSIGName(joined) {
-		return knowledge.Question{}, badInput("sig", "%q is not a SIG name.", knowledge.Echo(joined))
-	}
-	return knowledge.Question{Kind: knowledge.AskSIG, Words: joined, Version: v}, nil
 }
 
 // releaseWords are the words that ask one thing of a release, besides

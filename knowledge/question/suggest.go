@@ -117,7 +117,7 @@ func pickQuestion(toks []string) (string, bool) {
 				ver = v.String()
 			}
 		}
-		if _, err := knowledge.ParseStage(low); err == nil && stage == "" {
+		if _, err := parseStage(low); err == nil && stage == "" {
 			stage = low
 		}
 	}
