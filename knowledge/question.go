@@ -3,6 +3,7 @@ package knowledge
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // QuestionKind says what a Question asks.
@@ -138,4 +139,20 @@ func (q Question) Canonical() string {
 		return string(q.Kind)
 	}
 	return ""
+}
+
+// PlainQuestion reports whether s is written as kepbot writes questions:
+// words of letters and digits, with . - _ : between, single spaces. Only
+// such a question may go on a button that asks it: it can hold no
+// mention, link or markup.
+func PlainQuestion(s string) bool {
+	if s == "" || len(s) > 200 || s[0] == ' ' || s[len(s)-1] == ' ' || strings.Contains(s, "  ") {
+		return false
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" .-_:", r)) {
+			return false
+		}
+	}
+	return true
 }

@@ -325,3 +325,20 @@ func TestWrapText(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderFreeText renders questions typed as in chat, read by the
+// reader that knows the synthetic engine's features by name: each view
+// starts with how the text was read.
+func TestRenderFreeText(t *testing.T) {
+	e := syntheticEngine(t)
+	asker := question.NewAsker(question.NewReader(e), e)
+	for name, q := range map[string]string{
+		"stage": "what went GA in 1.40?", "feature_no": "is harbour probes stable?",
+		"feature_zh": "港口探针 在 1.41 是 beta 吗", "typo": "waht is new in 1.41 pls", "off_topic": "what's for lunch",
+		"ambiguous": "is widget stable?",
+	} {
+		t.Run(name, func(t *testing.T) {
+			golden(t, "free/"+name+".txt", render(t, asker.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+		})
+	}
+}

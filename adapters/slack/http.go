@@ -16,7 +16,6 @@ import (
 	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // The HTTP endpoints Mount adds; configure them as the Request URLs in the
@@ -89,7 +88,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	text, public := slashText(cmd.Text)
-	q, perr := question.Parse(text)
+	q, perr := a.reader.Read(r.Context(), text)
 	key, keep := knowledge.CacheKey(q)
 	keep = keep && perr == nil && a.replies != nil
 	var gen uint64

@@ -60,7 +60,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		if created != "" {
 			fmt.Fprintf(io.err, "bot: note: %s\n", created)
 		}
-		chat := &console.Chat{In: io.in, Out: io.out, Asker: question.NewAsker(nil, knowledge.NewEngine(kb)), User: io.getenv("USER")}
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: newAsker(knowledge.NewEngine(kb)), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
 			return exitFailure
@@ -91,8 +91,15 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	// A repeated question is answered from memory; the knowledge cannot
 	// change under a running serve (bbolt lets one process hold the file).
 	answerer := knowledge.NewCachedAnswerer(eng, answerCacheSize)
+	// Every adapter reads questions with one reader, which knows the
+	// features of the engine's KEPs by name; build its vocabulary now too.
+	reader := question.NewReader(eng)
+	if err := reader.Warm(ctx); err != nil {
+		logger.Error().Err(err).Msg("load the names of features")
+		return exitFailure
+	}
 	m := metrics.New(version)
-	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, answerer, logger, m)
+	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, answerer, reader, logger, m)
 	if code != exitOK {
 		return code
 	}

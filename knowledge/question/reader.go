@@ -173,7 +173,8 @@ func NewAsker(r *Reader, a knowledge.Answerer) *Asker { return &Asker{Reader: r,
 
 // Ask reads text, answers it, and turns any failure into an Answer of kind
 // error that is safe to show; it never returns nil. An internal error shows
-// only the generic apology.
+// only the generic apology. An answer to text read as free text says how it
+// was read (Answer.UnderstoodAs), a miss included.
 func (a *Asker) Ask(ctx context.Context, text string, from knowledge.Origin) *knowledge.Answer {
 	q, err := a.Reader.Read(ctx, text)
 	if err != nil {
@@ -188,5 +189,5 @@ func (a *Asker) Ask(ctx context.Context, text string, from knowledge.Origin) *kn
 		ans = knowledge.ErrorAnswer(err)
 		ans.Query = q.Canonical()
 	}
-	return ans
+	return knowledge.Understood(ans, q)
 }
