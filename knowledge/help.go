@@ -147,7 +147,7 @@ func badInput(topic, format string, args ...any) *Error {
 func helpAnswer(topic string) (*Answer, error) {
 	if topic == "" {
 		a := &Answer{Kind: KindHelp, Title: "kepbot help", Query: "help",
-			Text: "Ask me about Kubernetes releases and KEPs. Each line below is a question I understand; help TOPIC tells more."}
+			Text: "Ask me about Kubernetes releases and KEPs, in your own words (what went GA in 1.30?, is sidecar containers stable?, 1.30 有哪些 GA 的特性) or as below. Each line below is a question I understand; help TOPIC tells more."}
 		for _, c := range commands {
 			a.Facts = append(a.Facts, Fact{Name: c.Usage, Value: c.Summary + " (e.g. " + strings.Join(c.Examples, ", ") + ")"})
 		}
