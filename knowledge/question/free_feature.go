@@ -166,19 +166,18 @@ func (r *reading) absorb(v *Vocabulary, i int32) bool {
 	for hi+1 < len(r.toks) && part(r.toks[hi+1]) {
 		hi++
 	}
-	var span []token
 	took := false
 	for _, t := range r.toks[lo : hi+1] {
-		switch {
-		case t.sense.role == roleNone && !t.inWord && (t.kind == tokWord || t.kind == tokHanRun):
-			span = append(span, t)
-		case part(t):
-			span = append(span, t)
-			took = true
-		}
+		took = took || part(t)
 	}
 	if !took {
 		return false
+	}
+	var span []token
+	for _, t := range r.toks[lo : hi+1] {
+		if (t.sense.role == roleNone && !t.inWord && (t.kind == tokWord || t.kind == tokHanRun)) || part(t) {
+			span = append(span, t)
+		}
 	}
 	r.content = span
 	r.intents = 0

@@ -50,8 +50,14 @@ func stemKeys(m map[string]string) map[string]string {
 func stemPhrase(words []string) string {
 	var b strings.Builder
 	for _, w := range words {
-		for _, p := range strings.Split(strings.ToLower(w), "-") {
-			if p == "" || stopWords[p] {
+		for w != "" {
+			p, rest, _ := strings.Cut(w, "-")
+			w = rest
+			if p == "" {
+				continue
+			}
+			p = strings.ToLower(p)
+			if stopWords[p] {
 				continue
 			}
 			if b.Len() > 0 {
@@ -110,9 +116,9 @@ func containsFold(ss []string, s string) bool {
 	return slices.ContainsFunc(ss, func(x string) bool { return strings.EqualFold(x, s) })
 }
 
-// dedupe returns ts without repeats, in order; it may reuse ts.
+// dedupe returns ts without repeats, in order, in ts's own array.
 func dedupe(ts []string) []string {
-	out := ts[:0:0]
+	out := ts[:0]
 	for _, t := range ts {
 		if !slices.Contains(out, t) {
 			out = append(out, t)

@@ -2,6 +2,7 @@ package question
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,10 @@ type Vocabulary struct {
 	alias    map[string]int32 // an alias phrase (aliases.go) → its KEP
 	scratch  sync.Pool        // *scratch, for resolve
 	byLen    [][]near         // English terms by length, with their letters, for misspellings
+	// deletes maps each English term of five to eight letters with one
+	// letter deleted to the terms it comes from: a misspelling one edit
+	// away is found without comparing it to every term (oneEdit).
+	deletes map[string][]string
 }
 
 // vocabKEP is one KEP as the vocabulary knows it.
@@ -60,7 +65,7 @@ const maxNames = 24
 // NewVocabulary indexes keps. It never fails; a nil or empty list gives a
 // vocabulary that knows no feature.
 func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
-	v := &Vocabulary{terms: map[string][]posting{}, idf: map[string]float64{}, gates: map[string]int32{},
+	v := &Vocabulary{terms: map[string][]posting{}, idf: map[string]float64{}, gates: map[string]int32{}, deletes: map[string][]string{},
 		gateOf: map[string]string{}, sigs: map[string]bool{}, alias: map[string]int32{}}
 	nameTerms := make([][][]string, 0, len(keps)) // per KEP, per name, its terms
 	for _, k := range keps {
@@ -120,7 +125,15 @@ func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 
 // nameHas reports whether a name of KEP i holds every term of word w.
 func (v *Vocabulary) nameHas(i int32, w string) bool {
-	ts := nameTermsOf(w)
+	var one [1]string
+	ts := one[:0]
+	if isPlainWord(w) {
+		if lw := strings.ToLower(w); !stopWords[lw] {
+			ts = append(ts, stem(lw))
+		}
+	} else {
+		ts = nameTermsOf(w)
+	}
 	for _, t := range ts {
 		ps := v.terms[t]
 		j := sort.Search(len(ps), func(j int) bool { return ps[j].kep >= i })
@@ -163,6 +176,14 @@ func (v *Vocabulary) weigh(nameTerms [][][]string) {
 				v.byLen = append(v.byLen, nil)
 			}
 			v.byLen[len(t)] = append(v.byLen[len(t)], near{t, letterMask(t)})
+			if len(t) >= 4 && len(t) <= 8 && isASCII(t) {
+				for i := range len(t) {
+					d := t[:i] + t[i+1:]
+					if !slices.Contains(v.deletes[d], t) {
+						v.deletes[d] = append(v.deletes[d], t)
+					}
+				}
+			}
 		}
 	}
 	for _, ws := range v.byLen {
@@ -195,8 +216,9 @@ func nameTermsOf(s string) []string {
 			out = append(out, bigrams(w)...)
 			return
 		}
-		for _, p := range strings.Split(strings.ToLower(w), "-") {
-			if p != "" && !stopWords[p] {
+		for lw := strings.ToLower(w); lw != ""; {
+			p, rest, _ := strings.Cut(lw, "-")
+			if lw = rest; p != "" && !stopWords[p] {
 				out = append(out, stem(p))
 			}
 		}

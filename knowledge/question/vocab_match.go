@@ -3,6 +3,7 @@ package question
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -221,8 +222,14 @@ func (v *Vocabulary) gateNamed(w string) (int32, string, bool) {
 // queryTerms returns the terms of a feature's words, as names are indexed:
 // English words stemmed without stop words, Chinese as character pairs.
 func queryTerms(words []string) []string {
-	var out []string
+	out := make([]string, 0, len(words)+2)
 	for _, w := range words {
+		if isPlainWord(w) {
+			if lw := strings.ToLower(w); !stopWords[lw] {
+				out = append(out, stem(lw))
+			}
+			continue
+		}
 		out = append(out, nameTermsOf(w)...)
 	}
 	return dedupe(out)
@@ -236,13 +243,13 @@ func (v *Vocabulary) nearTerms(t string) []string {
 	if len(t) < 5 || t[0] >= 0x80 {
 		return nil
 	}
-	limit := 1
-	if len(t) >= 8 {
-		limit = 2
+	if len(t) < 8 {
+		return v.oneEdit(t)
 	}
+	const limit = 2
 	best := limit + 1
 	var out []string
-	for n := max(3, len(t)-limit); n <= len(t)+limit && n < len(v.byLen); n++ {
+	for n := len(t) - limit; n <= len(t)+limit && n < len(v.byLen); n++ {
 		closeTo(t, v.byLen[n], limit, func(w string, d int) {
 			switch {
 			case d < best:
@@ -251,6 +258,31 @@ func (v *Vocabulary) nearTerms(t string) []string {
 				out = append(out, w)
 			}
 		})
+	}
+	return out
+}
+
+// oneEdit returns the terms one edit from t (t is not a term), found
+// through deletions: two words one edit apart — an insertion, a deletion,
+// a substitution or a swap of neighbours — become the same word when one
+// letter is deleted from one or both (Vocabulary.deletes).
+func (v *Vocabulary) oneEdit(t string) []string {
+	var out []string
+	add := func(ws []string) {
+		for _, w := range ws {
+			if w != t && !slices.Contains(out, w) && within(t, w, 1) <= 1 {
+				out = append(out, w)
+			}
+		}
+	}
+	add(v.deletes[t]) // a term with one letter more
+	var buf [maxFast]byte
+	for i := 0; i < len(t) && len(t) <= maxFast; i++ {
+		d := append(append(buf[:0], t[:i]...), t[i+1:]...)
+		if _, ok := v.terms[string(d)]; ok { // a term with one letter less
+			add([]string{string(d)})
+		}
+		add(v.deletes[string(d)]) // a letter changed, or two swapped
 	}
 	return out
 }
