@@ -139,30 +139,60 @@ func (r *reading) sense(toks []token, i int, first bool) {
 }
 
 // pickSIG takes the name after "sig" (sig node, sig api machinery) out of
-// the unknown words: the most words (up to three) that name a SIG v
-// knows, or one word when v knows none.
+// the words: the most words after it (up to three, whatever the lexicon
+// makes of them) that name a SIG v knows, or the first unknown word when v
+// knows none.
 func (r *reading) pickSIG(v *Vocabulary) {
-	if !r.intents.has(intentSIG) || r.sig != "" || len(r.content) == 0 {
+	if !r.intents.has(intentSIG) || r.sig != "" {
 		return
 	}
-	n := 0
-	for n < 3 && n < len(r.content) && r.content[n].kind == tokWord {
-		n++
-	}
-	take := min(n, 1)
-	if v != nil && len(v.sigs) > 0 {
-		for k := n; k >= 1; k-- {
-			if v.sigs[joinText(r.content[:k])] {
-				take = k
-				break
-			}
+	at := -1
+	for i, t := range r.toks {
+		if t.sense.role == roleIntent && t.sense.intent == intentSIG {
+			at = i
+			break
 		}
 	}
-	if take == 0 {
+	if at < 0 {
 		return
 	}
-	r.sig = joinText(r.content[:take])
-	r.content = r.content[take:]
+	var after []token
+	for _, t := range r.toks[at+1:] {
+		if t.kind != tokWord || t.inWord || len(after) == 3 {
+			break
+		}
+		after = append(after, t)
+	}
+	take := 0
+	if v != nil && len(v.sigs) > 0 {
+		for k := len(after); k >= 1 && take == 0; k-- {
+			if v.sigs[joinText(after[:k])] {
+				take = k
+			}
+		}
+	} else if len(after) > 0 && after[0].sense.role == roleNone {
+		take = 1
+	}
+	if take == 0 {
+		if len(after) > 0 && after[0].sense.role == roleNone {
+			r.sig = after[0].text // a SIG v does not know: decide says so
+			r.dropContent(after[:1])
+		}
+		return
+	}
+	r.sig = joinText(after[:take])
+	r.dropContent(after[:take])
+}
+
+// dropContent takes ts out of the unknown words.
+func (r *reading) dropContent(ts []token) {
+	out := r.content[:0:0]
+	for _, c := range r.content {
+		if !slices.ContainsFunc(ts, func(t token) bool { return t.pos == c.pos }) {
+			out = append(out, c)
+		}
+	}
+	r.content = out
 }
 
 // joinText joins the words of ts with dashes: api-machinery.

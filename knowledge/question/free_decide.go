@@ -163,8 +163,9 @@ func (r *reading) release(q knowledge.Question, v knowledge.Version) (knowledge.
 		q.Kind = knowledge.AskLifecycle
 	case asked.has(intentPatches | intentLatest):
 		q.Kind = knowledge.AskPatches
-	case len(r.stages) == 2 && !r.stages[0].IsGraduation() && !r.stages[1].IsGraduation():
-		q.Kind = knowledge.AskNotices // deprecated or removed: every notice
+	case len(r.stages) == 2 && !r.stages[0].IsGraduation() && !r.stages[1].IsGraduation(),
+		asked.has(intentNotes) && st == knowledge.StageNone:
+		q.Kind = knowledge.AskNotices // deprecated or removed, release notes: every notice
 	case st == knowledge.StageDeprecated:
 		q.Kind, q.Notice = knowledge.AskNotices, knowledge.NoticeDeprecation
 	case st == knowledge.StageRemoved:
@@ -173,7 +174,7 @@ func (r *reading) release(q knowledge.Question, v knowledge.Version) (knowledge.
 		q.Kind, q.Stage = knowledge.AskReleaseStage, st
 	case len(r.stages) > 1:
 		return q, r.unsure("Ask about one stage at a time.", r.stageChoices(v))
-	case asked&^(intentNew|intentReleases) != 0:
+	case asked&^(intentNew|intentReleases|intentNotes) != 0:
 		q.Kind = knowledge.AskRelease
 		return q, r.notAll(q)
 	default:

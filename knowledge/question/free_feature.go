@@ -41,9 +41,9 @@ func (r *reading) feature(q knowledge.Question, v *Vocabulary) (knowledge.Questi
 		if len(r.versions) == 1 {
 			q.Version = r.versions[0]
 		}
-	} else if len(r.versions) == 1 || len(r.stages) > 1 {
+	} else if len(r.stages) > 1 {
 		return q, r.notAll(q)
-	}
+	} // a release without a stage: the card says what stage it held when
 	if r.intents&^(intentNew|intentGate|intentSupported) != 0 {
 		return q, r.notAll(q) // "is sidecar supported" is its card; "sidecar patches" is not clear
 	}

@@ -44,6 +44,7 @@ const (
 	intentSubscriptions                    // this channel's subscriptions
 	intentStop                             // stop, cancel: with digests, unsubscribe
 	intentDigests                          // digests, notifications: what a subscription sends
+	intentNotes                            // release notes: every notice of a release
 )
 
 // has reports whether set holds i.

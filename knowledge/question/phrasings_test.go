@@ -71,6 +71,12 @@ var phrasings = []phrasing{
 	{catEnglish, "subscribe us to sig-node deprecations from 1.29", "subscribe deprecations sig:node from:1.29"},
 	{catEnglish, "stop the deprecation digests", "unsubscribe deprecations"},
 	{catEnglish, "what are this channel's subscriptions", "subscriptions"},
+	{catEnglish, "what is sig api machinery working on", "sig api-machinery"},
+	{catEnglish, "release notes for 1.30", "1.30 notices"},
+	{catEnglish, "what's coming in 1.34?", "1.34"},
+	{catEnglish, "how many keps went GA in 1.30", "1.30 ga"},
+	{catFeatures, "show me everything about nftables", "kep 3866"},
+	{catChinese, "1.31 的 sidecar 是什么阶段", "kep 753"},
 
 	// Chinese
 	{catChinese, "1.30 有哪些 GA 的特性", "1.30 ga"},

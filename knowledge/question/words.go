@@ -48,7 +48,8 @@ var englishWords = map[string]sense{
 	"apis": filler, "tia": filler, "questions": filler, "see": filler, "check": filler, "link": filler,
 	"teh": filler, "hte": filler, "adn": filler, "thread": filler, "above": filler, "below": filler, "until": filler, "till": filler, "want": filler,
 	"wanna": filler, "need": filler, "needs": filler, "moving": filler, "working": filler, "work": filler,
-	"doing": filler, "up": filler, "kep": kepWord, "keps": kepWord, "enhancement": kepWord, "proposal": kepWord,
+	"doing": filler, "up": filler, "everything": filler, "many": filler, "much": filler, "count": filler,
+	"number": filler, "kep": kepWord, "keps": kepWord, "enhancement": kepWord, "proposal": kepWord,
 	// verbs of moving between stages
 	"went": filler, "go": filler, "goes": filler, "going": filler, "gone": filler, "become": filler,
 	"became": filler, "becomes": filler, "reach": filler, "reached": filler, "reaches": filler,
@@ -75,7 +76,8 @@ var englishWords = map[string]sense{
 	// what is asked
 	"new": asks(intentNew), "whats new": asks(intentNew), "changes": asks(intentNew),
 	"changed": asks(intentNew), "change": asks(intentNew), "highlights": asks(intentNew),
-	"overview": asks(intentNew), "summary": asks(intentNew), "theme": asks(intentNew),
+	"overview": asks(intentNew), "coming": asks(intentNew), "upcoming": asks(intentNew),
+	"release notes": asks(intentNotes), "notes": asks(intentNotes), "changelog": asks(intentNotes), "summary": asks(intentNew), "theme": asks(intentNew),
 	"eol": asks(intentEOL), "end of life": asks(intentEOL), "end-of-life": asks(intentEOL),
 	"end of support": asks(intentEOL), "lifecycle": asks(intentEOL), "life cycle": asks(intentEOL),
 	"support end": asks(intentEOL), "support ends": asks(intentEOL), "supported until": asks(intentEOL),
