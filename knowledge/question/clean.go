@@ -25,7 +25,11 @@ func clean(s string) string {
 		}
 	}
 	prev := ' ' // the last rune written or skipped as a separator
+	fields := 0 // words begun; past maxTokens the rest is never read
 	for i := 0; i < len(s); {
+		if !isWordRune(prev) && fields > maxTokens {
+			break
+		}
 		if c := s[i]; (isASCIILetter(c) || isDigit(c)) && isWordRune(prev) { // inside a word: most of any text
 			b.WriteByte(c)
 			prev = rune(c)
@@ -82,6 +86,9 @@ func clean(s string) string {
 			i += size
 			continue
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r):
+			if !unicode.IsSpace(r) && !isWordRune(prev) {
+				fields++
+			}
 			b.WriteRune(r)
 			prev = r
 			i += size
