@@ -75,7 +75,9 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		start := time.Now()
 		q, err := r.Read(context.Background(), s)
-		if d := time.Since(start); d > 200*time.Millisecond {
+		// A line of MaxRunes runes is read in well under a millisecond
+		// (BenchmarkRead); a second allows for a machine busy fuzzing.
+		if d := time.Since(start); d > time.Second {
 			t.Fatalf("Read(%q) took %v", s, d)
 		}
 		if err != nil {
