@@ -14,6 +14,7 @@ import (
 	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // answerCacheSize is how many answers serve keeps in memory: every KEP,
@@ -61,7 +62,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		if created != "" {
 			fmt.Fprintf(io.err, "bot: note: %s\n", created)
 		}
-		chat := &console.Chat{In: io.in, Out: io.out, Asker: knowledge.NewEngine(kb), User: io.getenv("USER")}
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: newAsker(knowledge.NewEngine(kb)), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
 			return exitFailure
@@ -95,8 +96,15 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	// when a source has failed for long (the staleness note).
 	cache := knowledge.NewCachedAnswerer(eng, answerCacheSize)
 	answerer := refresh.NewStaleNotes(cache)
+	// Every adapter reads questions with one reader, which knows the
+	// features of the engine's KEPs by name; build its vocabulary now too.
+	reader := question.NewReader(eng)
+	if err := reader.Warm(ctx); err != nil {
+		logger.Error().Err(err).Msg("load the names of features")
+		return exitFailure
+	}
 	m := metrics.New(version)
-	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, answerer, logger, m)
+	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, answerer, reader, logger, m)
 	if code != exitOK {
 		return code
 	}
@@ -106,7 +114,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		return exitFailure
 	}
 	if cfg.Sources.Refresh {
-		ra, err := newRefreshAdapter(cfg, db, eng, cache, dg, m, answerer, logger)
+		ra, err := newRefreshAdapter(cfg, db, eng, cache, dg, m, answerer, reader.Warm, logger)
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: sources: %v\n", err)
 			return exitBadInput

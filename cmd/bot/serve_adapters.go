@@ -13,6 +13,7 @@ import (
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -23,15 +24,17 @@ type adapters struct {
 	posters map[string]delivery.Poster
 }
 
-// buildAdapters builds every configured adapter over answerer. Each pauses
-// a channel's subscription when its platform says the channel is gone. It
-// returns exitOK, or the exit code after saying what was wrong.
+// buildAdapters builds every configured adapter over answerer, reading
+// questions with reader. Each pauses a channel's subscription when its
+// platform says the channel is gone. It returns exitOK, or the exit code
+// after saying what was wrong.
 func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg discord.Config, db *store.DB,
-	answerer knowledge.Answerer, logger zerolog.Logger, m *metrics.Metrics) (*adapters, int) {
+	answerer knowledge.Answerer, reader *question.Reader, logger zerolog.Logger, m *metrics.Metrics) (*adapters, int) {
 	ad := &adapters{posters: map[string]delivery.Poster{}}
 	pauser := db.Subscriptions()
 	if cfg.SlackSocketMode() || cfg.SlackHTTP() {
-		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser))
+		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser),
+			slack.WithReader(reader))
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
 			return nil, exitBadInput
@@ -52,7 +55,8 @@ func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg disco
 			logger.Error().Err(err).Msg("load the Discord autocomplete catalog")
 			return nil, exitFailure
 		}
-		d, err := discord.NewAdapter(dcfg, answerer, cat, logger, discord.WithRecorder(m), discord.WithPauser(pauser))
+		d, err := discord.NewAdapter(dcfg, answerer, cat, logger, discord.WithRecorder(m), discord.WithPauser(pauser),
+			discord.WithReader(reader))
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
 			return nil, exitBadInput
