@@ -29,6 +29,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	fs.SetOutput(io.err)
 	configPath := fs.String("config", "", "the YAML config `FILE` (see configs/bot.example.yaml)")
 	dbOverride := fs.String("db", "", "the bbolt database `PATH` (default: the config's db, $BOT_DB, else "+defaultDB+")")
+	pprofAddr := fs.String("pprof", "", "serve Go's profiles on `ADDR`, a loopback host:port of its own (off by default)")
 	if err := fs.Parse(args); err != nil {
 		return exitBadInput
 	}
@@ -75,6 +76,14 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		secrets = append(secrets, t)
 	}
 	logger := logging.New(cfg.Log, io.err, secrets...)
+	if *pprofAddr != "" {
+		at, err := startPprof(ctx, *pprofAddr)
+		if err != nil {
+			fmt.Fprintf(io.err, "bot serve: %v\n", err)
+			return exitBadInput
+		}
+		logger.Info().Str("addr", at).Msg("serving profiles (--pprof)")
+	}
 	if created != "" {
 		logger.Info().Str("db", cfg.DB).Msg("no knowledge in the database yet; answering from the built-in snapshot until bot ingest or bot sync")
 	}
