@@ -1,0 +1,70 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/kepbot/kepbot/internal/delivery"
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// MinPostBudget is the least lease time a post may start with: a post
+// that could not finish before the lease may run out is not started.
+const MinPostBudget = 2 * time.Second
+
+// ErrLeaseLow is what a guarded poster answers instead of posting when
+// the lease may run out before the post could finish: the worker puts the
+// delivery back as if rate limited, and the next renewal (or the next
+// leader) posts it.
+var ErrLeaseLow = errors.New("not posting: the leader's lease may run out before the post could finish")
+
+// GuardPoster wraps p so that each post starts only while the term's
+// lease holds for at least MinPostBudget more, and is cut off when the
+// lease may run out. So a leader that cannot renew its lease has finished
+// every post (or given it up) before another replica can be elected and
+// find it in doubt. now is the clock Term.ValidUntil reads (nil: time.Now).
+// The wrapper keeps p's Idempotent and Fitter answers.
+func GuardPoster(p delivery.Poster, t Term, now func() time.Time) delivery.Poster {
+	if now == nil {
+		now = time.Now
+	}
+	g := &guarded{p: p, t: t, now: now}
+	_, idem := p.(delivery.Idempotent)
+	_, fit := p.(delivery.Fitter)
+	switch {
+	case idem && fit:
+		return struct {
+			*guarded
+			delivery.Idempotent
+			delivery.Fitter
+		}{g, p.(delivery.Idempotent), p.(delivery.Fitter)}
+	case idem:
+		return struct {
+			*guarded
+			delivery.Idempotent
+		}{g, p.(delivery.Idempotent)}
+	case fit:
+		return struct {
+			*guarded
+			delivery.Fitter
+		}{g, p.(delivery.Fitter)}
+	}
+	return g
+}
+
+type guarded struct {
+	p   delivery.Poster
+	t   Term
+	now func() time.Time
+}
+
+func (g *guarded) Post(ctx context.Context, channel string, a *knowledge.Answer, nonce string) (string, error) {
+	left := g.t.ValidUntil().Sub(g.now())
+	if left < MinPostBudget {
+		return "", delivery.RateLimit(ErrLeaseLow, time.Second, delivery.ScopePlatform)
+	}
+	pctx, cancel := context.WithTimeout(ctx, left)
+	defer cancel()
+	return g.p.Post(pctx, channel, a, nonce)
+}
