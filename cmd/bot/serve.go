@@ -80,7 +80,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	// Subscriptions only where a digest can be posted: a bot token.
 	var dg *digests
 	if !cfg.Slack.BotToken.IsZero() || dcfg.Gateway() {
-		dg = newDigests(db, logger)
+		dg = newDigests(db.Shared(), kb, logger)
 	}
 	eng := knowledge.NewEngine(kb, dg.engineOptions()...)
 	// Pay for the engine's catalog and search index now, not on the first
