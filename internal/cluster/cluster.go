@@ -25,6 +25,10 @@ import (
 // DefaultTTL is the election lease: a dead leader is replaced within it.
 const DefaultTTL = 10 * time.Second
 
+// maxBackoff is the longest wait between campaigns that failed because
+// etcd could not be reached.
+const maxBackoff = 10 * time.Second
+
 // Config says how a replica takes part in the election.
 type Config struct {
 	Client *clientv3.Client
@@ -60,6 +64,10 @@ type Term struct {
 // plus its TTL, minus a margin. Nothing the leader starts may outlast it.
 func (t Term) ValidUntil() time.Time { return t.lease.validUntil() }
 
+// PostBudget is the least lease time left with which a post may start:
+// a quarter of the TTL, at most MaxPostBudget.
+func (t Term) PostBudget() time.Duration { return min(t.lease.ttl/4, MaxPostBudget) }
+
 // Run takes part in the election until ctx ends: it campaigns, and while
 // it leads runs lead with a context that ends when leadership is lost (the
 // lease could not be renewed in time, the session ended) or ctx ends; then
@@ -75,11 +83,16 @@ func Run(ctx context.Context, cfg Config, lead func(ctx context.Context, t Term)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	backoff := min(cfg.TTL/4, time.Second)
 	for ctx.Err() == nil {
-		if err := term(ctx, cfg, lead); err != nil && ctx.Err() == nil {
-			cfg.Log.Warn().Err(err).Msg("leader election: trying again")
-			wait(ctx, min(cfg.TTL/4, time.Second))
+		err := term(ctx, cfg, lead)
+		if err == nil || ctx.Err() != nil {
+			backoff = min(cfg.TTL/4, time.Second)
+			continue
 		}
+		cfg.Log.Warn().Err(err).Dur("retry_in", backoff).Msg("leader election: trying again")
+		wait(ctx, backoff)
+		backoff = min(2*backoff, maxBackoff)
 	}
 	return ctx.Err()
 }
@@ -155,7 +168,7 @@ func grant(ctx context.Context, cfg Config) (*leaseClock, error) {
 		return nil, fmt.Errorf("grant a lease: %w", err)
 	}
 	ttl := time.Duration(resp.TTL) * time.Second
-	c := &leaseClock{id: resp.ID, ttl: ttl, margin: max(ttl/10, 300*time.Millisecond)}
+	c := &leaseClock{id: resp.ID, ttl: ttl, margin: max(ttl/10, 50*time.Millisecond)}
 	c.until = sent.Add(ttl - c.margin)
 	return c, nil
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// MinPostBudget is the least lease time a post may start with: a post
-// that could not finish before the lease may run out is not started.
-const MinPostBudget = 2 * time.Second
+// MaxPostBudget caps the least lease time a post may start with; with a
+// short lease the budget is a quarter of it (see Term.PostBudget).
+const MaxPostBudget = 2 * time.Second
 
 // ErrLeaseLow is what a guarded poster answers instead of posting when
 // the lease may run out before the post could finish: the worker puts the
@@ -20,7 +20,7 @@ const MinPostBudget = 2 * time.Second
 var ErrLeaseLow = errors.New("not posting: the leader's lease may run out before the post could finish")
 
 // GuardPoster wraps p so that each post starts only while the term's
-// lease holds for at least MinPostBudget more, and is cut off when the
+// lease holds for at least the term's PostBudget more, and is cut off when the
 // lease may run out. So a leader that cannot renew its lease has finished
 // every post (or given it up) before another replica can be elected and
 // find it in doubt. now is the clock Term.ValidUntil reads (nil: time.Now).
@@ -61,7 +61,7 @@ type guarded struct {
 
 func (g *guarded) Post(ctx context.Context, channel string, a *knowledge.Answer, nonce string) (string, error) {
 	left := g.t.ValidUntil().Sub(g.now())
-	if left < MinPostBudget {
+	if left < g.t.PostBudget() {
 		return "", delivery.RateLimit(ErrLeaseLow, time.Second, delivery.ScopePlatform)
 	}
 	pctx, cancel := context.WithTimeout(ctx, left)

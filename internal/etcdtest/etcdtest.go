@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
@@ -28,12 +29,14 @@ type Options struct {
 	// the shortest lease etcd grants is 1 s instead of 2 s: tests of leader
 	// failover wait less.
 	Fast bool
-	// LogLevel is etcd's own log level; "" is error.
+	// LogLevel is etcd's own log level; "" is panic: quiet, since a test
+	// that stops etcd on purpose makes it complain.
 	LogLevel string
 }
 
 // Server is one running embedded etcd member.
 type Server struct {
+	once    sync.Once
 	etcd    *embed.Etcd
 	dir     string
 	tempDir bool
@@ -88,7 +91,7 @@ func start(dir string, opts Options) (*Server, error) {
 	cfg.Dir = dir
 	cfg.LogLevel = opts.LogLevel
 	if cfg.LogLevel == "" {
-		cfg.LogLevel = "error"
+		cfg.LogLevel = "panic"
 	}
 	cu := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", cport)}
 	pu := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", pport)}
@@ -121,11 +124,14 @@ func (s *Server) Endpoint() string { return strings.Join(s.Endpoints, ",") }
 func (s *Server) Dir() string { return s.dir }
 
 // Close stops the member and removes its folder if Start made it.
+// Calling it again does nothing.
 func (s *Server) Close() {
-	s.etcd.Close()
-	if s.tempDir {
-		_ = os.RemoveAll(s.dir)
-	}
+	s.once.Do(func() {
+		s.etcd.Close()
+		if s.tempDir {
+			_ = os.RemoveAll(s.dir)
+		}
+	})
 }
 
 // freePort returns a loopback TCP port nobody listens on right now.

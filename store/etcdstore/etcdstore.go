@@ -94,7 +94,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		Logger: zap.NewNop(), DialKeepAliveTime: 10 * time.Second, DialKeepAliveTimeout: 5 * time.Second,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("etcd at %s: %w", strings.Join(cfg.Endpoints, ","), err)
+		return nil, unreachable(cfg, err)
 	}
 	s := New(c, cfg)
 	s.ownsC = true
@@ -102,10 +102,15 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	defer cancel()
 	if _, err := c.Get(cctx, s.prefix+"probe"); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("etcd at %s did not answer within %s (store.etcd.dial_timeout): %s; "+
-			"check store.etcd.endpoints (BOT_ETCD_ENDPOINTS), TLS and credentials", strings.Join(cfg.Endpoints, ","), cfg.DialTimeout, safeErr(err))
+		return nil, unreachable(cfg, err)
 	}
 	return s, nil
+}
+
+// unreachable says which etcd did not answer and what to check.
+func unreachable(cfg Config, err error) error {
+	return fmt.Errorf("etcd at %s did not answer within %s (store.etcd.dial_timeout): %s; "+
+		"check store.etcd.endpoints (BOT_ETCD_ENDPOINTS), TLS and credentials", strings.Join(cfg.Endpoints, ","), cfg.DialTimeout, safeErr(err))
 }
 
 // New returns a Store over a client made elsewhere (tests, the leader
