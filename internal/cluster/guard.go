@@ -30,28 +30,40 @@ func GuardPoster(p delivery.Poster, t Term, now func() time.Time) delivery.Poste
 		now = time.Now
 	}
 	g := &guarded{p: p, t: t, now: now}
-	_, idem := p.(delivery.Idempotent)
-	_, fit := p.(delivery.Fitter)
+	idem, isIdem := p.(delivery.Idempotent)
+	fit, isFit := p.(delivery.Fitter)
 	switch {
-	case idem && fit:
-		return struct {
-			*guarded
-			delivery.Idempotent
-			delivery.Fitter
-		}{g, p.(delivery.Idempotent), p.(delivery.Fitter)}
-	case idem:
-		return struct {
-			*guarded
-			delivery.Idempotent
-		}{g, p.(delivery.Idempotent)}
-	case fit:
-		return struct {
-			*guarded
-			delivery.Fitter
-		}{g, p.(delivery.Fitter)}
+	case isIdem && isFit:
+		return &guardedIdemFit{g, idem, fit}
+	case isIdem:
+		return &guardedIdem{g, idem}
+	case isFit:
+		return &guardedFit{g, fit}
 	}
 	return g
 }
+
+// The wrappers of posters that are Idempotent, Fitter or both. (An
+// embedded delivery.Idempotent would be a field named Idempotent, hiding
+// the method of that name, so they forward it by hand.)
+type (
+	guardedIdem struct {
+		*guarded
+		i delivery.Idempotent
+	}
+	guardedFit struct {
+		*guarded
+		delivery.Fitter
+	}
+	guardedIdemFit struct {
+		*guarded
+		i delivery.Idempotent
+		delivery.Fitter
+	}
+)
+
+func (g *guardedIdem) Idempotent() bool    { return g.i.Idempotent() }
+func (g *guardedIdemFit) Idempotent() bool { return g.i.Idempotent() }
 
 type guarded struct {
 	p   delivery.Poster

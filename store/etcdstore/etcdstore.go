@@ -58,6 +58,9 @@ type Config struct {
 	Prefix         string
 	DialTimeout    time.Duration
 	RequestTimeout time.Duration
+	// ChunkBytes is the size of one corpus chunk; DefaultChunkBytes when
+	// zero (tests use small ones).
+	ChunkBytes int
 }
 
 // Fence names the leader's election key: a write through a fenced Store
@@ -74,6 +77,7 @@ type Store struct {
 	ownsC   bool
 	prefix  string
 	timeout time.Duration
+	chunk   int
 	fence   *Fence
 }
 
@@ -127,7 +131,11 @@ func New(c *clientv3.Client, cfg Config) *Store {
 	if t <= 0 {
 		t = DefaultRequestTimeout
 	}
-	return &Store{c: c, prefix: p, timeout: t}
+	chunk := cfg.ChunkBytes
+	if chunk <= 0 {
+		chunk = DefaultChunkBytes
+	}
+	return &Store{c: c, prefix: p, timeout: t, chunk: chunk}
 }
 
 // Client returns the etcd client the store uses.

@@ -29,9 +29,9 @@ import (
 // knowledge/generation, reads the chunks and compiles its own local copy.
 // Chunks of generations older than the previous one are deleted.
 
-// ChunkBytes is the size of one corpus chunk: etcd refuses requests over
-// 1.5 MiB by default (--max-request-bytes).
-const ChunkBytes = 1 << 20
+// DefaultChunkBytes is the size of one corpus chunk: etcd refuses
+// requests over 1.5 MiB by default (--max-request-bytes).
+const DefaultChunkBytes = 1 << 20
 
 // Generation describes one published knowledge generation.
 type Generation struct {
@@ -124,8 +124,8 @@ func (s *Store) Publish(ctx context.Context, corpus []byte, states map[string]st
 	sum := sha256.Sum256(corpus)
 	next := Generation{Number: cur.Number + 1, Bytes: len(corpus), SHA256: hex.EncodeToString(sum[:]), Published: time.Now().UTC()}
 	dir := s.kCorpusGen(next.Number)
-	for off := 0; off < len(corpus) || next.Chunks == 0; off += ChunkBytes {
-		chunk := corpus[off:min(len(corpus), off+ChunkBytes)]
+	for off := 0; off < len(corpus) || next.Chunks == 0; off += s.chunk {
+		chunk := corpus[off:min(len(corpus), off+s.chunk)]
 		cctx, cancel := s.ctx(ctx)
 		_, err := s.c.Put(cctx, fmt.Sprintf("%s%06d", dir, next.Chunks), string(chunk))
 		cancel()
