@@ -17,7 +17,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-func client(t *testing.T, srv *etcdtest.Server) *clientv3.Client {
+func client(t testing.TB, srv *etcdtest.Server) *clientv3.Client {
 	t.Helper()
 	c, err := clientv3.New(clientv3.Config{Endpoints: srv.Endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	if err != nil {
