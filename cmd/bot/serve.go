@@ -120,7 +120,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	var rep *replica
 	if etcd != nil {
 		rep = &replica{cfg: cfg, id: replicaID(io.getenv), shared: etcd, kb: kb, eng: eng, cache: cache, stale: answerer, dg: dg,
-			log: logger.With().Str("component", "replica").Logger(), gateways: ad.gateways, metrics: sourceMetrics{m.Sources()}}
+			log: logger.With().Str("component", "replica").Logger(), gateways: ad.gateways, metrics: sourceMetrics{m.Sources()}, cluster: m.Cluster()}
 		ad.run = append(ad.run, syncAdapter{rep}, leaderAdapter{rep})
 	}
 	ln, err := net.Listen("tcp", cfg.HTTP.Addr)

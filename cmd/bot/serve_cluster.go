@@ -14,6 +14,7 @@ import (
 	"github.com/kepbot/kepbot/internal/cluster"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/delivery"
+	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/store"
@@ -38,8 +39,7 @@ type replica struct {
 	// gateways run while this replica leads: Discord's, when configured.
 	gateways []func(ctx context.Context) error
 	metrics  refresh.Metrics
-	// elected, when set, is told how long each won campaign took.
-	elected func(time.Duration)
+	cluster  *metrics.Cluster // nil records nothing
 
 	mu      sync.Mutex // one knowledge apply at a time
 	applied atomic.Uint64
@@ -116,6 +116,9 @@ func (r *replica) apply(ctx context.Context, gen uint64, k *knowledge.Knowledge)
 	}
 	r.cache.Invalidate()
 	r.applied.Store(gen)
+	if r.metrics != nil {
+		r.metrics.Generation(gen)
+	}
 	if states, err := r.shared.SourceStates(ctx); err == nil {
 		r.stale.Update(states, time.Now(), r.cfg.Sources.StaleAfter)
 	}
@@ -138,7 +141,7 @@ func (a leaderAdapter) Name() string { return "leader_election" }
 func (a leaderAdapter) Run(ctx context.Context) error {
 	r := a.r
 	cluster.Run(ctx, cluster.Config{Client: r.shared.Client(), Prefix: r.shared.Prefix() + "election/", ID: r.id,
-		TTL: r.cfg.Store.Etcd.LeaseTTL, Log: r.log, Elected: r.elected}, r.lead)
+		TTL: r.cfg.Store.Etcd.LeaseTTL, Log: r.log, Elected: r.cluster.Elected}, r.lead)
 	return nil
 }
 
@@ -148,7 +151,11 @@ func (a leaderAdapter) Run(ctx context.Context) error {
 func (r *replica) lead(ctx context.Context, t cluster.Term) {
 	fenced := r.shared.Fenced(t.Fence)
 	r.leading.Store(true)
-	defer r.leading.Store(false)
+	r.cluster.Leading(true)
+	defer func() {
+		r.leading.Store(false)
+		r.cluster.Leading(false)
+	}()
 	if err := r.seed(ctx, fenced); err != nil {
 		if ctx.Err() == nil {
 			r.log.Error().Err(err).Msg("the leader could not bring the shared knowledge up to date; stepping down")
@@ -207,6 +214,9 @@ func (r *replica) seed(ctx context.Context, fenced *etcdstore.Store) error {
 		return err
 	}
 	r.applied.Store(g.Number)
+	if r.metrics != nil {
+		r.metrics.Generation(g.Number)
+	}
 	r.log.Info().Uint64("generation", g.Number).Int("bytes", g.Bytes).Msg("shared this replica's knowledge: the first generation")
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
@@ -142,4 +143,15 @@ func freePort() (int, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// New starts a fast member for t and stops it when t ends.
+func New(t testing.TB) *Server {
+	t.Helper()
+	s, err := Start(Options{Fast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
 }
