@@ -11,8 +11,10 @@ import (
 
 // chaosPlatforms is one local server speaking the parts of Slack's Web API
 // and Discord's REST API that replicas call while they send digests:
-// Slack auth.test and chat.postMessage (form-encoded, the delivery's nonce
-// in the message metadata), Discord POST /api/v9/channels/{id}/messages
+// Slack auth.test, chat.postMessage (form-encoded, the delivery's nonce
+// in the message metadata) and conversations.history (the channel's
+// messages with their metadata, or missing_scope when noHistory is set),
+// Discord POST /api/v9/channels/{id}/messages
 // (JSON with nonce and enforce_nonce: a repeated nonce returns the first
 // message, as Discord does). It counts what each channel shows, by nonce.
 // Each post takes a few milliseconds, so that a kill can land during one.
@@ -20,12 +22,18 @@ type chaosPlatforms struct {
 	mu      sync.Mutex
 	shown   map[string]map[string]int // channel → nonce → messages shown
 	created map[string]string         // discord channel/nonce → message ID
+	history map[string][]postedMsg    // channel → messages, oldest first
 	total   int
 	delay   time.Duration
+	// noHistory makes conversations.history answer missing_scope, as for
+	// an app without channels:history.
+	noHistory bool
 }
 
+type postedMsg struct{ ts, nonce string }
+
 func newChaosPlatforms() *chaosPlatforms {
-	return &chaosPlatforms{shown: map[string]map[string]int{}, created: map[string]string{}, delay: 3 * time.Millisecond}
+	return &chaosPlatforms{shown: map[string]map[string]int{}, created: map[string]string{}, history: map[string][]postedMsg{}, delay: 3 * time.Millisecond}
 }
 
 func (f *chaosPlatforms) handler() http.Handler {
@@ -48,6 +56,24 @@ func (f *chaosPlatforms) handler() http.Handler {
 		ch := r.PostForm.Get("channel")
 		id := f.show(ch, meta.Payload.Nonce, false)
 		writeJSON(w, map[string]any{"ok": true, "channel": ch, "ts": id})
+	})
+	mux.HandleFunc("POST /slack/api/conversations.history", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.noHistory {
+			writeJSON(w, map[string]any{"ok": false, "error": "missing_scope"})
+			return
+		}
+		var msgs []map[string]any
+		for _, m := range f.history[r.PostForm.Get("channel")] {
+			msg := map[string]any{"type": "message", "ts": m.ts, "text": "digest"}
+			if r.PostForm.Get("include_all_metadata") == "1" {
+				msg["metadata"] = map[string]any{"event_type": "kepbot_digest", "event_payload": map[string]any{"nonce": m.nonce}}
+			}
+			msgs = append([]map[string]any{msg}, msgs...) // newest first, as Slack answers
+		}
+		writeJSON(w, map[string]any{"ok": true, "messages": msgs, "has_more": false})
 	})
 	mux.HandleFunc("POST /discord/api/v9/channels/{id}/messages", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
@@ -81,6 +107,7 @@ func (f *chaosPlatforms) show(ch, nonce string, enforce bool) string {
 	f.total++
 	id := fmt.Sprintf("%d.%06d", 1700000000+f.total, f.total)
 	f.created[key] = id
+	f.history[ch] = append(f.history[ch], postedMsg{ts: id, nonce: nonce})
 	return id
 }
 

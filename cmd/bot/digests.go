@@ -153,12 +153,12 @@ func (d *digests) start(ctx context.Context) (wait func()) {
 // waits for both. The leader calls it once a term, with its fenced store
 // and lease-guarded posters; the worker first recovers what an earlier
 // process or leader left in doubt.
-func (d *digests) run(ctx context.Context, out store.Shared, wrap func(delivery.Poster) delivery.Poster) error {
+func (d *digests) run(ctx context.Context, out store.Shared, wrap func(platform string, p delivery.Poster) delivery.Poster) error {
 	cfg := d.wcfg
 	if wrap != nil {
 		cfg.Posters = make(map[string]delivery.Poster, len(d.wcfg.Posters))
 		for name, p := range d.wcfg.Posters {
-			cfg.Posters[name] = wrap(p)
+			cfg.Posters[name] = wrap(name, p)
 		}
 	}
 	worker, err := delivery.New(out, cfg)

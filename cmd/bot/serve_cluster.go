@@ -167,12 +167,7 @@ func (r *replica) lead(ctx context.Context, t cluster.Term) {
 		wg.Go(func() { r.refreshLoop(ctx, fenced) })
 	}
 	if r.dg != nil && r.dg.trig != nil {
-		wg.Go(func() {
-			guard := func(p delivery.Poster) delivery.Poster { return cluster.GuardPoster(p, t, nil) }
-			if err := r.dg.run(ctx, fenced, guard); err != nil && ctx.Err() == nil {
-				r.log.Error().Err(err).Msg("digests stopped")
-			}
-		})
+		wg.Go(func() { r.sendDigests(ctx, t, fenced) })
 	}
 	for _, run := range r.gateways {
 		wg.Go(func() {
@@ -182,6 +177,41 @@ func (r *replica) lead(ctx context.Context, t cluster.Term) {
 		})
 	}
 	wg.Wait()
+}
+
+// sendDigests runs the digest worker and schedule for the term over the
+// fenced store. It first takes back what the previous leader left in the
+// middle of a post: on Discord the repost's nonce makes it safe; on Slack
+// the first repost of each looks for the part in the channel (when the
+// app may read its history) and records it instead of posting it twice.
+// Every post is guarded by the term's lease.
+func (r *replica) sendDigests(ctx context.Context, t cluster.Term, fenced *etcdstore.Store) {
+	back, err := fenced.Recover(ctx, time.Now())
+	if err != nil {
+		if ctx.Err() == nil {
+			r.log.Error().Err(err).Msg("recover the deliveries in doubt; the worker tries again")
+		}
+		back = nil
+	}
+	// A previous leader may have taken deliveries back in doubt and died
+	// before posting them again: they are pending now, and still in doubt.
+	all, err := fenced.ListDeliveries(ctx)
+	if err != nil && ctx.Err() == nil {
+		r.log.Error().Err(err).Msg("list the deliveries still in doubt")
+	}
+	var carried []knowledge.Delivery
+	for _, d := range all {
+		if d.State == knowledge.DeliveryPending && cluster.IsInDoubt(&d) {
+			carried = append(carried, d)
+		}
+	}
+	doubt := cluster.ResolveInDoubt(back, carried, r.dg.wcfg.Posters, r.dg.wcfg.Metrics, r.dg.wcfg.Log)
+	wrap := func(platform string, p delivery.Poster) delivery.Poster {
+		return cluster.GuardPoster(doubt.Wrap(platform, p), t, nil)
+	}
+	if err := r.dg.run(ctx, fenced, wrap); err != nil && ctx.Err() == nil {
+		r.log.Error().Err(err).Msg("digests stopped")
+	}
 }
 
 // seed makes sure the shared knowledge exists and the local copy is at
