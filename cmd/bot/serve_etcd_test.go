@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/internal/etcdtest"
+	"github.com/kepbot/kepbot/internal/upstreamtest"
 )
 
 // replicaEnv is the environment of one `bot serve` replica on etcd.
@@ -146,5 +147,55 @@ func TestServeEtcdLostWhileRunning(t *testing.T) {
 	})
 	if got := get(t, p.base+"/readyz"); !strings.HasPrefix(got, "ready") {
 		t.Errorf("/readyz with etcd gone: %q", got)
+	}
+}
+
+// TestServeReplicasShareRefreshedKnowledge: the leader's refresh reads an
+// upstream's news and publishes it; both replicas load that generation
+// and answer from it; a channel subscribed through the other replica gets
+// one digest of it.
+func TestServeReplicasShareRefreshedKnowledge(t *testing.T) {
+	srv := etcdtest.New(t)
+	up := upstreamtest.Shared(t)
+	fake := &fakeSlackAPI{posted: make(chan struct{}, 16)}
+	api := httptest.NewServer(fake)
+	defer api.Close()
+	var reps []*serveProcess
+	for _, id := range []string{"a", "b"} {
+		env := replicaEnv(t, id, srv.Endpoint(), api.URL)
+		env["BOT_REFRESH_INTERVAL"] = "2s"
+		for k, v := range up.Env() {
+			env[k] = v
+		}
+		reps = append(reps, startServe(t, env))
+	}
+	defer func() {
+		for _, p := range reps {
+			p.shutdown(t)
+		}
+	}()
+	a, b := reps[0], reps[1]
+	waitFor(t, 30*time.Second, a.logs, func() bool {
+		return strings.Contains(a.logs.String()+b.logs.String(), `"applied":true`)
+	})
+	if code, body := slashIn(t, b.base, "C0001AAAA", "UADMIN", "subscribe deprecations from:1.36"); code != http.StatusOK || !strings.Contains(body, "Subscribed") {
+		t.Fatalf("subscribe: %d %.300s", code, body)
+	}
+	up.Set("/releases/release-1.37/release-notes/release-notes-draft.json", []byte(news137))
+	for _, p := range reps { // both replicas answer from the new generation
+		waitFor(t, 20*time.Second, p.logs, func() bool {
+			_, body := slashIn(t, p.base, "C0001AAAA", "UMEMBER", "1.37 deprecations")
+			return strings.Contains(body, "140001")
+		})
+	}
+	waitFor(t, 20*time.Second, a.logs, func() bool { return fake.postsTo("C0001AAAA") == 1 })
+	time.Sleep(time.Second) // room for a wrong second post
+	if n := fake.postsTo("C0001AAAA"); n != 1 {
+		t.Errorf("%d digests posted; want one, of the news", n)
+	}
+	for _, p := range reps {
+		if m := get(t, p.base+"/metrics"); !strings.Contains(m, "kepbot_leader ") {
+			t.Errorf("/metrics lacks kepbot_leader")
+		}
 	}
 }
