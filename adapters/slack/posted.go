@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
@@ -28,7 +30,7 @@ var ErrNoHistoryScope = errors.New("slack: reading a channel's history needs the
 // delivery it found in doubt, so that a post the old leader made just
 // before it died is recorded instead of shown twice. found is false when
 // no such message is there. It fails with ErrNoHistoryScope without the
-// history scopes, and with the error's class otherwise.
+// history scopes, and with Slack's error otherwise (never a URL or token).
 func (p *Poster) FindPosted(ctx context.Context, channel, nonce string, since time.Time) (ts string, found bool, err error) {
 	params := &slackapi.GetConversationHistoryParameters{ChannelID: channel, Limit: historyLimit, IncludeAllMetadata: true,
 		Oldest: strconv.FormatInt(since.Unix(), 10) + ".000000", Inclusive: true}
@@ -39,7 +41,11 @@ func (p *Poster) FindPosted(ctx context.Context, channel, nonce string, since ti
 			if errors.As(err, &se) && (se.Err == "missing_scope" || se.Err == "not_allowed_token_type") {
 				return "", false, ErrNoHistoryScope
 			}
-			return "", false, fmt.Errorf("slack find posted digest: conversations.history: %w", postFailure(err))
+			var ue *url.Error
+			if errors.As(err, &ue) { // no URL in the error
+				err = fmt.Errorf("%s failed: %w", strings.ToLower(ue.Op), ue.Err)
+			}
+			return "", false, fmt.Errorf("slack find posted digest: conversations.history: %w", err)
 		}
 		for _, m := range resp.Messages {
 			if m.Metadata.EventType == digestEventType && m.Metadata.EventPayload["nonce"] == nonce {
