@@ -85,7 +85,7 @@ func TestOneLeaderAtATime(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no new leader within 5 s of the leader's death")
 	}
-	if took := time.Since(start); took > 2500*time.Millisecond {
+	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("the new leader took %s after a 1 s lease", took)
 	}
 	if second == first {
@@ -94,15 +94,29 @@ func TestOneLeaderAtATime(t *testing.T) {
 	runs[first].cancel()
 	<-runs[first].done
 	delete(runs, first)
-	// A clean stop hands over at once: it resigns and revokes.
-	start = time.Now()
+	// A clean stop hands over at once: by the time Run returns, the
+	// election key is gone (resigned, its lease revoked), so nobody waits
+	// for a lease to run out.
 	runs[second].cancel()
 	<-runs[second].done
 	delete(runs, second)
+	var anyRun *replicaRun
+	for _, r := range runs {
+		anyRun = r
+	}
+	resp, err := anyRun.cli.Get(context.Background(), "/t/election/", clientv3.WithPrefix())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range resp.Kvs {
+		if string(kv.Value) == second {
+			t.Errorf("%s stopped cleanly and its election key %s is still there", second, kv.Key)
+		}
+	}
 	select {
 	case third := <-elected:
-		if took := time.Since(start); took > 900*time.Millisecond || third == second {
-			t.Errorf("%s took over %s after a clean stop", third, took)
+		if third == second {
+			t.Errorf("%s led again after it stopped", third)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no leader after a clean stop")
@@ -118,7 +132,8 @@ func TestOneLeaderAtATime(t *testing.T) {
 }
 
 // TestStepsDownWhenTheLeaseCannotBeRenewed: a leader that loses etcd ends
-// its term by the time its lease may run out, without waiting for etcd.
+// its term by the time its lease may run out (the last renewal's send time
+// plus the TTL, less the margin), without waiting for etcd.
 func TestStepsDownWhenTheLeaseCannotBeRenewed(t *testing.T) {
 	srv, err := etcdtest.Start(etcdtest.Options{Fast: true})
 	if err != nil {
@@ -126,24 +141,19 @@ func TestStepsDownWhenTheLeaseCannotBeRenewed(t *testing.T) {
 	}
 	defer srv.Close()
 	cli := client(t, srv)
-	ended := make(chan time.Duration, 1)
-	var validUntil time.Time
+	type end struct{ at, validUntil time.Time }
+	ended := make(chan end, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go Run(ctx, Config{Client: cli, Prefix: "/t/election/", ID: "r1", TTL: time.Second, Log: zerolog.Nop()}, func(ctx context.Context, term Term) {
-		validUntil = term.ValidUntil()
-		lost := time.Now()
 		go srv.Close() // etcd is gone while this replica leads (Close waits for open streams)
 		<-ctx.Done()
-		ended <- time.Since(lost)
+		ended <- end{time.Now(), term.ValidUntil()}
 	})
 	select {
-	case d := <-ended:
-		if d > 1100*time.Millisecond {
-			t.Errorf("the term ended %s after etcd was lost, past the 1 s lease", d)
-		}
-		if time.Now().Before(validUntil) {
-			t.Errorf("the term ended before the lease could run out; that is early, not wrong")
+	case e := <-ended:
+		if late := e.at.Sub(e.validUntil); late > 250*time.Millisecond {
+			t.Errorf("the term ended %s after its lease was last known to hold", late)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the leader did not step down within 5 s of losing etcd")
