@@ -46,6 +46,10 @@ type Answer struct {
 	Error    *ErrorFacts    `json:"error,omitempty"`
 	Suggest  []string       `json:"suggestions,omitempty"` // "did you mean" questions, best first
 	Query    string         `json:"query,omitempty"`       // the question as understood
+	// UnderstoodAs is the canonical question free text was read as ("what
+	// went GA in 1.30?" is 1.30 ga), set only when the text was not
+	// written in the grammar, so that people (and tests) see how it was read.
+	UnderstoodAs string `json:"understood_as,omitempty"`
 }
 
 // Fact is one name/value line of an answer.
@@ -117,6 +121,19 @@ func ErrorAnswer(err error) *Answer {
 		a.Suggest = e.Suggestions
 	}
 	return a
+}
+
+// Understood returns a as the answer to q: when q was read from free text
+// (Question.Free), a copy of a with UnderstoodAs set to q's canonical
+// form, else a itself. a may be shared (CachedAnswerer), so it is never
+// changed; a nil a stays nil.
+func Understood(a *Answer, q Question) *Answer {
+	if a == nil || !q.Free {
+		return a
+	}
+	cp := *a
+	cp.UnderstoodAs = q.Canonical()
+	return &cp
 }
 
 // ItemsWithoutSharedSIG returns a's items for display: in a SIG's answer

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -55,7 +56,7 @@ func (f *countingAnswerer) Invalidate() { f.invalidated.Add(1) }
 
 func mustParse(t testing.TB, text string) knowledge.Question {
 	t.Helper()
-	q, err := knowledge.ParseQuestion(text)
+	q, err := question.Parse(text)
 	if err != nil {
 		t.Fatalf("parse %q: %v", text, err)
 	}

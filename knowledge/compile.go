@@ -74,7 +74,9 @@ func Compile(c *Corpus) *Knowledge {
 			continue
 		}
 		if n.KEP == 0 {
-			n.KEP = ownerOf(gates, n.FeatureGates)
+			if n.KEP = ownerOf(gates, n.FeatureGates); n.KEP > 0 {
+				n.KEPVia = KEPViaGate
+			}
 		}
 		r := rel(n.Release)
 		r.Notices = append(r.Notices, n)
@@ -240,6 +242,10 @@ func gateOwners(keps map[int]*KEP) map[string]int {
 	}
 	return out
 }
+
+// KEPViaGate is Notice.KEPVia for a KEP taken from the owner of one of
+// the notice's feature gates.
+const KEPViaGate = "gate"
 
 func ownerOf(gates map[string]int, names []string) int {
 	for _, g := range names {

@@ -35,7 +35,9 @@ func addChanges(changes []Change, keps map[int]*KEP, gates map[string]int, rel f
 		r.Sources = addNames(r.Sources, []string{ch.Source})
 		if n, ok := noticeOf(ch); ok {
 			if n.KEP == 0 {
-				n.KEP = ownerOf(gates, n.FeatureGates)
+				if n.KEP = ownerOf(gates, n.FeatureGates); n.KEP > 0 {
+					n.KEPVia = KEPViaGate
+				}
 			}
 			r.Notices = append(r.Notices, n)
 		}
@@ -68,7 +70,7 @@ func noticeOf(ch Change) (Notice, bool) {
 		return Notice{}, false
 	}
 	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: changeTitle(ch), Text: ch.Text,
-		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: gateNames(ch)}
+		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: gateNames(ch), Action: ch.Action}
 	if len(ch.KEPs) > 0 {
 		n.KEP = ch.KEPs[0]
 	}

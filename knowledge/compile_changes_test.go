@@ -46,7 +46,7 @@ func TestCompileChanges(t *testing.T) {
 		{Kind: NoticeDeprecation, Release: v, KEP: 10, Title: "Deprecated the `--widget` flag.", Text: "Deprecated the `--widget` flag. Use `--gizmo` instead.",
 			Source: "rn", PR: 200, URL: "https://example.test/pull/200", SIGs: []string{"sig-node", "sig-api-machinery"}},
 		{Kind: NoticeRemoval, Release: v, Title: "PR #400: --old", Source: "snapshot", PR: 400},
-		{Kind: NoticeUpgrade, Release: v, Title: "Action required: drain first", Text: "Action required: drain first", Source: "rn", PR: 500},
+		{Kind: NoticeUpgrade, Release: v, Title: "Action required: drain first", Text: "Action required: drain first", Source: "rn", PR: 500, Action: true},
 	}
 	if d := cmp.Diff(want, r.Notices); d != "" {
 		t.Errorf("notices (-want +got):\n%s", d)

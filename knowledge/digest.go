@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -40,37 +39,10 @@ func (d *Digest) Count() int {
 	return n
 }
 
-// NoticeKey names a notice independently of the document that gave it, so
-// that the same removal told by the release notes and by the deprecation
-// guide is one notice: kind, release, and the API version it removes, else
-// its KEP, else its feature gates, else its title.
-func NoticeKey(n Notice) string {
-	var id string
-	switch {
-	case n.API != nil && n.API.GroupVersion != "":
-		id = "api:" + strings.ToLower(n.API.GroupVersion) + ":" + sortedLower(n.API.Kinds)
-	case n.KEP > 0:
-		id = "kep:" + strconv.Itoa(n.KEP)
-	case len(n.FeatureGates) > 0:
-		id = "gates:" + sortedLower(n.FeatureGates)
-	default:
-		id = "title:" + strings.Join(strings.Fields(strings.ToLower(n.Title)), " ")
-	}
-	return string(n.Kind) + "|" + n.Release.String() + "|" + id
-}
-
-func sortedLower(ss []string) string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = strings.ToLower(s)
-	}
-	sort.Strings(out)
-	return strings.Join(out, ",")
-}
-
 // NoticeSet is what digests are built from: the deprecations and removals
-// known now, one per NoticeKey, the ledger sequence of each, and the SIG of
-// the KEPs they name. Build it with NewNoticeSet or LoadNoticeSet.
+// known now, one item per NoticeKey, the ledger sequence of each (found by
+// its notices' aliases, see NoticeAliases), and the SIG of the KEPs they
+// name. Build it with NewNoticeSet or LoadNoticeSet.
 type NoticeSet struct {
 	items []setItem // by release, then key
 	seq   map[string]uint64
@@ -81,14 +53,20 @@ type NoticeSet struct {
 type setItem struct {
 	key string
 	n   Notice
+	id  NoticeIdentity
 }
 
 // NewNoticeSet joins notices that share a NoticeKey (keeping the fullest
 // words and every feature gate) and drops upgrade notes. sigs maps KEP
-// numbers to their SIG ("sig-network"); seq gives each key's ledger
-// sequence, and a key without one counts as newer than any Seen.
+// numbers to their SIG ("sig-network"); seq gives each item's ledger
+// sequence by its NoticeKey, and an item without one counts as newer than
+// any Seen.
 func NewNoticeSet(notices []Notice, sigs map[int]string, seq map[string]uint64) NoticeSet {
-	byKey := map[string]Notice{}
+	type group struct {
+		n                          Notice
+		aliases, legacy, atUpgrade []string
+	}
+	byKey := map[string]*group{}
 	sorted := append([]Notice(nil), notices...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
@@ -102,16 +80,22 @@ func NewNoticeSet(notices []Notice, sigs map[int]string, seq map[string]uint64) 
 			continue
 		}
 		k := NoticeKey(n)
-		if old, ok := byKey[k]; ok {
-			n = mergeNotice(old, n)
+		g := byKey[k]
+		if g == nil {
+			g = &group{n: cloneNotice(n)}
+			byKey[k] = g
 		} else {
-			n = cloneNotice(n)
+			g.n = mergeNotice(g.n, n)
 		}
-		byKey[k] = n
+		always, atUpgrade := legacyNoticeKeys(n)
+		g.aliases = append(g.aliases, NoticeAliases(n)...)
+		g.legacy = append(g.legacy, always...)
+		g.atUpgrade = append(g.atUpgrade, atUpgrade...)
 	}
 	s := NoticeSet{seq: seq, sigs: sigs}
-	for k, n := range byKey {
-		s.items = append(s.items, setItem{key: k, n: n})
+	for k, g := range byKey {
+		id := NoticeIdentity{Aliases: sortUnique(g.aliases), Legacy: sortUnique(g.legacy), LegacyAtUpgrade: sortUnique(g.atUpgrade)}
+		s.items = append(s.items, setItem{key: k, n: g.n, id: id})
 	}
 	sort.Slice(s.items, func(i, j int) bool {
 		a, b := s.items[i], s.items[j]
@@ -136,6 +120,16 @@ func (s *NoticeSet) Keys() []string {
 	return out
 }
 
+// Identities returns what the ledger knows each item of s by, in the
+// order of Keys.
+func (s *NoticeSet) Identities() []NoticeIdentity {
+	out := make([]NoticeIdentity, len(s.items))
+	for i, it := range s.items {
+		out[i] = it.id
+	}
+	return out
+}
+
 // Len returns how many notices s holds.
 func (s *NoticeSet) Len() int { return len(s.items) }
 
@@ -148,8 +142,10 @@ type NoticeSource interface {
 }
 
 // LoadNoticeSet reads every release's deprecations and removals and the
-// SIG of the KEPs they name from kb, and numbers new ones in ledger. It
-// fails when kb or ledger fails; a KEP kb does not know has no SIG.
+// SIG of the KEPs they name from kb, and has ledger number each item by
+// its identity: an item with an alias the ledger numbered before keeps
+// that sequence, so what was delivered is never new again. It fails when
+// kb or ledger fails; a KEP kb does not know has no SIG.
 func LoadNoticeSet(ctx context.Context, kb NoticeSource, ledger NoticeLedger) (NoticeSet, error) {
 	rels, err := kb.ListReleases(ctx)
 	if err != nil {
@@ -179,11 +175,19 @@ func LoadNoticeSet(ctx context.Context, kb NoticeSource, ledger NoticeLedger) (N
 		}
 	}
 	set := NewNoticeSet(all, sigs, nil)
-	seq, err := ledger.ObserveNotices(ctx, set.Keys())
+	seqs, err := ledger.ObserveNotices(ctx, set.Identities())
 	if err != nil {
 		return NoticeSet{}, fmt.Errorf("observe notices: %w", err)
 	}
-	return NewNoticeSet(all, sigs, seq), nil
+	if len(seqs) != len(set.items) {
+		return NoticeSet{}, fmt.Errorf("observe notices: %d sequences for %d notices", len(seqs), len(set.items))
+	}
+	set.seq = make(map[string]uint64, len(seqs))
+	for i, it := range set.items {
+		set.seq[it.key] = seqs[i].First
+		set.max = max(set.max, seqs[i].First, seqs[i].Last)
+	}
+	return set, nil
 }
 
 // BuildDigest returns the digest a subscription with filter f that has
@@ -292,8 +296,11 @@ func namesSIG(text, sig string) bool {
 // fields win, b fills what a lacks, the longer words are kept and the
 // feature gates are joined.
 func mergeNotice(a, b Notice) Notice {
-	if a.KEP == 0 {
-		a.KEP = b.KEP
+	switch {
+	case a.KEP == 0:
+		a.KEP, a.KEPVia = b.KEP, b.KEPVia
+	case a.KEP == b.KEP && b.KEPVia == "":
+		a.KEPVia = "" // another document names it
 	}
 	if len(b.Text) > len(a.Text) {
 		a.Text = b.Text

@@ -91,6 +91,10 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	var err error
 	switch q.Kind {
 	case AskKEP:
+		if q.Stage != StageNone {
+			a, err = e.answerKEPClaim(ctx, q)
+			break
+		}
 		a, err = e.answerKEP(ctx, q.KEP)
 	case AskRelease:
 		a, err = e.answerRelease(ctx, q.Version)
@@ -117,6 +121,10 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	case AskPatches:
 		a, err = e.answerPatches(ctx, q.Version)
 	case AskSupported:
+		if !q.Version.IsZero() {
+			a, err = e.answerSupportedRelease(ctx, q.Version)
+			break
+		}
 		a, err = e.answerSupported(ctx)
 	case AskLatest:
 		a, err = e.answerLatest(ctx)
@@ -135,22 +143,6 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 		a.Query = q.Canonical()
 	}
 	return a, nil
-}
-
-// Ask parses text, answers it, and turns any failure into an Answer of kind
-// error that is safe to show: what adapters call for typed text.
-func (e *Engine) Ask(ctx context.Context, text string, from Origin) *Answer {
-	q, err := ParseQuestion(text)
-	if err != nil {
-		return ErrorAnswer(err)
-	}
-	q.From = from
-	a, err := e.Answer(ctx, q)
-	if err != nil {
-		a = ErrorAnswer(err)
-		a.Query = q.Canonical()
-	}
-	return a
 }
 
 // Invalidate drops what the Engine keeps from the store (the catalog of

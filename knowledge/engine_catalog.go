@@ -86,6 +86,18 @@ func (e *Engine) Warm(ctx context.Context) error {
 	return err
 }
 
+// KEPs returns every KEP the Engine knows, by number, from its catalog
+// (read from the store on first need, like Warm). The slice and the KEPs
+// are shared with every answer: read them, never change them. A new
+// slice comes after Invalidate. It fails with a wrapped store error.
+func (e *Engine) KEPs(ctx context.Context) ([]*KEP, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return clip(c.keps), nil
+}
+
 // readCatalog reads every KEP, release, notice and source of the Engine's
 // store, indexes them and builds the answer parts.
 func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // TestEngineInvalidate: an engine keeps its catalog and search index until
@@ -71,7 +72,7 @@ func TestEngineConcurrentInvalidate(t *testing.T) {
 			defer wg.Done()
 			for i := range 30 {
 				q := []string{"search widget", "1.40 ga", "diff 1.40 1.43", "sig node", "gate QuietProbes", "1.40"}[(g+i)%6]
-				if a := e.Ask(context.Background(), q, knowledge.Origin{}); a.Kind == knowledge.KindError {
+				if a := question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{}); a.Kind == knowledge.KindError {
 					t.Errorf("%s: %s", q, a.Text)
 				}
 			}

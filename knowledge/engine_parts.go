@@ -234,11 +234,13 @@ func (p *noticeParts) answer() *Answer {
 }
 
 // ofKind returns copies of the notices of kind in ns ("" for all), in
-// their order; nil when there are none.
+// their order; nil when there are none. Upgrade notes are every notice
+// that needs action before an upgrade (NeedsAction): a removal the notes
+// mark "action required" is among them too.
 func ofKind(ns []Notice, kind NoticeKind) []Notice {
 	var out []Notice
 	for _, n := range ns {
-		if kind == "" || n.Kind == kind {
+		if kind == "" || n.Kind == kind || (kind == NoticeUpgrade && n.NeedsAction()) {
 			out = append(out, n)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // coldAndWarm answers q twice: from an engine that has loaded nothing
@@ -38,7 +39,7 @@ func TestEngineColdEqualsWarm(t *testing.T) {
 		qs = append(qs, q)
 	}
 	for _, text := range qs {
-		q, err := knowledge.ParseQuestion(text)
+		q, err := question.Parse(text)
 		if err != nil {
 			continue // the golden test covers questions that do not parse
 		}

@@ -178,16 +178,11 @@ func (e *Engine) answerNotices(ctx context.Context, v Version, kind NoticeKind) 
 			return p.answer(), nil
 		}
 	}
-	ns, err := e.kb.FindNotices(ctx, v, kind)
+	all, err := e.kb.FindNotices(ctx, v, "")
 	if err != nil {
 		return nil, fmt.Errorf("find notices of %s: %w", v, err)
 	}
-	all := ns
-	if len(ns) == 0 && kind != "" {
-		if all, err = e.kb.FindNotices(ctx, v, ""); err != nil {
-			return nil, fmt.Errorf("find notices of %s: %w", v, err)
-		}
-	}
+	ns := ofKind(all, kind)
 	byID, err := e.sources(ctx)
 	if err != nil {
 		return nil, err

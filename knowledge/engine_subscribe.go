@@ -70,15 +70,6 @@ func (s *Subscriptions) Answer(ctx context.Context, q Question) (*Answer, error)
 	return a, err
 }
 
-// ChangesSubscription reports whether text asks to subscribe or
-// unsubscribe a channel: the questions for which an adapter must find out
-// whether the person asking may manage the channel (a Slack users.info
-// lookup), and no others.
-func ChangesSubscription(text string) bool {
-	q, err := ParseQuestion(text)
-	return err == nil && (q.Kind == AskSubscribe || q.Kind == AskUnsubscribe)
-}
-
 // authorize refuses a change by someone the platform does not let manage
 // the channel.
 func (s *Subscriptions) authorize(ctx context.Context, from Origin) error {

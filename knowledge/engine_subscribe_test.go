@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -64,7 +65,7 @@ func newSubFixture(t *testing.T) *subFixture {
 
 func (f *subFixture) ask(t *testing.T, text string, from knowledge.Origin) (*knowledge.Answer, error) {
 	t.Helper()
-	q, err := knowledge.ParseQuestion(text)
+	q, err := question.Parse(text)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +239,7 @@ func TestChangesSubscription(t *testing.T) {
 		"subscribe deprecations sig:network": true, "unsubscribe deprecations": true, "  Subscribe   deprecations ": true,
 		"subscriptions": false, "kep 4639": false, "subscribe": false, "subscribe deprecations schedule:hourly": false,
 	} {
-		if got := knowledge.ChangesSubscription(text); got != want {
+		if got := question.ChangesSubscription(text); got != want {
 			t.Errorf("ChangesSubscription(%q) = %v, want %v", text, got, want)
 		}
 	}
@@ -270,7 +271,7 @@ func TestSubscribeSaysWhenTheFirstDigestGoesOut(t *testing.T) {
 		"subscribe deprecations from:1.39 schedule:daily":  "The first digest will hold 3 notices from 1.40 to 1.42 and goes out Tuesday 2026-11-24 09:00 UTC.",
 		"subscribe deprecations from:1.39":                 "The first digest, with 3 notices from 1.40 to 1.42, is on its way.",
 	} {
-		q, err := knowledge.ParseQuestion(text)
+		q, err := question.Parse(text)
 		if err != nil {
 			t.Fatal(err)
 		}

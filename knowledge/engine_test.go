@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -49,7 +50,7 @@ func synthetic(t testing.TB) *knowledge.Knowledge {
 
 func ask(t testing.TB, e *knowledge.Engine, q string) *knowledge.Answer {
 	t.Helper()
-	a := e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})
+	a := question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})
 	if a == nil {
 		t.Fatalf("Ask(%q) = nil", q)
 	}
@@ -75,7 +76,9 @@ var goldenQuestions = map[string]string{
 	"sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
 	"eol_past": "1.40 eol", "eol_maintenance": "1.41 end of life", "eol_supported": "eol 1.43", "eol_planned": "1.44 eol",
 	"eol_unknown": "1.39 eol", "patches": "1.43 patches", "patches_few": "latest 1.41 patch", "patches_lifecycle_only": "1.40 patches",
-	"supported": "supported", "latest": "latest", "action_required": "1.43 action required", "deprecations_relnotes": "1.43 deprecations",
+	"supported": "supported", "latest": "latest",
+	"is_kep_yes": "is kep 9003 beta", "is_kep_no_in": "is kep 9003 ga in 1.40", "is_supported_no": "is 1.40 supported",
+	"is_supported_yes": "is 1.43 supported", "is_kep_removed": "is kep 9008 deprecated", "action_required": "1.43 action required", "deprecations_relnotes": "1.43 deprecations",
 }
 
 // goldenDay is "today" for the golden answers: the synthetic lifecycle has

@@ -18,6 +18,10 @@ type command struct {
 var commands = []command{
 	{Topic: "kep", Usage: "kep NUMBER", Summary: "one KEP: name, SIG, stages reached, feature gates, links",
 		Examples: []string{"kep 4639", "KEP-3866", "4639"}},
+	{Topic: "is", Usage: "is kep NUMBER STAGE [in VERSION]",
+		Summary:  "yes or no first, then the KEP's stages as evidence; is VERSION supported does the same for a release",
+		Examples: []string{"is kep 753 ga", "is kep 4639 beta in 1.33", "is 1.31 supported"},
+		Detail:   []string{"With in VERSION: was the KEP at that stage in that release."}},
 	{Topic: "release", Usage: "VERSION", Summary: "one release: date, theme, enhancement counts, highlights",
 		Examples: []string{"1.29", "v1.30"}},
 	{Topic: "stage", Usage: "VERSION STAGE", Summary: "every KEP that reached a stage in a release",
@@ -82,7 +86,25 @@ var topicAliases = map[string]string{
 	"patch": "patches",
 }
 
-// helpTopics returns every topic name and alias, for "did you mean".
+// HelpTopics returns every help topic, in the order help shows them: what
+// "help TOPIC" accepts besides aliases, and what "did you mean" offers.
+func HelpTopics() []string { return helpTopics() }
+
+// HelpTopic returns the help topic that name is, or an alias of ("removed"
+// is deprecations), and false when it is neither. Case does not matter.
+func HelpTopic(name string) (string, bool) {
+	c := findCommand(name)
+	if c == nil {
+		return "", false
+	}
+	return c.Topic, true
+}
+
+// Usage returns the usage line of a help topic: "Usage: kep NUMBER, e.g.
+// kep 4639." For a topic it does not know, it points to help.
+func Usage(topic string) string { return usage(topic) }
+
+// helpTopics returns every topic name, for "did you mean".
 func helpTopics() []string {
 	out := make([]string, 0, len(commands)+len(topicAliases))
 	for _, c := range commands {
@@ -125,7 +147,7 @@ func badInput(topic, format string, args ...any) *Error {
 func helpAnswer(topic string) (*Answer, error) {
 	if topic == "" {
 		a := &Answer{Kind: KindHelp, Title: "kepbot help", Query: "help",
-			Text: "Ask me about Kubernetes releases and KEPs. Each line below is a question I understand; help TOPIC tells more."}
+			Text: "Ask me about Kubernetes releases and KEPs, in your own words (what went GA in 1.30?, is sidecar containers stable?, 1.30 有哪些 GA 的特性) or as below. Each line below is a question I understand; help TOPIC tells more."}
 		for _, c := range commands {
 			a.Facts = append(a.Facts, Fact{Name: c.Usage, Value: c.Summary + " (e.g. " + strings.Join(c.Examples, ", ") + ")"})
 		}

@@ -1,9 +1,11 @@
 // Package knowledge is kepbot's core: the nouns (Version, Stage, KEP, Release,
-// Notice, Source), the question language, the engine that turns a question
-// into a platform-neutral Answer, and the interfaces a store implements.
+// Notice, Source, Question), the engine that turns a question into a
+// platform-neutral Answer, and the interfaces a store implements.
 //
-// It imports only the standard library. Source parsers live in subpackages;
-// they return a Corpus, Compile joins it into Knowledge, and a store saves that.
+// It imports only the standard library. Parsers live in subpackages and
+// return its values: the source parsers return a Corpus, Compile joins it
+// into Knowledge, and a store saves that; package question reads the text
+// people type as a Question.
 package knowledge
 
 // Item is one line of a list answer or of a release: a KEP (or a note item

@@ -83,9 +83,15 @@ func (k NoticeKind) Label() string {
 
 // Notice is a deprecation, a removal or an upgrade note in one release.
 type Notice struct {
-	Kind         NoticeKind `json:"kind"`
-	Release      Version    `json:"release"`
-	KEP          int        `json:"kep,omitempty"`
+	Kind    NoticeKind `json:"kind"`
+	Release Version    `json:"release"`
+	KEP     int        `json:"kep,omitempty"`
+	// KEPVia says how KEP was found when the document names none: "gate"
+	// when Compile took the KEP that owns one of its feature gates (known
+	// once kep.yaml is). Empty when the document itself names the KEP.
+	// Digests keep a notice's identity apart from a KEP found this way
+	// (see NoticeAliases).
+	KEPVia       string     `json:"kep_via,omitempty"`
 	Title        string     `json:"title"`
 	Text         string     `json:"text,omitempty"`
 	FeatureGates []string   `json:"feature_gates,omitempty"`
@@ -97,7 +103,14 @@ type Notice struct {
 	PR   int      `json:"pr,omitempty"`
 	URL  string   `json:"url,omitempty"`
 	SIGs []string `json:"sigs,omitempty"`
+	// Action is true for an entry the notes mark "action required": an
+	// Urgent Upgrade Note, whatever kind of notice it is.
+	Action bool `json:"action_required,omitempty"`
 }
+
+// NeedsAction reports whether n belongs among a release's urgent upgrade
+// notes: an upgrade note, or any notice marked action required.
+func (n *Notice) NeedsAction() bool { return n.Kind == NoticeUpgrade || n.Action }
 
 // APIChange is an API version that stops being served.
 type APIChange struct {
@@ -170,6 +183,23 @@ type Disagreement struct {
 	Trusted string           `json:"trusted"`          // what the trusted record says instead
 	Likely  int              `json:"likely,omitempty"` // DisagreeName: the KEP the document probably meant
 
+}
+
+// FileWarning is something a parser read around inside a file: an entry
+// skipped or cut short, a value dropped, two statements that disagree.
+// File is the name the caller gave the file; Entry the entry's key ("1.30",
+// a PR number), "" for the whole file.
+type FileWarning struct {
+	File    string `json:"file"`
+	Entry   string `json:"entry,omitempty"`
+	Problem string `json:"problem"`
+}
+
+func (w FileWarning) String() string {
+	if w.Entry == "" {
+		return w.File + ": " + w.Problem
+	}
+	return w.File + ": entry " + w.Entry + ": " + w.Problem
 }
 
 // Skip is a document or record an ingest passed over, and why.

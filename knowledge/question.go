@@ -1,11 +1,17 @@
 package knowledge
 
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
 // QuestionKind says what a Question asks.
 type QuestionKind string
 
 // Question kinds, one per form of the grammar in architecture.md.
 const (
-	AskKEP           QuestionKind = "kep"           // kep 4639 · KEP-4639 · 4639
+	AskKEP           QuestionKind = "kep"           // kep 4639 · KEP-4639 · 4639; is kep 753 ga [in 1.30]
 	AskRelease       QuestionKind = "release"       // 1.29 · v1.29
 	AskReleaseStage  QuestionKind = "release_stage" // 1.29 ga · ga 1.29 · 1.29 beta
 	AskNotices       QuestionKind = "notices"       // 1.29 deprecations · 1.29 removals
@@ -21,24 +27,32 @@ const (
 	AskSubscriptions QuestionKind = "subscriptions" // subscriptions
 	AskLifecycle     QuestionKind = "lifecycle"     // 1.31 eol · eol 1.31 · 1.31 end of life
 	AskPatches       QuestionKind = "patches"       // 1.30 patches · patches 1.30 · latest 1.30 patch
-	AskSupported     QuestionKind = "supported"     // supported
+	AskSupported     QuestionKind = "supported"     // supported; is 1.31 supported
 	AskLatest        QuestionKind = "latest"        // latest
 )
 
-// Question is one parsed request. Adapters build it with ParseQuestion from
-// the text a user typed (or from a platform's structured options) and fill
-// From; the engine answers it.
+// Question is one parsed request. Two kinds also ask yes or no: AskKEP
+// with a Stage ("is kep 753 ga", with a Version "is kep 753 beta in 1.30":
+// was it at that stage in that release) and AskSupported with a Version
+// ("is 1.31 supported"); their answers start with the yes or the no.
+// Adapters read it from the text a user
+// typed with package knowledge/question (or build it from a platform's
+// structured options) and fill From; the engine answers it.
 type Question struct {
 	Kind    QuestionKind      `json:"kind"`
 	Text    string            `json:"text"`              // the text as typed, normalised
 	KEP     int               `json:"kep,omitempty"`     // AskKEP
-	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff
+	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff; the release of a yes/no question
 	To      Version           `json:"to,omitempty"`      // "to" of AskDiff
-	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage
+	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage; of AskKEP, the stage a yes/no question asks about
 	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices
 	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic
 	Filters map[string]string `json:"filters,omitempty"` // subscribe filters: sig, from, schedule, format
-	From    Origin            `json:"-"`
+	// Free is set when the question was read from text typed in chat
+	// ("what went GA in 1.30?") rather than written in the grammar: its
+	// answer then says how it was read (Understood).
+	Free bool   `json:"free,omitempty"`
+	From Origin `json:"-"`
 }
 
 // Origin is who asked and where: adapters fill it, the engine uses it only
@@ -52,6 +66,93 @@ type Origin struct {
 	// CanManage is true when the platform lets this person change the
 	// channel's subscriptions (Slack: admin, owner or allowlisted, not a
 	// guest; Discord: Manage Channels, Manage Server or Administrator).
-	// Adapters need to set it only when ChangesSubscription(text).
+	// Adapters need to set it only when question.ChangesSubscription(text).
 	CanManage bool
+}
+
+// Canonical returns the question written the way kepbot writes it: "kep
+// 4639", "1.29 ga", "diff 1.29 1.32". question.Parse reads it back to the same
+// question.
+func (q Question) Canonical() string {
+	switch q.Kind {
+	case AskKEP:
+		if q.Stage != StageNone {
+			s := "is kep " + strconv.Itoa(q.KEP) + " " + strings.ToLower(q.Stage.Label())
+			if !q.Version.IsZero() {
+				s += " in " + q.Version.String()
+			}
+			return s
+		}
+		return "kep " + strconv.Itoa(q.KEP)
+	case AskRelease:
+		return q.Version.String()
+	case AskReleaseStage:
+		return q.Version.String() + " " + strings.ToLower(q.Stage.Label())
+	case AskNotices:
+		switch q.Notice {
+		case NoticeDeprecation:
+			return q.Version.String() + " deprecations"
+		case NoticeRemoval:
+			return q.Version.String() + " removals"
+		case NoticeUpgrade:
+			return q.Version.String() + " action required"
+		}
+		return q.Version.String() + " notices"
+	case AskReleases, AskSubscriptions:
+		return string(q.Kind)
+	case AskHelp:
+		return strings.TrimSpace("help " + q.Words)
+	case AskGate:
+		return "gate " + q.Words
+	case AskSearch:
+		return "search " + q.Words
+	case AskDiff:
+		verb := "diff"
+		if q.Words == "upgrade" {
+			verb = "upgrade"
+		}
+		return verb + " " + q.Version.String() + " " + q.To.String()
+	case AskUpgrade:
+		return "upgrade " + q.Version.String() + " " + q.To.String()
+	case AskSIG:
+		return strings.TrimSpace("sig " + q.Words + " " + q.Version.String())
+	case AskSubscribe:
+		s := "subscribe deprecations"
+		for _, k := range filterKeys {
+			if v, ok := q.Filters[k]; ok {
+				s += " " + k + ":" + v
+			}
+		}
+		return s
+	case AskUnsubscribe:
+		return "unsubscribe deprecations"
+	case AskLifecycle:
+		return q.Version.String() + " eol"
+	case AskPatches:
+		return q.Version.String() + " patches"
+	case AskSupported:
+		if !q.Version.IsZero() {
+			return "is " + q.Version.String() + " supported"
+		}
+		return string(q.Kind)
+	case AskLatest:
+		return string(q.Kind)
+	}
+	return ""
+}
+
+// PlainQuestion reports whether s is written as kepbot writes questions:
+// words of letters and digits, with . - _ : between, single spaces. Only
+// such a question may go on a button that asks it: it can hold no
+// mention, link or markup.
+func PlainQuestion(s string) bool {
+	if s == "" || len(s) > 200 || s[0] == ' ' || s[len(s)-1] == ' ' || strings.Contains(s, "  ") {
+		return false
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" .-_:", r)) {
+			return false
+		}
+	}
+	return true
 }

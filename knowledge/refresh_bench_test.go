@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -39,7 +40,7 @@ func BenchmarkAnswerDuringRefresh(b *testing.B) {
 	questions := []string{"kep 4639", "1.29 ga", "1.31", "1.30 deprecations", "kep 3866", "sig node 1.31", "upgrade 1.29 1.32"}
 	parsed := make([]knowledge.Question, len(questions))
 	for i, q := range questions {
-		if parsed[i], err = knowledge.ParseQuestion(q); err != nil {
+		if parsed[i], err = question.Parse(q); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Schedules say when a subscription's digests go out.
@@ -188,10 +191,43 @@ type SubscriptionStore interface {
 // NoticeLedger numbers notices in the order kepbot first saw them, so that
 // a subscription's Seen is one number however many notices it was told.
 type NoticeLedger interface {
-	// ObserveNotices gives each key (see NoticeKey) not seen before the
-	// next sequence, in the order given, and returns the sequence of every
-	// key. Observing the same keys again changes nothing.
-	ObserveNotices(ctx context.Context, keys []string) (map[string]uint64, error)
+	// ObserveNotices numbers each digest item by its identity, in the order
+	// given, and returns one NoticeSeq per identity:
+	//
+	//   - an item some of whose aliases the ledger knows takes the smallest
+	//     sequence among them, and its other aliases are recorded with it;
+	//   - an item none of whose aliases it knows takes the next sequence,
+	//     recorded for every alias;
+	//   - Legacy keys (the NoticeKey of kepbot before aliases) count as
+	//     aliases the ledger may hold from then, and are never recorded;
+	//     LegacyAtUpgrade keys count the same, but only until the ledger
+	//     has numbered its first identities.
+	//
+	// Observing the same identities again changes nothing.
+	ObserveNotices(ctx context.Context, ids []NoticeIdentity) ([]NoticeSeq, error)
+}
+
+// NoticeIdentity is what a NoticeLedger knows one digest item by.
+type NoticeIdentity struct {
+	// Aliases are the names its notices' documents give them (see
+	// NoticeAliases), sorted, each once.
+	Aliases []string `json:"aliases"`
+	// Legacy are the keys older kepbots numbered its notices by, so that a
+	// ledger they wrote still knows what it delivered. No alias is ever
+	// one of them.
+	Legacy []string `json:"legacy,omitempty"`
+	// LegacyAtUpgrade are old keys that other items share (a release-note
+	// entry's was its KEP): they can say what was delivered before the
+	// upgrade, but would hide a new entry about the same KEP after it.
+	LegacyAtUpgrade []string `json:"legacy_at_upgrade,omitempty"`
+}
+
+// NoticeSeq is where an item stands in a NoticeLedger: First is its
+// sequence (the smallest of its aliases'); Last the largest any of its
+// aliases holds. A subscription told the item has seen through Last.
+type NoticeSeq struct {
+	First uint64 `json:"first"`
+	Last  uint64 `json:"last"`
 }
 
 // DeliveryState is where a delivery stands. It moves pending → sending →
@@ -230,10 +266,16 @@ type Delivery struct {
 	PartsSent   int           `json:"parts_sent,omitempty"` // messages posted so far
 	MessageIDs  []string      `json:"message_ids,omitempty"`
 	Reason      string        `json:"reason,omitempty"`   // the last failure, or why it is dead
-	InDoubt     int           `json:"in_doubt,omitempty"` // times a restart found it sending
-	CreatedAt   time.Time     `json:"created_at"`
-	UpdatedAt   time.Time     `json:"updated_at"`
-	SentAt      time.Time     `json:"sent_at,omitzero"`
+	InDoubt     int           `json:"in_doubt,omitempty"` // times a restart found it in the middle of a post
+	// ClaimedAfter is the delivery claimed just before this one in a batch
+	// posted in turn (ClaimFilter.InTurn), while this one is sending; empty
+	// for the first of a batch, for deliveries posted at once and once it
+	// leaves sending. While that one is still sending, this one's post has
+	// not begun.
+	ClaimedAfter string    `json:"claimed_after,omitempty"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+	SentAt       time.Time `json:"sent_at,omitzero"`
 }
 
 // DeliveryKey is the outbox key of digest digestID for channel ch:
@@ -262,6 +304,23 @@ type ClaimFilter struct {
 	// Accept is asked last, only for a candidate that is claimed if it says
 	// yes, so it may reserve what the post needs.
 	Accept func(d *Delivery) bool
+	// InTurn says the claimed deliveries are posted one after another, in
+	// the order returned, and none begins before the one before it has
+	// left sending (its outcome recorded). ClaimDue then records each one's
+	// ClaimedAfter, so that after a crash Recover can tell the one that may
+	// have been mid-post from those that had not begun.
+	InTurn bool
+}
+
+// Recovered is what Recover found left sending by a crash or a stop.
+type Recovered struct {
+	// InDoubt were, or may have been, in the middle of a post: it may
+	// have gone out. Posting one again may show it twice on a platform
+	// that does not drop a repeated nonce.
+	InDoubt []Delivery
+	// NotBegun were claimed in turn behind a delivery still sending, so
+	// their post had not begun: posting them cannot show them twice.
+	NotBegun []Delivery
 }
 
 // Enqueued says what EnqueueDigest did.
@@ -296,9 +355,71 @@ type Outbox interface {
 	// with reason and the channel's other pending deliveries die with it,
 	// all in the same transaction.
 	MarkDead(ctx context.Context, key, reason string, pause bool, now time.Time) (*Delivery, error)
-	// Recover moves every delivery left sending (by a crash) back to pending,
-	// due now, and returns them: they are in doubt.
-	Recover(ctx context.Context, now time.Time) ([]Delivery, error)
+	// Recover moves every delivery left sending (by a crash) back to
+	// pending, due now, and returns them: those that may have been in the
+	// middle of a post (InDoubt, counted in each one's InDoubt), and those
+	// claimed in turn behind one still sending (NotBegun).
+	Recover(ctx context.Context, now time.Time) (Recovered, error)
 	// FindDigest returns a stored digest.
 	FindDigest(ctx context.Context, id string) (*Digest, error)
 }
+
+// filterKeys are the subscribe filters, in the order Canonical writes them.
+var filterKeys = []string{"sig", "from", "schedule", "format"}
+
+// filterChoices are the values a filter allows, where they are fixed.
+var filterChoices = map[string][]string{
+	"schedule": {ScheduleRelease, ScheduleWeekly, ScheduleDaily},
+	"format":   {FormatCompact, FormatFull},
+}
+
+// FilterKeys returns the subscribe filters (sig, from, schedule, format) in
+// the order a canonical question writes them.
+func FilterKeys() []string { return slices.Clone(filterKeys) }
+
+// FilterChoices returns the values filter key allows when they are a fixed
+// list (schedule, format), and nil for the others.
+func FilterChoices(key string) []string { return slices.Clone(filterChoices[key]) }
+
+// filterValue checks and normalises the value of filter k: a SIG name
+// without "sig-", a release as 1.29, a schedule or format in lower case. It
+// fails with EBADINPUT saying what the filter allows.
+func filterValue(k, v string) (string, error) {
+	lv := strings.ToLower(v)
+	switch k {
+	case "sig":
+		lv = strings.TrimPrefix(lv, "sig-")
+		if !IsSIGName(lv) {
+			return "", badInput("subscribe", "sig:%s is not a SIG name; use one like sig:network.", echo(v))
+		}
+		return lv, nil
+	case "from":
+		ver, err := ParseVersion(lv)
+		if err != nil {
+			return "", badInput("subscribe", "from:%s is not a release; use one like from:1.29.", echo(v))
+		}
+		return ver.String(), nil
+	}
+	choices := filterChoices[k]
+	if !contains(choices, lv) {
+		return "", badInput("subscribe", "%s:%s is not allowed; use %s:%s.", k, echo(v), k, strings.Join(choices, ", "+k+":"))
+	}
+	return lv, nil
+}
+
+// IsSIGName reports whether s is written like a SIG name: letters, digits
+// and dashes, not starting with a dash, at most 40 runes ("network",
+// "api-machinery", "sig-node"). It says nothing of whether the SIG exists.
+func IsSIGName(s string) bool {
+	if s == "" || utf8.RuneCountInString(s) > 40 || s[0] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(ss []string, s string) bool { return slices.Contains(ss, s) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 func TestParseFilter(t *testing.T) {
@@ -69,7 +70,7 @@ func TestFilterStringRoundTrips(t *testing.T) {
 	if got, want := f.String(), "sig:api-machinery from:1.29 schedule:weekly format:full"; got != want {
 		t.Fatalf("String() = %q, want %q", got, want)
 	}
-	q, err := knowledge.ParseQuestion("subscribe deprecations " + f.String())
+	q, err := question.Parse("subscribe deprecations " + f.String())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func sampleKnowledge() *knowledge.Knowledge {
 					{Kind: knowledge.NoticeRemoval, Release: v1_10, Title: "boats.example.test/v1beta1", Source: "notes-1.10.md",
 						API: &knowledge.APIChange{GroupVersion: "boats.example.test/v1beta1", Kinds: []string{"Boat", "Oar"}, ReplacedBy: "boats.example.test/v1"}},
 					{Kind: knowledge.NoticeUpgrade, Release: v1_10, Title: "Drain the pond first", Line: 40},
-					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 99, Title: "Square tables"},
+					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 99, KEPVia: knowledge.KEPViaGate, Title: "Square tables"},
 					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 7, Title: "Deprecated the --loud flag.", PR: 5001,
 						URL: "https://example.test/pull/5001", SIGs: []string{"sig-node"}, Source: "notes-1.10.json"},
 				},

@@ -137,9 +137,10 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []kno
 // ClaimDue moves up to limit of platform's pending deliveries due by now
 // to sending, soonest due first, and returns them. f.Ready sees each
 // candidate's channel before the delivery is read, f.Accept the delivery
-// just before it is claimed; refused ones stay pending. A candidate whose
-// subscription is gone or paused becomes dead instead. When nothing
-// changes, nothing is written.
+// just before it is claimed; refused ones stay pending. With f.InTurn each
+// claimed delivery records the one claimed before it (ClaimedAfter). A
+// candidate whose subscription is gone or paused becomes dead instead.
+// When nothing changes, nothing is written.
 func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, limit int, f knowledge.ClaimFilter) ([]knowledge.Delivery, error) {
 	var out []knowledge.Delivery
 	if limit <= 0 {
@@ -189,7 +190,10 @@ func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, l
 			if f.Accept != nil && !f.Accept(dv) {
 				continue
 			}
-			dv.State, dv.Attempts, dv.UpdatedAt = knowledge.DeliverySending, dv.Attempts+1, now
+			dv.State, dv.Attempts, dv.UpdatedAt, dv.ClaimedAfter = knowledge.DeliverySending, dv.Attempts+1, now, ""
+			if f.InTurn && len(out) > 0 {
+				dv.ClaimedAfter = out[len(out)-1].Key
+			}
 			if err := putDelivery(tx, dv, knowledge.DeliverySending); err != nil {
 				return false, err
 			}
@@ -290,7 +294,7 @@ func (o *Outbox) move(ctx context.Context, key string, from knowledge.DeliverySt
 		if err := dropIndex(tx, &old); err != nil {
 			return false, err
 		}
-		dv.State, dv.UpdatedAt = next, now
+		dv.State, dv.UpdatedAt, dv.ClaimedAfter = next, now, "" // only a claim in turn sets it
 		out = dv
 		return true, putDelivery(tx, dv, next)
 	})
@@ -301,12 +305,14 @@ func (o *Outbox) move(ctx context.Context, key string, from knowledge.DeliverySt
 }
 
 // Recover moves every delivery left sending, by a crash or a stop in the
-// middle of a post, back to pending, due at now, counts it in InDoubt and
-// returns them. Call it once at start, before any worker claims.
-func (o *Outbox) Recover(ctx context.Context, now time.Time) ([]knowledge.Delivery, error) {
-	var out []knowledge.Delivery
+// middle of a post, back to pending, due at now, and returns them. One
+// claimed in turn behind a delivery also left sending had not begun
+// (NotBegun); every other one may have been under way (InDoubt) and counts
+// in its InDoubt. Call it once at start, before any worker claims.
+func (o *Outbox) Recover(ctx context.Context, now time.Time) (knowledge.Recovered, error) {
+	var out knowledge.Recovered
 	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
-		out = out[:0]
+		out = knowledge.Recovered{}
 		sb := tx.Bucket(bucketSending)
 		if sb == nil {
 			return false, nil
@@ -315,6 +321,8 @@ func (o *Outbox) Recover(ctx context.Context, now time.Time) ([]knowledge.Delive
 		if err := sb.ForEach(func(k, _ []byte) error { keys = append(keys, string(k)); return nil }); err != nil {
 			return false, err
 		}
+		var found []*knowledge.Delivery
+		sending := map[string]bool{}
 		for _, k := range keys {
 			if err := sb.Delete([]byte(k)); err != nil {
 				return false, err
@@ -326,17 +334,31 @@ func (o *Outbox) Recover(ctx context.Context, now time.Time) ([]knowledge.Delive
 			if dv == nil || dv.State != knowledge.DeliverySending {
 				continue
 			}
-			dv.State, dv.InDoubt, dv.NextAttempt, dv.UpdatedAt = knowledge.DeliveryPending, dv.InDoubt+1, now, now
-			dv.Reason = "in doubt after a restart: the post may have gone out"
+			found = append(found, dv)
+			sending[dv.Key] = true
+		}
+		for _, dv := range found {
+			begun := dv.ClaimedAfter == "" || !sending[dv.ClaimedAfter]
+			dv.State, dv.NextAttempt, dv.UpdatedAt, dv.ClaimedAfter = knowledge.DeliveryPending, now, now, ""
+			if begun {
+				dv.InDoubt++
+				dv.Reason = "in doubt after a restart: the post may have gone out"
+			} else {
+				dv.Reason = "not begun before a restart: claimed behind a post still under way"
+			}
 			if err := putDelivery(tx, dv, knowledge.DeliveryPending); err != nil {
 				return false, err
 			}
-			out = append(out, *dv)
+			if begun {
+				out.InDoubt = append(out.InDoubt, *dv)
+			} else {
+				out.NotBegun = append(out.NotBegun, *dv)
+			}
 		}
 		return len(keys) > 0, nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("recover deliveries: %w", err)
+		return knowledge.Recovered{}, fmt.Errorf("recover deliveries: %w", err)
 	}
 	return out, nil
 }

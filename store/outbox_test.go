@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -305,19 +306,97 @@ func TestRecoverPutsInDoubtDeliveriesBack(t *testing.T) {
 	defer db.Close()
 	later := subsNow.Add(time.Hour)
 	back, err := db.Outbox().Recover(ctx, later)
-	if err != nil || len(back) != 2 {
-		t.Fatalf("recover = %+v, %v", back, err)
+	if err != nil || len(back.InDoubt) != 2 || len(back.NotBegun) != 0 {
+		t.Fatalf("recover = %+v, %v; want both in doubt: each was claimed on its own", back, err)
 	}
-	for _, d := range back {
+	for _, d := range back.InDoubt {
 		if d.State != knowledge.DeliveryPending || d.InDoubt != 1 || !d.NextAttempt.Equal(later) {
 			t.Errorf("recovered %+v", d)
 		}
 	}
-	if again, _ := db.Outbox().Recover(ctx, later); len(again) != 0 {
-		t.Errorf("second recover found %d", len(again))
+	if again, _ := db.Outbox().Recover(ctx, later); len(again.InDoubt)+len(again.NotBegun) != 0 {
+		t.Errorf("second recover found %+v", again)
 	}
 	if got, _ := db.Outbox().ClaimDue(ctx, "discord", later, 10, knowledge.ClaimFilter{}); len(got) != 1 || got[0].Attempts != 2 {
 		t.Errorf("claim after recover = %+v", got)
+	}
+	checkPages(t, db)
+}
+
+// TestRecoverTellsTheBegunFromTheNotBegun: of deliveries claimed in turn
+// (posted one after another, each recorded before the next begins), a
+// crash can catch only the first still sending in the middle of its post;
+// those behind it had not begun. Deliveries claimed at once are each in
+// doubt.
+func TestRecoverTellsTheBegunFromTheNotBegun(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "kepbot.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := subscribeAll(t, db, channel("slack", "T1", "A"), channel("slack", "T1", "B"), channel("slack", "T1", "C"), channel("slack", "T1", "D"),
+		channel("discord", "G", "E"), channel("discord", "G", "F"))
+	var ds []knowledge.Delivery
+	for _, s := range subs {
+		ds = append(ds, deliveryFor(s, "d1", subsNow))
+	}
+	o := db.Outbox()
+	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), ds); err != nil {
+		t.Fatal(err)
+	}
+	batch, err := o.ClaimDue(ctx, "slack", subsNow, 10, knowledge.ClaimFilter{InTurn: true})
+	if err != nil || len(batch) != 4 {
+		t.Fatalf("claim in turn = %+v, %v", batch, err)
+	}
+	for i, d := range batch {
+		want := ""
+		if i > 0 {
+			want = batch[i-1].Key
+		}
+		if d.ClaimedAfter != want {
+			t.Errorf("claimed %d after %q, want %q", i, d.ClaimedAfter, want)
+		}
+	}
+	if got, _ := o.ClaimDue(ctx, "discord", subsNow, 10, knowledge.ClaimFilter{}); len(got) != 2 || got[1].ClaimedAfter != "" {
+		t.Fatalf("claim at once = %+v", got)
+	}
+	// The first was posted and recorded; the second was being posted.
+	if _, err := o.MarkPartSent(ctx, batch[0].Key, 0, 1, "m1", subsNow, subsNow); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = Open(path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	back, err := db.Outbox().Recover(ctx, subsNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func(ds []knowledge.Delivery) []string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Channel)
+		}
+		sort.Strings(out)
+		return out
+	}
+	if diff := cmp.Diff([]string{"B", "E", "F"}, keys(back.InDoubt)); diff != "" {
+		t.Errorf("in doubt (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"C", "D"}, keys(back.NotBegun)); diff != "" {
+		t.Errorf("not begun (-want +got):\n%s", diff)
+	}
+	for _, d := range back.NotBegun {
+		if d.InDoubt != 0 || d.State != knowledge.DeliveryPending || d.ClaimedAfter != "" {
+			t.Errorf("not begun %s: %+v", d.Channel, d)
+		}
+	}
+	for _, d := range back.InDoubt {
+		if d.InDoubt != 1 || d.State != knowledge.DeliveryPending || d.ClaimedAfter != "" {
+			t.Errorf("in doubt %s: %+v", d.Channel, d)
+		}
 	}
 	checkPages(t, db)
 }

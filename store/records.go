@@ -15,7 +15,8 @@ const (
 	fmtRelease   byte = 0x72 // 'r': with Lifecycle
 	fmtReleaseV1 byte = 0x52 // 'R': without Lifecycle; read, never written
 	fmtItem      byte = 0x49 // 'I'
-	fmtNotice    byte = 0x6E // 'n': with PR, URL and SIGs
+	fmtNotice    byte = 0x6F // 'o': schema 4, with KEPVia
+	fmtNoticeV2  byte = 0x6E // 'n': schema 3, with PR, URL, SIGs and Action; read, never written
 	fmtNoticeV1  byte = 0x4E // 'N': without them; read, never written
 	fmtChange    byte = 0x58 // 'X'
 	fmtPatch     byte = 0x50 // 'P'
@@ -286,19 +287,22 @@ func encodeNotice(buf []byte, n *knowledge.Notice) []byte {
 	e.int(n.PR)
 	e.str(n.URL)
 	e.strs(n.SIGs)
+	e.bool(n.Action)
+	e.str(n.KEPVia)
 	return e.buf
 }
 
 // decodeNotice reads a value encodeNotice wrote into n, or one an older
-// schema wrote (the same layout without PR, URL and SIGs).
+// schema wrote: the same layout without KEPVia (schema 3), or without PR,
+// URL, SIGs, Action and KEPVia (schema 2).
 func decodeNotice(b []byte, n *knowledge.Notice) error {
 	d := newDecoder(b)
-	v1 := len(b) > 0 && b[0] == fmtNoticeV1
-	if v1 {
-		d.header(fmtNoticeV1, "notice")
-	} else {
-		d.header(fmtNotice, "notice")
+	format := fmtNotice
+	if len(b) > 0 && (b[0] == fmtNoticeV1 || b[0] == fmtNoticeV2) {
+		format = b[0]
 	}
+	v1 := format == fmtNoticeV1
+	d.header(format, "notice")
 	n.Kind = knowledge.NoticeKind(d.str())
 	n.Release = d.version()
 	n.KEP = d.int()
@@ -315,11 +319,15 @@ func decodeNotice(b []byte, n *knowledge.Notice) error {
 	}
 	n.Source = d.str()
 	n.Line = d.int()
-	n.PR, n.URL, n.SIGs = 0, "", nil
+	n.PR, n.URL, n.SIGs, n.Action, n.KEPVia = 0, "", nil, false, ""
 	if !v1 {
 		n.PR = d.int()
 		n.URL = d.str()
 		n.SIGs = d.strs()
+		n.Action = d.bool()
+	}
+	if format == fmtNotice {
+		n.KEPVia = d.str()
 	}
 	return d.finish()
 }

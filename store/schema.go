@@ -26,7 +26,14 @@ import (
 // lifecycle dates and PR links); the older layouts are still read, so a
 // version 2 database needs only the new buckets, which stay empty until the
 // next ingest or sync.
-const SchemaVersion = 3
+//
+// Version 4 added KEPVia to notice values and numbers the notice ledger by
+// notice aliases (ledger.go). Nothing is rewritten on open: schema 3
+// notices still read (their KEP counts as their document's until the next
+// replace), and the ledger's schema 3 keys are still read. An older
+// kepbot must not open it: it would number every notice again by its own
+// keys and send it as new.
+const SchemaVersion = 4
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a

@@ -2,9 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -19,15 +16,11 @@ import (
 // replace cannot touch them.
 //
 //	subscriptions  ChannelRef.ID                 → JSON knowledge.Subscription
-//	notice_ledger  NoticeKey (hashed when long)  → sequence(8), big-endian
+//	notice_ledger  notice alias (hashed when long) → sequence(8), big-endian (see ledger.go)
 var (
 	bucketSubscriptions = []byte("subscriptions")
 	bucketLedger        = []byte("notice_ledger")
 )
-
-// maxLedgerKey is the longest notice key kept as it is; longer ones are
-// kept as their sha256, so a notice with a huge title stays a small key.
-const maxLedgerKey = 512
 
 // SubscriptionStore keeps channels' subscriptions and the notice ledger in
 // bbolt. Get one from (*DB).Subscriptions. Every exported method is one
@@ -158,68 +151,6 @@ func pauseTx(tx *bolt.Tx, ch knowledge.ChannelRef, reason string, at time.Time) 
 		return false, err
 	}
 	return true, killPending(tx, ch, "subscription paused: "+reason, at)
-}
-
-// ObserveNotices numbers the keys not seen before, in the order given, and
-// returns the sequence of every key. When every key is known it only reads.
-func (s *SubscriptionStore) ObserveNotices(ctx context.Context, keys []string) (map[string]uint64, error) {
-	out := make(map[string]uint64, len(keys))
-	missing := false
-	err := userView(ctx, s.db, func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketLedger)
-		for _, k := range keys {
-			if b == nil {
-				missing = true
-				return nil
-			}
-			raw := b.Get(ledgerKey(k))
-			if len(raw) != 8 {
-				missing = true
-				return nil
-			}
-			out[k] = binary.BigEndian.Uint64(raw)
-		}
-		return nil
-	})
-	if err != nil || !missing {
-		return out, err
-	}
-	err = userUpdate(ctx, s.db, func(tx *bolt.Tx) (bool, error) {
-		b, err := tx.CreateBucketIfNotExists(bucketLedger)
-		if err != nil {
-			return false, err
-		}
-		for _, k := range keys {
-			lk := ledgerKey(k)
-			if raw := b.Get(lk); len(raw) == 8 {
-				out[k] = binary.BigEndian.Uint64(raw)
-				continue
-			}
-			seq, err := b.NextSequence()
-			if err != nil {
-				return false, err
-			}
-			var v [8]byte
-			binary.BigEndian.PutUint64(v[:], seq)
-			if err := b.Put(lk, v[:]); err != nil {
-				return false, err
-			}
-			out[k] = seq
-		}
-		return true, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("observe notices: %w", err)
-	}
-	return out, nil
-}
-
-func ledgerKey(k string) []byte {
-	if len(k) <= maxLedgerKey && k != "" {
-		return []byte(k)
-	}
-	sum := sha256.Sum256([]byte(k))
-	return []byte("sha256:" + hex.EncodeToString(sum[:]))
 }
 
 func noSubscription() error {

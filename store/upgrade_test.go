@@ -59,15 +59,38 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 			t.Errorf("release %s (-want +got):\n%s", rel.Version, diff)
 		}
 		for _, n := range r.Notices {
-			n.PR, n.URL, n.SIGs = 0, "", nil
+			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia = 0, "", nil, false, ""
 			var got knowledge.Notice
-			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 3), &got); err != nil {
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 5), &got); err != nil {
 				t.Fatalf("notice %q: %v", n.Title, err)
 			}
 			if diff := cmp.Diff(n, got, equateEmpty); diff != "" {
 				t.Errorf("notice (-want +got):\n%s", diff)
 			}
 		}
+	}
+}
+
+// TestDecodeReadsSchema3Notices: a schema 3 database's notices (no
+// KEPVia) still read, as today's with KEPVia empty: a KEP is taken as its
+// document's until the next replace says otherwise.
+func TestDecodeReadsSchema3Notices(t *testing.T) {
+	n := 0
+	for _, r := range sampleKnowledge().Releases {
+		for _, want := range r.Notices {
+			want.KEPVia = ""
+			var got knowledge.Notice
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV2, 1), &got); err != nil {
+				t.Fatalf("notice %q: %v", want.Title, err)
+			}
+			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
+				t.Errorf("notice (-want +got):\n%s", diff)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample knowledge has no notices")
 	}
 }
 
@@ -209,7 +232,7 @@ func TestOpenRefusesASchema1DatabaseItCannotUpgrade(t *testing.T) {
 }
 
 // TestOpenUpgradesSchema2: a schema 2 database has no release_changes or
-// release_patches bucket; Open adds them, records schema 3, and the old
+// release_patches bucket; Open adds them, records schema 4, and the old
 // knowledge still answers, with no entries or patches until the next
 // replace.
 func TestOpenUpgradesSchema2(t *testing.T) {
@@ -238,8 +261,8 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 	}
 	defer db.Close()
 	err = db.bolt.View(func(tx *bolt.Tx) error {
-		if got := string(tx.Bucket(bucketMeta).Get(keySchemaVersion)); got != "3" {
-			t.Errorf("schema_version %q after open, want 3", got)
+		if got := string(tx.Bucket(bucketMeta).Get(keySchemaVersion)); got != "4" {
+			t.Errorf("schema_version %q after open, want 4", got)
 		}
 		return nil
 	})

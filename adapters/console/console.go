@@ -17,7 +17,7 @@ import (
 // without being parsed.
 const MaxLineBytes = 16 << 10
 
-// Asker turns typed text into an Answer. *knowledge.Engine implements it.
+// Asker turns typed text into an Answer. *question.Asker implements it.
 type Asker interface {
 	Ask(ctx context.Context, text string, from knowledge.Origin) *knowledge.Answer
 }

@@ -13,9 +13,9 @@ import (
 // Width is the column at which Render wraps long lines.
 const Width = 78
 
-// Render writes a readable plain-text view of a for a terminal: title,
-// summary, facts, timeline, items, notices, links, notes, sources and "did
-// you mean". It fails only when writing to w fails.
+// Render writes a readable plain-text view of a for a terminal: how free
+// text was read, title, summary, facts, timeline, items, notices, links,
+// notes, sources and "did you mean". It fails only when writing to w fails.
 func Render(w io.Writer, a *knowledge.Answer) error {
 	bw := bufio.NewWriter(w)
 	r := &renderer{w: bw}
@@ -33,6 +33,9 @@ type renderer struct {
 }
 
 func (r *renderer) answer(a *knowledge.Answer) {
+	if a.UnderstoodAs != "" {
+		r.line("", "(read as: "+a.UnderstoodAs+")")
+	}
 	if a.Kind == knowledge.KindError {
 		r.wrap("", "", a.Text)
 		r.suggestions(a.Suggest)
@@ -312,6 +315,9 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		}
 		if n.PR > 0 {
 			tags = append(tags, fmt.Sprintf("PR #%d", n.PR))
+		}
+		if n.Action && n.Kind != knowledge.NoticeUpgrade {
+			tags = append(tags, "action required")
 		}
 		if len(n.SIGs) > 0 {
 			tags = append(tags, strings.Join(n.SIGs, ", "))

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/knowledge/releasenote"
 	"github.com/kepbot/kepbot/store"
 )
@@ -134,7 +135,9 @@ func TestRenderGolden(t *testing.T) {
 }
 
 // TestRenderParsedAndHelp renders answers the engine gives without any
-// knowledge: help, help TOPIC and bad input with "did you mean".
+// knowledge: help, help TOPIC and bad input; and the grammar's own errors
+// with "did you mean" (typo_*: the terminal reads these misspellings as
+// the questions they mean, but the grammar alone suggests them).
 func TestRenderParsedAndHelp(t *testing.T) {
 	e := knowledge.NewEngine(nil)
 	for name, q := range map[string]string{
@@ -143,7 +146,14 @@ func TestRenderParsedAndHelp(t *testing.T) {
 		"not_yet": "subscribe deprecations",
 	} {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "engine/"+name+".txt", render(t, e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+			var a *knowledge.Answer
+			if strings.HasPrefix(name, "typo_") {
+				_, err := question.Parse(q)
+				a = knowledge.ErrorAnswer(err)
+			} else {
+				a = question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})
+			}
+			golden(t, "engine/"+name+".txt", render(t, a))
 		})
 	}
 }
@@ -201,7 +211,7 @@ func TestRenderSeeded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
-			out := string(render(t, e.Ask(context.Background(), tt.q, knowledge.Origin{Platform: "console"})))
+			out := string(render(t, question.NewAsker(nil, e).Ask(context.Background(), tt.q, knowledge.Origin{Platform: "console"})))
 			have := map[string]bool{}
 			for _, l := range strings.Split(out, "\n") {
 				have[l] = true
@@ -217,7 +227,7 @@ func TestRenderSeeded(t *testing.T) {
 		})
 	}
 	// Every GA KEP of the 1.30 note is listed, in number order.
-	out := string(render(t, e.Ask(context.Background(), "1.30 ga", knowledge.Origin{})))
+	out := string(render(t, question.NewAsker(nil, e).Ask(context.Background(), "1.30 ga", knowledge.Origin{})))
 	last := -1
 	for _, n := range []string{"24", "647", "1610", "2305", "2681", "2799", "3022", "3141", "3352", "3458", "3488", "3521", "3705", "3716", "3756", "3895", "4402"} {
 		i := strings.Index(out, "  - KEP-"+n+" ")
@@ -258,7 +268,7 @@ func TestRenderSynthetic(t *testing.T) {
 		"search_cjk": "search 港口", "release_from_kep_yaml": "1.44", "sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
 	} {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "synthetic/"+name+".txt", render(t, e.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+			golden(t, "synthetic/"+name+".txt", render(t, question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
 		})
 	}
 }
@@ -313,5 +323,22 @@ func TestWrapText(t *testing.T) {
 				t.Errorf("wrapText(%q): line %q is %d wide", tt.in, l, w)
 			}
 		}
+	}
+}
+
+// TestRenderFreeText renders questions typed as in chat, read by the
+// reader that knows the synthetic engine's features by name: each view
+// starts with how the text was read.
+func TestRenderFreeText(t *testing.T) {
+	e := syntheticEngine(t)
+	asker := question.NewAsker(question.NewReader(e), e)
+	for name, q := range map[string]string{
+		"stage": "what went GA in 1.40?", "feature_no": "is harbour probes stable?",
+		"feature_zh": "港口探针 在 1.41 是 beta 吗", "typo": "waht is new in 1.41 pls", "off_topic": "what's for lunch",
+		"ambiguous": "is widget stable?",
+	} {
+		t.Run(name, func(t *testing.T) {
+			golden(t, "free/"+name+".txt", render(t, asker.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+		})
 	}
 }

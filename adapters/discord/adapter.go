@@ -24,6 +24,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // Time budgets.
@@ -65,6 +66,11 @@ func WithRecorder(rec Recorder) Option {
 	}
 }
 
+// WithReader reads questions with r: the one reader every adapter shares,
+// which knows the engine's features by name. Without it questions are read
+// without those names (question.NewReader(nil)).
+func WithReader(r *question.Reader) Option { return func(a *Adapter) { a.reader = r } }
+
 // WithClock makes signature windows, rate limits and refusals use now.
 func WithClock(now func() time.Time) Option {
 	return func(a *Adapter) {
@@ -79,7 +85,8 @@ func WithClock(now func() time.Time) Option {
 type Adapter struct {
 	cfg       Config
 	answerer  knowledge.Answerer
-	catalog   atomic.Value // catalogBox
+	reader    *question.Reader // reads the text people type as a question
+	catalog   atomic.Value     // catalogBox
 	log       zerolog.Logger
 	rec       Recorder
 	session   *discordgo.Session
@@ -134,6 +141,9 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 	a.SetCatalog(catalog)
 	for _, o := range opts {
 		o(a)
+	}
+	if a.reader == nil {
+		a.reader = question.NewReader(nil)
 	}
 	if cfg.PublicKey != "" {
 		key, _ := hex.DecodeString(cfg.PublicKey) // Validate checked it
@@ -269,7 +279,7 @@ func (a *Adapter) start(timeout time.Duration) (context.Context, context.CancelF
 	return ctx, func() { cancel(); a.wg.Done() }, true
 }
 
-// ask answers text as typed: parse, answer, and on failure an answer of
+// ask answers text as typed: read, answer, and on failure an answer of
 // kind error that is safe to show. Internal errors are logged, not shown.
 // The answer is recorded with the time it took.
 func (a *Adapter) ask(ctx context.Context, text string, from knowledge.Origin, log zerolog.Logger) *knowledge.Answer {
@@ -280,7 +290,7 @@ func (a *Adapter) ask(ctx context.Context, text string, from knowledge.Origin, l
 }
 
 func (a *Adapter) answer(ctx context.Context, text string, from knowledge.Origin, log zerolog.Logger) *knowledge.Answer {
-	q, err := knowledge.ParseQuestion(text)
+	q, err := a.reader.Read(ctx, text)
 	if err != nil {
 		return knowledge.ErrorAnswer(err)
 	}
@@ -299,7 +309,7 @@ func (a *Adapter) answer(ctx context.Context, text string, from knowledge.Origin
 		ans = knowledge.ErrorAnswer(err)
 		ans.Query = q.Canonical()
 	}
-	return ans
+	return knowledge.Understood(ans, q) // a copy: answers may be shared
 }
 
 // botUser returns the bot's own user ID once the gateway is ready. discordgo

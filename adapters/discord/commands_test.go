@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // TestCommandsFile keeps configs/discord-commands.json in step with
@@ -156,9 +157,9 @@ func TestCommandText(t *testing.T) {
 		if tt.canonical == "" {
 			continue
 		}
-		q, err := knowledge.ParseQuestion(got)
+		q, err := question.Parse(got)
 		if err != nil || q.Canonical() != tt.canonical {
-			t.Errorf("ParseQuestion(%q) = %q, %v; want %q", got, q.Canonical(), err, tt.canonical)
+			t.Errorf("Parse(%q) = %q, %v; want %q", got, q.Canonical(), err, tt.canonical)
 		}
 	}
 	for _, bad := range []discordgo.ApplicationCommandInteractionData{
@@ -193,11 +194,11 @@ func TestSubscribeChoicesParse(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s=%v: %v", o.Name, c.Value, err)
 			}
-			q, err := knowledge.ParseQuestion(text)
+			q, err := question.Parse(text)
 			if err != nil || q.Kind != knowledge.AskSubscribe || q.Filters[o.Name] != c.Value {
 				t.Errorf("%q parsed as %+v, %v", text, q, err)
 			}
-			if !knowledge.ChangesSubscription(text) {
+			if !question.ChangesSubscription(text) {
 				t.Errorf("ChangesSubscription(%q) = false", text)
 			}
 		}
@@ -210,7 +211,7 @@ func TestSubscribeChoicesParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := knowledge.ParseQuestion(text); knowledge.ErrorCode(err) != knowledge.EBADINPUT || !strings.Contains(knowledge.ErrorMessage(err), opt+":") {
+		if _, err := question.Parse(text); knowledge.ErrorCode(err) != knowledge.EBADINPUT || !strings.Contains(knowledge.ErrorMessage(err), opt+":") {
 			t.Errorf("%q: error %v, want a bad-input message naming %s:", text, err, opt)
 		}
 	}
@@ -239,7 +240,7 @@ func TestRegisteredCommandsAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := e.Ask(context.Background(), text, knowledge.Origin{}); a.Kind == knowledge.KindError {
+		if a := question.NewAsker(nil, e).Ask(context.Background(), text, knowledge.Origin{}); a.Kind == knowledge.KindError {
 			t.Errorf("/%s %q: error answer %q", d.Options[0].Name, text, a.Text)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // injectionCorpus returns hostile texts: mass and role mentions, masked
@@ -133,7 +134,7 @@ func TestMentionInjectionThroughEngine(t *testing.T) {
 	e := testEngine(t)
 	for _, p := range injectionCorpus() {
 		for _, q := range []string{p, "search " + p, "gate " + p, "kep " + p, "1.29 " + p, "help " + p, "sig " + p, "upgrade 1.28 " + p} {
-			for i, m := range Render(e.Ask(context.Background(), q, knowledge.Origin{})) {
+			for i, m := range Render(question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{})) {
 				checkMessageInert(t, q+" #"+string(rune('0'+i)), m)
 			}
 		}

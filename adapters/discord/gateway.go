@@ -11,6 +11,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // maxMessageBytes caps a message kepbot reads as a question; Discord's own
@@ -63,7 +64,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 		return
 	}
 	origin := knowledge.Origin{Platform: Platform, Workspace: m.GuildID, Channel: m.ChannelID, User: m.Author.ID, UserName: m.Author.Username}
-	if knowledge.ChangesSubscription(text) {
+	if question.ChangesSubscription(text) {
 		var how string
 		origin.CanManage, how = a.messageCanManage(ctx, m, log)
 		auditManage(log, origin.CanManage, how)
@@ -92,7 +93,7 @@ func (a *Adapter) post(ctx context.Context, log zerolog.Logger, channel string, 
 func messageText(content, prefix, botID string, dm bool) (text string, ok bool) {
 	s := strings.TrimLeftFunc(content, unicode.IsSpace)
 	if rest, found := cutWord(s, prefix, true); found {
-		return question(rest), true
+		return trimQuestion(rest), true
 	}
 	if botID != "" {
 		for _, mention := range []string{"<@" + botID + ">", "<@!" + botID + ">"} {
@@ -101,12 +102,12 @@ func messageText(content, prefix, botID string, dm bool) (text string, ok bool) 
 				if r, again := cutWord(rest, prefix, true); again { // "@kepbot !k8s 1.29"
 					rest = r
 				}
-				return question(rest), true
+				return trimQuestion(rest), true
 			}
 		}
 	}
 	if dm && strings.TrimSpace(s) != "" {
-		return question(s), true
+		return trimQuestion(s), true
 	}
 	return "", false
 }
@@ -128,8 +129,8 @@ func cutWord(s, word string, fold bool) (string, bool) {
 	return rest, true
 }
 
-// question trims text; nothing at all is a request for help.
-func question(text string) string {
+// trimQuestion trims text; nothing at all is a request for help.
+func trimQuestion(text string) string {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return "help"

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // later sends what follows a first interaction response.
@@ -43,14 +45,19 @@ func (a *Adapter) onInteractionCreate(_ *discordgo.Session, ic *discordgo.Intera
 // help shown only to the asker, the answer when it is ready within the
 // inline budget, or else a deferral. When more must be sent after the
 // first response (the answer after a deferral, or its further messages),
-// it also returns the function that sends it.
+// it also returns the function that sends it. A suggestion button
+// (askButtons) asks its question, and the answer replaces the message the
+// button was on.
 func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callback, later) {
+	button := false
 	switch i.Type {
 	case discordgo.InteractionPing:
 		return pong(), nil
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		return autocompleteResult(choices(a.currentCatalog(), i.ApplicationCommandData())), nil
 	case discordgo.InteractionApplicationCommand:
+	case discordgo.InteractionMessageComponent:
+		button = true
 	default:
 		return reply(textMessage("I only answer /"+CommandName+" commands.", true)), nil
 	}
@@ -59,7 +66,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		log.Info().Msg("discord: user over their question rate")
 		return reply(textMessage(limitedText, true)), nil
 	}
-	text, err := commandText(i.ApplicationCommandData())
+	text, err := interactionText(i, button)
 	if err != nil {
 		return reply(errorMessage(knowledge.ErrorAnswer(err))), nil
 	}
@@ -68,7 +75,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		return reply(textMessage("kepbot is restarting; ask again in a minute.", true)), nil
 	}
 	origin := knowledge.Origin{Platform: Platform, Workspace: i.GuildID, Channel: i.ChannelID, User: user, UserName: name}
-	if knowledge.ChangesSubscription(text) {
+	if question.ChangesSubscription(text) {
 		var how string
 		origin.CanManage, how = interactionCanManage(i)
 		auditManage(log, origin.CanManage, how)
@@ -78,24 +85,28 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		defer done()
 		answers <- a.ask(ctx, text, origin, log)
 	}()
+	respond, wait := reply, deferred
+	if button {
+		respond, wait = replaceWith, deferredUpdate
+	}
 	t := time.NewTimer(a.inlineBudget)
 	defer t.Stop()
 	select {
 	case ans := <-answers:
-		log.Info().Str("kind", string(ans.Kind)).Msg("discord: answered")
+		log.Info().Str("kind", string(ans.Kind)).Bool("button", button).Msg("discord: answered")
 		msgs := Render(ans)
-		return reply(msgs[0]), a.followups(i, log, msgs[1:])
+		return respond(msgs[0]), a.followups(i, log, msgs[1:])
 	case <-t.C:
 	}
 	a.rec.Failed(Platform, metrics.ReasonLate)
-	return deferred(), func(ctx context.Context) {
+	return wait(), func(ctx context.Context) {
 		var ans *knowledge.Answer
 		select {
 		case ans = <-answers:
 		case <-ctx.Done():
 			ans = knowledge.ErrorAnswer(ctx.Err())
 		}
-		log.Info().Str("kind", string(ans.Kind)).Bool("deferred", true).Msg("discord: answered")
+		log.Info().Str("kind", string(ans.Kind)).Bool("deferred", true).Bool("button", button).Msg("discord: answered")
 		msgs := Render(ans)
 		if err := a.rest.editOriginal(ctx, i, msgs[0]); err != nil {
 			a.rec.Failed(Platform, metrics.ReasonPost)
@@ -104,6 +115,26 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		}
 		a.followups(i, log, msgs[1:])(ctx)
 	}
+}
+
+// interactionText is the question an interaction asks: the text of a /k8s
+// command's options, or the question a suggestion button carries.
+func interactionText(i *discordgo.Interaction, button bool) (string, error) {
+	if !button {
+		return commandText(i.ApplicationCommandData())
+	}
+	q, ok := strings.CutPrefix(i.MessageComponentData().CustomID, askPrefix)
+	if !ok || strings.TrimSpace(q) == "" {
+		return "", knowledge.Errorf(knowledge.EBADINPUT, "I don't know that button; ask your question again.")
+	}
+	return q, nil
+}
+
+// replaceWith is m replacing the message whose button was pressed: what
+// was ephemeral stays so, and nothing else changes flags.
+func replaceWith(m Message) *callback {
+	m.Ephemeral = false
+	return updateMessage(m)
 }
 
 // followups returns the function that posts msgs after the first

@@ -27,6 +27,16 @@ const (
 	MaxMessagesAnswer = 3    // messages one answer may take before "…and N more"
 )
 
+// Message component limits, as Discord documents them:
+// https://discord.com/developers/docs/components/reference#action-row and
+// #button.
+const (
+	MaxActionRows = 5   // action rows in one message
+	MaxRowButtons = 5   // buttons in one action row
+	MaxButtonText = 80  // a button's label
+	MaxCustomID   = 100 // a component's custom_id
+)
+
 // Application command limits, as Discord documents them:
 // https://discord.com/developers/docs/interactions/application-commands#application-command-object
 // and the autocomplete response in
@@ -144,6 +154,34 @@ func CheckMessage(m Message) error {
 	}
 	if total > MaxEmbedTotal {
 		return fmt.Errorf("embeds hold %d characters together, over %d", total, MaxEmbedTotal)
+	}
+	return checkComponents(m.Components)
+}
+
+// checkComponents checks the action rows of a message and their buttons.
+func checkComponents(cs []discordgo.MessageComponent) error {
+	if len(cs) > MaxActionRows {
+		return fmt.Errorf("%d action rows, over %d", len(cs), MaxActionRows)
+	}
+	for i, c := range cs {
+		row, ok := c.(discordgo.ActionsRow)
+		if !ok {
+			return fmt.Errorf("component %d is not an action row", i)
+		}
+		if len(row.Components) == 0 || len(row.Components) > MaxRowButtons {
+			return fmt.Errorf("action row %d has %d buttons; want 1 to %d", i, len(row.Components), MaxRowButtons)
+		}
+		for j, b := range row.Components {
+			bt, ok := b.(discordgo.Button)
+			switch {
+			case !ok:
+				return fmt.Errorf("row %d component %d is not a button", i, j)
+			case bt.Label == "" || length(bt.Label) > MaxButtonText:
+				return fmt.Errorf("row %d button %d label has %d characters; want 1 to %d", i, j, length(bt.Label), MaxButtonText)
+			case bt.CustomID == "" || length(bt.CustomID) > MaxCustomID:
+				return fmt.Errorf("row %d button %d custom_id has %d characters; want 1 to %d", i, j, length(bt.CustomID), MaxCustomID)
+			}
+		}
 	}
 	return nil
 }

@@ -11,6 +11,9 @@ type Message struct {
 	// Ephemeral messages are shown only to the person who asked. Only
 	// interaction responses can be ephemeral; a channel message ignores it.
 	Ephemeral bool
+	// Components are the buttons under the message: one for each question
+	// a "did you mean" suggests (askButtons).
+	Components []discordgo.MessageComponent
 }
 
 // noMentions is the allowed_mentions every message carries: an empty
@@ -29,12 +32,13 @@ func (m Message) flags() discordgo.MessageFlags {
 
 // send is m as a channel message (POST /channels/{id}/messages).
 func (m Message) send() *discordgo.MessageSend {
-	return &discordgo.MessageSend{Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions()}
+	return &discordgo.MessageSend{Content: m.Content, Embeds: m.Embeds, Components: m.Components, AllowedMentions: noMentions()}
 }
 
 // response is m as the data of an interaction response (type 4).
 func (m Message) response() *discordgo.InteractionResponseData {
-	return &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Flags: m.flags()}
+	return &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, Components: m.Components,
+		AllowedMentions: noMentions(), Flags: m.flags()}
 }
 
 // edit is m as an edit of the deferred original response.
@@ -44,12 +48,23 @@ func (m Message) edit() *discordgo.WebhookEdit {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	return &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, AllowedMentions: noMentions()}
+	components := m.components()
+	return &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: noMentions()}
 }
 
 // followup is m as a follow-up message after the original response.
 func (m Message) followup() *discordgo.WebhookParams {
-	return &discordgo.WebhookParams{Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Flags: m.flags()}
+	return &discordgo.WebhookParams{Content: m.Content, Embeds: m.Embeds, Components: m.Components, AllowedMentions: noMentions(), Flags: m.flags()}
+}
+
+// components is m's components, never nil: a response or an edit that
+// replaces a message with buttons (an answer to a suggestion button) must
+// say there are none left.
+func (m Message) components() []discordgo.MessageComponent {
+	if m.Components == nil {
+		return []discordgo.MessageComponent{}
+	}
+	return m.Components
 }
 
 // callback is an interaction response as kepbot sends it, as the body of
@@ -86,6 +101,20 @@ func deferred() *callback {
 // reply is m as an immediate interaction response (type 4).
 func reply(m Message) *callback {
 	return &callback{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.response()}
+}
+
+// updateMessage is m replacing the message whose button was pressed (type
+// 7), its buttons gone unless m has its own.
+func updateMessage(m Message) *callback {
+	d := m.response()
+	d.Components = m.components()
+	return &callback{Type: discordgo.InteractionResponseUpdateMessage, Data: d}
+}
+
+// deferredUpdate buys time for a button's answer (type 6): the message
+// stays until the original response is edited.
+func deferredUpdate() *callback {
+	return &callback{Type: discordgo.InteractionResponseDeferredMessageUpdate}
 }
 
 // textMessage is a short message of kepbot's own words (already safe).

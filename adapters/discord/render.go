@@ -18,7 +18,8 @@ const (
 	colorError   = 0xED4245
 )
 
-// Render draws a as Discord messages within Discord's limits: a KEP or
+// Render draws a as Discord messages within Discord's limits: how free
+// text was read ("Read as `1.30 ga`", above the first message), a KEP or
 // gate as an embed with its stage timeline, gates, links and a sources
 // footer; a release with its facts and highlights; the releases answer as
 // one line a release (version — date · theme · counts) with those not
@@ -27,9 +28,20 @@ const (
 // their own. Lines continue across embeds and messages (at most
 // MaxMessagesAnswer, then "…and N more"). Help is an embed and errors a
 // short text, both ephemeral where the platform allows. All text from the
-// answer is escaped; the messages carry no mentions. A nil answer is an
+// answer is escaped; the messages carry no mentions. "Did you mean"
+// questions come with a button each, which asks it. A nil answer is an
 // apology.
-func Render(a *knowledge.Answer) []Message { return render(a, MaxMessagesAnswer) }
+func Render(a *knowledge.Answer) []Message {
+	msgs := render(a, MaxMessagesAnswer)
+	if a != nil && a.UnderstoodAs != "" && len(msgs) > 0 {
+		line := "Read as " + code(truncate(a.UnderstoodAs, 80))
+		if msgs[0].Content != "" {
+			line += "\n" + msgs[0].Content
+		}
+		msgs[0].Content = truncate(line, MaxContent)
+	}
+	return msgs
+}
 
 // render is Render in at most max messages.
 func render(a *knowledge.Answer, max int) []Message {
@@ -91,7 +103,34 @@ func errorMessage(a *knowledge.Answer) Message {
 	if len(sugg) > 0 {
 		s += "\nDid you mean " + strings.Join(sugg, " or ") + "?"
 	}
-	return textMessage(s, true)
+	m := textMessage(s, true)
+	m.Components = askButtons(a.Suggest)
+	return m
+}
+
+// askPrefix starts the custom_id of a suggestion button; the question
+// follows it.
+const askPrefix = "kepbot:ask:"
+
+// askButtons is one action row with a button for each suggested question
+// (at most MaxRowButtons): pressing one asks it (interaction.go). A
+// question too long for a custom_id gets no button.
+func askButtons(suggest []string) []discordgo.MessageComponent {
+	var row []discordgo.MessageComponent
+	for _, q := range suggest {
+		if len(row) == MaxRowButtons {
+			break
+		}
+		id := askPrefix + q
+		if !knowledge.PlainQuestion(q) || length(id) > MaxCustomID {
+			continue // only kepbot's own questions get a button, never a mention
+		}
+		row = append(row, discordgo.Button{Label: truncate(q, MaxButtonText), Style: discordgo.SecondaryButton, CustomID: id})
+	}
+	if len(row) == 0 {
+		return nil
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 }
 
 func kepDoc(a *knowledge.Answer) *doc {

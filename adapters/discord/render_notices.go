@@ -150,12 +150,15 @@ func noticeTags(n knowledge.Notice) string {
 	if n.PR > 0 {
 		pr := fmt.Sprintf("#%d", n.PR)
 		if u := safeURL(n.URL); u != "" {
-			pr = "[" + pr + "](<" + u + ">)"
+			pr += " " + u // shown as it is, never behind a masked link
 		}
 		tags = append(tags, pr)
 	}
 	if len(n.SIGs) > 0 {
 		tags = append(tags, escapeAll(n.SIGs))
+	}
+	if n.Action && n.Kind != knowledge.NoticeUpgrade {
+		tags = append(tags, "**action required**")
 	}
 	return strings.Join(tags, "; ")
 }

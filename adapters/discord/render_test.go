@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // goldenQuestions name the answers under testdata/answers, one per kind
@@ -42,6 +43,11 @@ var goldenQuestions = map[string]string{
 	"error_unknown": "kep 99999",
 	"error_typo":    "1.29 gaa",
 	"error_bad":     "kep abc",
+	"eol":           "1.29 eol",
+	"patches":       "1.30 patches",
+	"action":        "1.30 action required",
+	"relnotes":      "1.30 deprecations",
+	"supported":     "supported",
 }
 
 var updateAnswers = flag.Bool("update-answers", false, "capture testdata/answers again from the engine")
@@ -55,7 +61,7 @@ func TestRenderGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			in := filepath.Join("testdata", "answers", name+".json")
 			if *updateAnswers {
-				writeJSON(t, in, e.Ask(context.Background(), q, knowledge.Origin{Platform: Platform}))
+				writeJSON(t, in, question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: Platform}))
 			}
 			b, err := os.ReadFile(in)
 			if err != nil {
@@ -115,10 +121,10 @@ func TestRenderKindsAndEphemeral(t *testing.T) {
 		{"1.29 ga", false, []string{"**KEP-9101** Widget autoscaling · GA in 1.29"}},
 		{"help", true, []string{"kep NUMBER"}},
 		{"kep 99999", true, []string{"I don't know KEP-99999."}},
-		{"1.29 gaa", true, []string{"Did you mean `1.29 ga`"}},
+		{"1.29 1.32", true, []string{"Did you mean `diff 1.29 1.32`"}},
 	}
 	for _, tt := range tests {
-		msgs := Render(e.Ask(context.Background(), tt.q, knowledge.Origin{}))
+		msgs := Render(question.NewAsker(nil, e).Ask(context.Background(), tt.q, knowledge.Origin{}))
 		if len(msgs) == 0 {
 			t.Fatalf("%q: no messages", tt.q)
 		}

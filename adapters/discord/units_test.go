@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 func TestMessageText(t *testing.T) {
@@ -67,7 +68,7 @@ func FuzzPrefixCommand(f *testing.F) {
 		if text == "" {
 			t.Fatalf("addressed message %q gave no text", content)
 		}
-		for i, m := range Render(e.Ask(context.Background(), text, knowledge.Origin{Platform: "discord"})) {
+		for i, m := range Render(question.NewAsker(nil, e).Ask(context.Background(), text, knowledge.Origin{Platform: "discord"})) {
 			checkMessageInert(t, "message "+strconv.Itoa(i), m)
 		}
 	})

@@ -22,6 +22,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // Platform is the Origin.Platform and metrics label of this adapter.
@@ -78,6 +79,7 @@ func FromConfig(s config.Slack) Config {
 type Adapter struct {
 	cfg      Config
 	answerer knowledge.Answerer
+	reader   *question.Reader // reads the text people type as a question
 	log      zerolog.Logger
 	rec      Recorder
 	api      *slackapi.Client // nil without a bot token
@@ -110,6 +112,11 @@ func WithClock(now func() time.Time) Option { return func(a *Adapter) { a.verify
 func WithSocketModeOptions(opts ...socketmode.Option) Option {
 	return func(a *Adapter) { a.smOpts = append(a.smOpts, opts...) }
 }
+
+// WithReader reads questions with r: the one reader every adapter shares,
+// which knows the engine's features by name. Without it questions are read
+// without those names (question.NewReader(nil)).
+func WithReader(r *question.Reader) Option { return func(a *Adapter) { a.reader = r } }
 
 // WithResponseURLs lets response_url posts go to hosts allow accepts, as
 // well as to Slack's hooks.slack.com (for tests and proxies).
@@ -157,6 +164,9 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 	}
 	for _, o := range opts {
 		o(a)
+	}
+	if a.reader == nil {
+		a.reader = question.NewReader(nil)
 	}
 	if a.rec == nil {
 		a.rec = nopRecorder{}

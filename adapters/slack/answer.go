@@ -25,14 +25,14 @@ var errNoAnswer = errors.New("the answerer returned no answer and no error")
 // it cannot parse, a miss and an internal error (logged, never shown) all
 // become answers of kind error, and so does a panic in the answerer.
 func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Origin, start time.Time) *knowledge.Answer {
-	q, err := knowledge.ParseQuestion(text)
+	q, err := a.reader.Read(ctx, text)
 	return a.answer(ctx, q, err, via, from, start)
 }
 
-// answer is ask for a question already parsed: perr is ParseQuestion's
+// answer is ask for a question already read: perr is the reader's
 // error, if any. It never changes an Answer the answerer gives, which may
-// be shared (knowledge.CachedAnswerer): an answer without Query gets it on
-// a copy.
+// be shared (knowledge.CachedAnswerer): an answer without Query, or to
+// free text (which says how it was read), gets them on a copy.
 func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, via string, from knowledge.Origin, start time.Time) (ans *knowledge.Answer) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -61,7 +61,7 @@ func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, 
 		cp.Query = q.Canonical()
 		ans = &cp
 	}
-	return ans
+	return knowledge.Understood(ans, q)
 }
 
 // failed turns err into the error answer; an internal error is logged
@@ -77,7 +77,7 @@ func (a *Adapter) failed(err error, from knowledge.Origin, q knowledge.Question)
 	if q.Kind != "" {
 		ans.Query = q.Canonical()
 	}
-	return ans
+	return knowledge.Understood(ans, q)
 }
 
 // answerWithin answers q (perr is its parse error) on the calling

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 )
@@ -43,7 +44,7 @@ func TestSlashCommandEndToEnd(t *testing.T) {
 		t.Fatalf("the snapshot has no KEPs (%v)", err)
 	}
 	kep := nums[len(nums)/2]
-	want := eng.Ask(context.Background(), "kep "+strconv.Itoa(kep), knowledge.Origin{})
+	want := question.NewAsker(nil, eng).Ask(context.Background(), "kep "+strconv.Itoa(kep), knowledge.Origin{})
 	tests := []struct {
 		text, wantKind, wantType string
 	}{
@@ -101,7 +102,7 @@ func TestEveryAnswerInTheKnowledgeFits(t *testing.T) {
 	}
 	kinds := map[knowledge.Kind]int{}
 	for _, q := range questions {
-		ans := eng.Ask(ctx, q, knowledge.Origin{Platform: Platform})
+		ans := question.NewAsker(nil, eng).Ask(ctx, q, knowledge.Origin{Platform: Platform})
 		kinds[ans.Kind]++
 		for page, pages := 0, 1; page < pages; page++ {
 			m := Render(ans, RenderOptions{Slash: true, Page: page})

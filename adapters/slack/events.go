@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -64,7 +65,7 @@ type interaction struct {
 // when ready.
 func (a *Adapter) slash(ctx context.Context, cmd slashCommand, via string, onLate func()) (*knowledge.Answer, RenderOptions) {
 	text, public := slashText(cmd.Text)
-	q, err := knowledge.ParseQuestion(text)
+	q, err := a.reader.Read(ctx, text)
 	return a.slashParsed(ctx, cmd, q, err, public, via, onLate), RenderOptions{Slash: true, Public: public}
 }
 
@@ -120,14 +121,16 @@ func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
 	})
 }
 
-// onInteraction answers a page button: it asks the question in the
-// button's value again and replaces the message with the page asked for.
+// onInteraction answers a button: a page button asks the question in its
+// value again and replaces the message with the page asked for; a
+// suggestion button asks the question it suggests and replaces the
+// message (the "did you mean") with its answer.
 func (a *Adapter) onInteraction(p interaction) {
 	if p.Type != "block_actions" || p.ResponseURL == "" {
 		return
 	}
 	for _, act := range p.Actions {
-		if act.ActionID != actionPrev && act.ActionID != actionNext {
+		if act.ActionID != actionPrev && act.ActionID != actionNext && !strings.HasPrefix(act.ActionID, actionAsk) {
 			continue
 		}
 		query, page, public, ok := parsePageValue(act.Value)
@@ -135,10 +138,14 @@ func (a *Adapter) onInteraction(p interaction) {
 			a.rec.Failed(Platform, metrics.ReasonBadRequest)
 			return
 		}
+		via := "button"
+		if strings.HasPrefix(act.ActionID, actionAsk) {
+			via, page = "suggestion", 0
+		}
 		from := origin(p.Team.ID, p.Channel.ID, p.User.ID, p.User.Username)
 		start := time.Now()
 		a.bg.Go(func() {
-			ans := a.ask(context.Background(), query, "button", from, start)
+			ans := a.ask(context.Background(), query, via, from, start)
 			m := Render(ans, RenderOptions{Slash: true, Public: public, Page: page, Replace: true})
 			a.postResponse(p.ResponseURL, m, from.Channel)
 		})

@@ -135,7 +135,7 @@ func (f *fakeSlack) responsePosts() []map[string]any {
 }
 
 // newSocketAdapter returns an adapter in Socket Mode (and HTTP) against f.
-func newSocketAdapter(t *testing.T, f *fakeSlack, ans knowledge.Answerer, debug bool, logs *logBuffer) *Adapter {
+func newSocketAdapter(t *testing.T, f *fakeSlack, ans knowledge.Answerer, debug bool, logs *logBuffer, opts ...Option) *Adapter {
 	t.Helper()
 	cfg := Config{
 		BotToken: config.NewSecret(testBotToken), AppToken: config.NewSecret(testAppToken),
@@ -143,7 +143,7 @@ func newSocketAdapter(t *testing.T, f *fakeSlack, ans knowledge.Answerer, debug 
 		APIURL:         f.apiURL(), Debug: debug,
 	}
 	a, err := NewAdapter(cfg, ans, testLogger(logs, testBotToken, testAppToken, testSecret),
-		WithSocketModeOptions(socketmode.OptionPingInterval(time.Hour)))
+		append([]Option{WithSocketModeOptions(socketmode.OptionPingInterval(time.Hour))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	text, public := slashText(cmd.Text)
-	q, perr := knowledge.ParseQuestion(text)
+	q, perr := a.reader.Read(r.Context(), text)
 	key, keep := knowledge.CacheKey(q)
 	keep = keep && perr == nil && a.replies != nil
 	var gen uint64

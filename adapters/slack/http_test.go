@@ -19,11 +19,11 @@ import (
 
 // newEventsAdapter returns an HTTP-mode adapter with a bot token, posting
 // to the fake.
-func newEventsAdapter(t *testing.T, f *fakeSlack, ans knowledge.Answerer) (*Adapter, *logBuffer) {
+func newEventsAdapter(t *testing.T, f *fakeSlack, ans knowledge.Answerer, opts ...Option) (*Adapter, *logBuffer) {
 	t.Helper()
 	logs := &logBuffer{}
 	cfg := Config{BotToken: config.NewSecret(testBotToken), SigningSecrets: []config.Secret{config.NewSecret(testSecret)}, APIURL: f.apiURL()}
-	a, err := NewAdapter(cfg, ans, testLogger(logs, testBotToken, testSecret))
+	a, err := NewAdapter(cfg, ans, testLogger(logs, testBotToken, testSecret), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

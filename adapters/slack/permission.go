@@ -81,7 +81,7 @@ func (c *manageCache) put(k manageKey, e manageEntry) {
 }
 
 // withManage sets from.CanManage for a question that subscribes or
-// unsubscribes a channel (the questions knowledge.ChangesSubscription
+// unsubscribes a channel (the questions question.ChangesSubscription
 // names), and leaves every other question alone: only these cost a
 // users.info call.
 func (a *Adapter) withManage(ctx context.Context, q knowledge.Question, from knowledge.Origin) knowledge.Origin {

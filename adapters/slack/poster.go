@@ -101,9 +101,11 @@ func renderPost(a *knowledge.Answer) (m *Message, whole bool) {
 // It fails with an error that is delivery.RateLimited on HTTP 429 (with
 // Slack's Retry-After, or 0 without one), delivery.Terminal with Slack's
 // code for channel_not_found, not_in_channel, is_archived,
-// account_inactive and token_revoked, and an ordinary error otherwise
-// (5xx, fatal_error, timeouts: the worker retries them, and counts a
-// possible duplicate). Error texts never hold the token or a URL.
+// account_inactive and token_revoked, delivery.Unposted for Slack's other
+// ok:false answers but fatal_error and for other 4xx statuses (nothing
+// was posted), and an ordinary error otherwise (5xx, fatal_error,
+// timeouts: the worker retries them, and counts a possible duplicate).
+// Error texts never hold the token or a URL.
 func (p *Poster) Post(ctx context.Context, channel string, a *knowledge.Answer, nonce string) (string, error) {
 	switch {
 	case a == nil:
@@ -164,6 +166,11 @@ func postFailure(err error) error {
 	var se slackapi.SlackErrorResponse
 	if errors.As(err, &se) && terminalCodes[se.Err] {
 		return delivery.Refused(err, se.Err)
+	}
+	// Slack answered: only fatal_error says part of the post may have
+	// happened. A 5xx may come after the message was created.
+	if (errors.As(err, &se) && se.Err != "fatal_error") || (errors.As(err, &sc) && sc.Code >= 400 && sc.Code < 500) {
+		return delivery.NotPosted(err)
 	}
 	return err
 }

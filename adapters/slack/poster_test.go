@@ -147,20 +147,22 @@ func TestPosterErrorsTellTheWorkerWhatHappened(t *testing.T) {
 		terminal   string        // "" when not terminal
 		rateLimit  bool          // a delivery.RateLimited
 		retryAfter time.Duration // its wait
+		unposted   bool          // a delivery.Unposted: nothing was posted
 	}{
-		{"channel_not_found", slackError("channel_not_found"), "channel_not_found", false, 0},
-		{"not_in_channel", slackError("not_in_channel"), "not_in_channel", false, 0},
-		{"is_archived", slackError("is_archived"), "is_archived", false, 0},
-		{"account_inactive", slackError("account_inactive"), "account_inactive", false, 0},
-		{"token_revoked", slackError("token_revoked"), "token_revoked", false, 0},
-		{"fatal_error is ambiguous", slackError("fatal_error"), "", false, 0},
-		{"another Slack error", slackError("msg_too_long"), "", false, 0},
-		{"429 with Retry-After", status(429, "7"), "", true, 7 * time.Second},
-		{"429 with a fraction", status(429, "1.2"), "", true, 2 * time.Second},
-		{"429 with garbage", status(429, "soon"), "", true, 0},
-		{"429 without Retry-After", status(429, ""), "", true, 0},
-		{"500", status(500, ""), "", false, 0},
-		{"503", status(503, "3"), "", false, 0},
+		{"channel_not_found", slackError("channel_not_found"), "channel_not_found", false, 0, false},
+		{"not_in_channel", slackError("not_in_channel"), "not_in_channel", false, 0, false},
+		{"is_archived", slackError("is_archived"), "is_archived", false, 0, false},
+		{"account_inactive", slackError("account_inactive"), "account_inactive", false, 0, false},
+		{"token_revoked", slackError("token_revoked"), "token_revoked", false, 0, false},
+		{"fatal_error is ambiguous", slackError("fatal_error"), "", false, 0, false},
+		{"another Slack error posted nothing", slackError("msg_too_long"), "", false, 0, true},
+		{"429 with Retry-After", status(429, "7"), "", true, 7 * time.Second, false},
+		{"429 with a fraction", status(429, "1.2"), "", true, 2 * time.Second, false},
+		{"429 with garbage", status(429, "soon"), "", true, 0, false},
+		{"429 without Retry-After", status(429, ""), "", true, 0, false},
+		{"400 posted nothing", status(400, ""), "", false, 0, true},
+		{"500", status(500, ""), "", false, 0, false},
+		{"503", status(503, "3"), "", false, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,6 +183,10 @@ func TestPosterErrorsTellTheWorkerWhatHappened(t *testing.T) {
 			}
 			if gotTerm != tt.terminal {
 				t.Errorf("terminal %q, want %q (err %v)", gotTerm, tt.terminal, err)
+			}
+			var u delivery.Unposted
+			if got := errors.As(err, &u) && u.Unposted(); got != tt.unposted {
+				t.Errorf("unposted %v, want %v (err %v)", got, tt.unposted, err)
 			}
 			var rl delivery.RateLimited
 			if got := errors.As(err, &rl); got != tt.rateLimit {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // Character caps of each part of a rendered answer. Together they keep a
@@ -26,6 +27,9 @@ const (
 	pageBlockID   = "kepbot_page"
 	actionPrev    = "kepbot_page_prev"
 	actionNext    = "kepbot_page_next"
+	askBlockID    = "kepbot_ask"
+	actionAsk     = "kepbot_ask_" // and the suggestion's place: kepbot_ask_0
+	maxAskButtons = 5             // suggestion buttons an answer offers
 	publicFlag    = "--public"
 	publicHint    = "Add `" + publicFlag + "` to a question to post the answer to the channel for everyone."
 	internalSorry = "Sorry, something went wrong on my side. Try again in a moment."
@@ -162,8 +166,42 @@ func (r *renderer) lines(head string, lines []string, max int) {
 	r.section(b.String(), max)
 }
 
-// error draws an error answer: the message, "did you mean", and help.
+// understood draws how free text was read ("Read as `1.30 ga`"), when it
+// was.
+func (r *renderer) understood() {
+	if r.a.UnderstoodAs != "" {
+		r.add(&Context{Elements: []string{"Read as " + code(cut(r.a.UnderstoodAs, capSuggest))}})
+	}
+}
+
+// askButtons draws a button for each suggested question (at most
+// maxAskButtons): pressing one asks it, and its answer replaces this
+// message (onInteraction). Only questions written as kepbot writes them get
+// one (knowledge.PlainQuestion), and a posted message (Whole) gets none.
+func (r *renderer) askButtons() {
+	if r.o.Whole {
+		return
+	}
+	var buttons []Button
+	for _, q := range r.a.Suggest {
+		if len(buttons) == maxAskButtons {
+			break
+		}
+		v := pageValue(q, 0, r.public())
+		if !knowledge.PlainQuestion(q) || runes(v) > MaxButtonValue {
+			continue
+		}
+		buttons = append(buttons, Button{ActionID: actionAsk + strconv.Itoa(len(buttons)), Text: truncate(q, MaxButtonText), Value: v})
+	}
+	if len(buttons) > 0 {
+		r.add(&Actions{ID: askBlockID, Buttons: buttons})
+	}
+}
+
+// error draws an error answer: how free text was read, the message, "did
+// you mean" with a button for each, and help.
 func (r *renderer) error() {
+	r.understood()
 	msg := r.a.Text
 	if r.a.Error != nil && r.a.Error.Message != "" {
 		msg = r.a.Error.Message
@@ -178,6 +216,7 @@ func (r *renderer) error() {
 			s = append(s, code(cut(q, capSuggest)))
 		}
 		r.section("Did you mean "+strings.Join(s, " or ")+"?", capSuggest)
+		r.askButtons()
 	}
 	r.add(&Context{Elements: []string{"Try `/k8s help` to see every question I answer."}})
 }
@@ -185,6 +224,7 @@ func (r *renderer) error() {
 // help draws the help answer: every usage line, and the --public hint.
 func (r *renderer) help() {
 	r.header(r.a.Title)
+	r.understood()
 	r.section(escCut(r.a.Text, capSummary), capSummary)
 	var ls []string
 	for _, f := range r.a.Facts {
@@ -199,6 +239,7 @@ func (r *renderer) help() {
 func (r *renderer) answer() {
 	a := r.a
 	r.header(a.Title)
+	r.understood()
 	r.section(escCut(a.Text, capSummary), capSummary)
 	fields, extra := r.cardFields()
 	if len(fields) > 0 {
@@ -331,5 +372,5 @@ func (r *renderer) sources() {
 // changedSubscription reports whether a is the confirmation of a
 // subscribe or unsubscribe, not a listing or a refusal.
 func changedSubscription(a *knowledge.Answer) bool {
-	return a.Kind == knowledge.KindSubscription && knowledge.ChangesSubscription(a.Query)
+	return a.Kind == knowledge.KindSubscription && question.ChangesSubscription(a.Query)
 }

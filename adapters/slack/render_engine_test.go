@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -34,6 +35,11 @@ var engineGoldens = map[string]RenderOptions{
 	"engine_subscriptions_empty": {Slash: true},
 	"engine_digest_compact":      {Whole: true},
 	"engine_digest_full":         {Whole: true},
+	"engine_eol":                 {Slash: true},
+	"engine_patches":             {Slash: true},
+	"engine_action_required":     {Slash: true},
+	"engine_deprecations":        {Slash: true},
+	"engine_supported":           {Slash: true},
 }
 
 // captureAnswers asks the real engine, with subscriptions, over a real
@@ -63,15 +69,22 @@ func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil },
 		Now:       func() time.Time { return time.Date(2030, 10, 7, 9, 0, 0, 0, time.UTC) },
 	})
-	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc))
+	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc),
+		knowledge.WithClock(func() time.Time { return time.Date(2031, 3, 1, 12, 0, 0, 0, time.UTC) }))
 	from := knowledge.Origin{Platform: Platform, Workspace: "T1", Channel: "C1", User: "UADMIN", UserName: "ada", CanManage: true}
+	ask := question.NewAsker(nil, eng)
 	out := map[string]*knowledge.Answer{
-		"engine_releases":            eng.Ask(ctx, "releases", from),
-		"engine_sig":                 eng.Ask(ctx, "sig node", from),
-		"engine_sig_release":         eng.Ask(ctx, "sig node 1.42", from),
-		"engine_subscriptions_empty": eng.Ask(ctx, "subscriptions", from),
-		"engine_subscribe":           eng.Ask(ctx, "subscribe deprecations sig:node schedule:weekly", from),
-		"engine_subscriptions":       eng.Ask(ctx, "subscriptions", from),
+		"engine_releases":            ask.Ask(ctx, "releases", from),
+		"engine_sig":                 ask.Ask(ctx, "sig node", from),
+		"engine_sig_release":         ask.Ask(ctx, "sig node 1.42", from),
+		"engine_subscriptions_empty": ask.Ask(ctx, "subscriptions", from),
+		"engine_subscribe":           ask.Ask(ctx, "subscribe deprecations sig:node schedule:weekly", from),
+		"engine_subscriptions":       ask.Ask(ctx, "subscriptions", from),
+		"engine_eol":                 ask.Ask(ctx, "1.41 eol", from),
+		"engine_patches":             ask.Ask(ctx, "1.42 patches", from),
+		"engine_action_required":     ask.Ask(ctx, "1.42 action required", from),
+		"engine_deprecations":        ask.Ask(ctx, "1.42 deprecations", from),
+		"engine_supported":           ask.Ask(ctx, "supported", from),
 	}
 	set, err := knowledge.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
 	if err != nil {

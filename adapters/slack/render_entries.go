@@ -138,6 +138,9 @@ func noticeLine(n knowledge.Notice, max int) string {
 	if n.PR > 0 {
 		b.WriteString(" · " + link(n.URL, "#"+strconv.Itoa(n.PR)))
 	}
+	if n.Action && n.Kind != knowledge.NoticeUpgrade {
+		b.WriteString(" · *action required*")
+	}
 	if len(n.SIGs) > 0 {
 		b.WriteString(" · " + escCut(strings.Join(n.SIGs, ", "), max))
 	}

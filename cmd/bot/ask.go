@@ -11,6 +11,7 @@ import (
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // runAsk answers one question, or with `--json -` one question a line from
@@ -34,13 +35,13 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 		return exitFailure
 	}
 	defer db.Close()
-	eng := knowledge.NewEngine(db.Knowledge())
+	asker := newAsker(knowledge.NewEngine(db.Knowledge()))
 	from := knowledge.Origin{Platform: "cli", Channel: "cli"}
 
 	if len(words) == 1 && words[0] == "-" {
-		return askLines(ctx, eng, from, io, *asJSON)
+		return askLines(ctx, asker, from, io, *asJSON)
 	}
-	a := eng.Ask(ctx, strings.Join(words, " "), from)
+	a := asker.Ask(ctx, strings.Join(words, " "), from)
 	if err := printAnswer(io.out, a, *asJSON); err != nil {
 		fmt.Fprintf(io.err, "bot ask: %v\n", err)
 		return exitFailure
@@ -50,7 +51,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 
 // askLines answers each line of stdin. It returns 0 when every line was
 // read and answered (answers carry their own errors), 3 on a broken pipe.
-func askLines(ctx context.Context, eng *knowledge.Engine, from knowledge.Origin, io stdio, asJSON bool) int {
+func askLines(ctx context.Context, asker *question.Asker, from knowledge.Origin, io stdio, asJSON bool) int {
 	sc := bufio.NewScanner(io.in)
 	sc.Buffer(make([]byte, 64<<10), console.MaxLineBytes)
 	for sc.Scan() {
@@ -58,7 +59,7 @@ func askLines(ctx context.Context, eng *knowledge.Engine, from knowledge.Origin,
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if err := printAnswer(io.out, eng.Ask(ctx, line, from), asJSON); err != nil {
+		if err := printAnswer(io.out, asker.Ask(ctx, line, from), asJSON); err != nil {
 			fmt.Fprintf(io.err, "bot ask: %v\n", err)
 			return exitFailure
 		}
@@ -68,6 +69,12 @@ func askLines(ctx context.Context, eng *knowledge.Engine, from knowledge.Origin,
 		return exitBadInput
 	}
 	return exitOK
+}
+
+// newAsker reads questions as typed, knowing the names of eng's KEPs,
+// and answers them with eng.
+func newAsker(eng *knowledge.Engine) *question.Asker {
+	return question.NewAsker(question.NewReader(eng), eng)
 }
 
 func printAnswer(w io.Writer, a *knowledge.Answer, asJSON bool) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store/etcdstore"
 )
 
@@ -77,7 +78,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		if created != "" {
 			fmt.Fprintf(io.err, "bot: note: %s\n", created)
 		}
-		chat := &console.Chat{In: io.in, Out: io.out, Asker: knowledge.NewEngine(kb), User: io.getenv("USER")}
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: newAsker(knowledge.NewEngine(kb)), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
 			return exitFailure
@@ -112,14 +113,21 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	// has failed for long (the staleness note).
 	cache := knowledge.NewCachedAnswerer(eng, answerCacheSize)
 	answerer := refresh.NewStaleNotes(cache)
+	// Every adapter reads questions with one reader, which knows the
+	// features of the engine's KEPs by name; build its vocabulary now too.
+	reader := question.NewReader(eng)
+	if err := reader.Warm(ctx); err != nil {
+		logger.Error().Err(err).Msg("load the names of features")
+		return exitFailure
+	}
 	m := metrics.New(version)
-	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, shared, answerer, logger, m)
+	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, shared, answerer, reader, logger, m)
 	if code != exitOK {
 		return code
 	}
 	var rep *replica
 	if etcd != nil {
-		rep = &replica{cfg: cfg, id: replicaID(io.getenv), shared: etcd, kb: kb, eng: eng, cache: cache, stale: answerer, dg: dg,
+		rep = &replica{cfg: cfg, id: replicaID(io.getenv), shared: etcd, kb: kb, eng: eng, cache: cache, stale: answerer, dg: dg, warm: reader.Warm,
 			log: logger.With().Str("component", "replica").Logger(), gateways: ad.gateways, metrics: sourceMetrics{m.Sources()}, cluster: m.Cluster()}
 		ad.run = append(ad.run, syncAdapter{rep}, leaderAdapter{rep})
 	}
@@ -129,7 +137,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		return exitFailure
 	}
 	if cfg.Sources.Refresh && rep == nil {
-		ra, err := newRefreshAdapter(cfg, db, eng, cache, dg, m, answerer, logger)
+		ra, err := newRefreshAdapter(cfg, db, eng, cache, dg, m, answerer, reader.Warm, logger)
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: sources: %v\n", err)
 			return exitBadInput

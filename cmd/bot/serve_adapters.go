@@ -13,6 +13,7 @@ import (
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -26,14 +27,16 @@ type adapters struct {
 	gateways []func(ctx context.Context) error
 }
 
-// buildAdapters builds every configured adapter over answerer. Each pauses
-// a channel's subscription when its platform says the channel is gone. It
-// returns exitOK, or the exit code after saying what was wrong.
+// buildAdapters builds every configured adapter over answerer, reading
+// questions with reader. Each pauses a channel's subscription (in pauser,
+// the shared state) when its platform says the channel is gone. It returns
+// exitOK, or the exit code after saying what was wrong.
 func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg discord.Config, db *store.DB, pauser store.Shared,
-	answerer knowledge.Answerer, logger zerolog.Logger, m *metrics.Metrics) (*adapters, int) {
+	answerer knowledge.Answerer, reader *question.Reader, logger zerolog.Logger, m *metrics.Metrics) (*adapters, int) {
 	ad := &adapters{posters: map[string]delivery.Poster{}}
 	if cfg.SlackSocketMode() || cfg.SlackHTTP() {
-		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser))
+		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser),
+			slack.WithReader(reader))
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
 			return nil, exitBadInput
@@ -54,7 +57,7 @@ func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg disco
 			logger.Error().Err(err).Msg("load the Discord autocomplete catalog")
 			return nil, exitFailure
 		}
-		opts := []discord.Option{discord.WithRecorder(m), discord.WithPauser(pauser)}
+		opts := []discord.Option{discord.WithRecorder(m), discord.WithPauser(pauser), discord.WithReader(reader)}
 		if cfg.UsesEtcd() && dcfg.Gateway() {
 			opts = append(opts, discord.WithLeaderGateway())
 		}

@@ -36,6 +36,9 @@ type replica struct {
 	stale  *refresh.StaleNotes
 	dg     *digests // nil without subscriptions
 	log    zerolog.Logger
+	// warm runs after each swap of the knowledge: the question reader's
+	// names of features.
+	warm func(context.Context) error
 	// gateways run while this replica leads: Discord's, when configured.
 	gateways []func(ctx context.Context) error
 	metrics  refresh.Metrics
@@ -115,6 +118,11 @@ func (r *replica) apply(ctx context.Context, gen uint64, k *knowledge.Knowledge)
 		return fmt.Errorf("replace the local knowledge: %w", err)
 	}
 	r.cache.Invalidate()
+	if r.warm != nil {
+		if err := r.warm(ctx); err != nil {
+			r.log.Error().Err(err).Msg("load the names of features")
+		}
+	}
 	r.applied.Store(gen)
 	if r.metrics != nil {
 		r.metrics.Generation(gen)
@@ -191,7 +199,7 @@ func (r *replica) sendDigests(ctx context.Context, t cluster.Term, fenced *etcds
 		if ctx.Err() == nil {
 			r.log.Error().Err(err).Msg("recover the deliveries in doubt; the worker tries again")
 		}
-		back = nil
+		back = knowledge.Recovered{}
 	}
 	// A previous leader may have taken deliveries back in doubt and died
 	// before posting them again: they are pending now, and still in doubt.

@@ -31,9 +31,10 @@ type refreshAdapter struct {
 }
 
 // newRefreshAdapter builds the refresher over db's knowledge for eng and
-// its cache; dg (nil without subscriptions) is told of every change.
+// its cache; dg (nil without subscriptions) is told of every change, and
+// warm (the question reader's) runs after each swap.
 func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *knowledge.Engine, cache *knowledge.CachedAnswerer,
-	dg *digests, m *metrics.Metrics, stale *refresh.StaleNotes, log zerolog.Logger) (*refreshAdapter, error) {
+	dg *digests, m *metrics.Metrics, stale *refresh.StaleNotes, warm func(context.Context) error, log zerolog.Logger) (*refreshAdapter, error) {
 	kb := db.Knowledge()
 	log = log.With().Str("component", "refresh").Logger()
 	a := &refreshAdapter{kb: kb, stale: stale, interval: cfg.Sources.RefreshInterval, age: cfg.Sources.StaleAfter, log: log, now: time.Now}
@@ -48,6 +49,11 @@ func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *knowledge.Engine, 
 				return err
 			}
 			cache.Invalidate()
+			if warm != nil { // the question reader's names of features, before the next question needs them
+				if err := warm(ctx); err != nil {
+					log.Warn().Err(err).Msg("load the names of features")
+				}
+			}
 			if dg != nil && dg.trig != nil {
 				rep, err := dg.trig.OnKnowledgeChanged(ctx)
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/kepbot/kepbot/internal/archive"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -166,7 +167,7 @@ func (c syncCommand) fromLocal(ctx context.Context, r *refresh.Refresher, p stri
 			return nil, badInput(fmt.Errorf("read %s: %w", p, ferr))
 		}
 		defer f.Close()
-		res, err = refresh.ReadTarGz(f, c.limits)
+		res, err = archive.ReadTarGz(f, c.limits)
 	}
 	if err == nil {
 		err = refresh.CheckKEPYAML(res)

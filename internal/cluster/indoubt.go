@@ -38,13 +38,13 @@ type InDoubt struct {
 }
 
 // ResolveInDoubt takes the deliveries Recover gave back, logs each and
-// counts it in doubt; where the platform's poster neither drops repeats
+// counts those in doubt (those not begun need nothing); where the platform's poster neither drops repeats
 // (delivery.Idempotent) nor can look (Finder), it counts a possible
 // duplicate at once, as the worker does after a restart. carried are
 // deliveries an earlier leader took back in doubt and died before posting
 // again (pending, their Reason still the store's in-doubt one): they are
 // looked for too, and not counted again.
-func ResolveInDoubt(back, carried []knowledge.Delivery, posters map[string]delivery.Poster, m delivery.Metrics, log zerolog.Logger) *InDoubt {
+func ResolveInDoubt(back knowledge.Recovered, carried []knowledge.Delivery, posters map[string]delivery.Poster, m delivery.Metrics, log zerolog.Logger) *InDoubt {
 	if m == nil {
 		m = delivery.NopMetrics{}
 	}
@@ -55,8 +55,11 @@ func ResolveInDoubt(back, carried []knowledge.Delivery, posters map[string]deliv
 			r.pending[d.Channel+"/"+d.Nonce(d.PartsSent)] = d.UpdatedAt.Add(-lookBack)
 		}
 	}
-	for i := range back {
-		d := &back[i]
+	for _, d := range back.NotBegun {
+		log.Info().Str("delivery", d.Key).Str("platform", d.Platform).Msg("delivery claimed but not begun before a change of leader: posting it")
+	}
+	for i := range back.InDoubt {
+		d := &back.InDoubt[i]
 		m.InDoubt(d.Platform)
 		p := posters[d.Platform]
 		idem, _ := p.(delivery.Idempotent)
@@ -69,7 +72,7 @@ func ResolveInDoubt(back, carried []knowledge.Delivery, posters map[string]deliv
 			r.pending[d.Channel+"/"+d.Nonce(d.PartsSent)] = d.UpdatedAt.Add(-lookBack)
 			ev.Msg("delivery in doubt after a change of leader: looking for it in the channel before posting it again")
 		default:
-			m.DuplicatePossible(d.Platform)
+			m.DuplicatePossible(d.Platform, "restart")
 			ev.Msg("delivery in doubt after a change of leader: posting it again; the channel may see it twice")
 		}
 	}
@@ -127,7 +130,7 @@ func (l *looking) Post(ctx context.Context, channel string, a *knowledge.Answer,
 			l.r.log.Info().Str("platform", l.platform).Str("channel", channel).Msg("the post in doubt was made before the change of leader: recording it, not posting again")
 			return id, nil
 		case err != nil:
-			l.r.metrics.DuplicatePossible(l.platform)
+			l.r.metrics.DuplicatePossible(l.platform, "restart")
 			l.r.log.Warn().Err(err).Str("platform", l.platform).Str("channel", channel).Msg("could not look for the post in doubt: posting it again; the channel may see it twice")
 		}
 	}

@@ -59,7 +59,7 @@ func TestInDoubtLooksBeforePostingAgain(t *testing.T) {
 	discord.Platform = "discord"
 	other := posted
 	other.Platform = "plain"
-	r := ResolveInDoubt([]knowledge.Delivery{posted, lost, discord, other}, []knowledge.Delivery{carried},
+	r := ResolveInDoubt(knowledge.Recovered{InDoubt: []knowledge.Delivery{posted, lost, discord, other}}, []knowledge.Delivery{carried},
 		map[string]delivery.Poster{"slack": slack, "discord": plain, "plain": plainPoster{}}, counts, zerolog.Nop())
 	p := r.Wrap("slack", slack)
 	if _, ok := p.(delivery.Fitter); !ok {
@@ -83,7 +83,7 @@ func TestInDoubtLooksBeforePostingAgain(t *testing.T) {
 	if r.Wrap("discord", plain) != delivery.Poster(plain) {
 		t.Error("a poster that cannot look was wrapped")
 	}
-	if got := counts.Snapshot(); got["in_doubt/slack"] != 2 || got["in_doubt/discord"] != 1 || got["duplicate_possible/plain"] != 1 || got["duplicate_possible/slack"] != 0 {
+	if got := counts.Snapshot(); got["in_doubt/slack"] != 2 || got["in_doubt/discord"] != 1 || got["duplicate_possible/plain/restart"] != 1 || got["duplicate_possible/slack/restart"] != 0 {
 		t.Errorf("counts %v", got)
 	}
 }
@@ -94,11 +94,11 @@ func TestInDoubtLookupFails(t *testing.T) {
 	d := inDoubtDelivery("C1", 0)
 	slack := &findingPoster{shown: map[string]string{}, failing: errors.New("missing_scope")}
 	counts := &delivery.Counts{}
-	p := ResolveInDoubt([]knowledge.Delivery{d}, nil, map[string]delivery.Poster{"slack": slack}, counts, zerolog.Nop()).Wrap("slack", slack)
+	p := ResolveInDoubt(knowledge.Recovered{InDoubt: []knowledge.Delivery{d}}, nil, map[string]delivery.Poster{"slack": slack}, counts, zerolog.Nop()).Wrap("slack", slack)
 	if _, err := p.Post(context.Background(), "C1", &knowledge.Answer{}, d.Nonce(0)); err != nil || slack.posts != 1 {
 		t.Errorf("post after a failed lookup: %v, %d posts", err, slack.posts)
 	}
-	if counts.Get("duplicate_possible/slack") != 1 {
+	if counts.Get("duplicate_possible/slack/restart") != 1 {
 		t.Errorf("counts %v", counts.Snapshot())
 	}
 }

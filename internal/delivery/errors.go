@@ -15,6 +15,20 @@ func Refused(err error, reason string) error {
 	return &refusedError{err: err, reason: reason}
 }
 
+// NotPosted wraps err, a failed post that the platform answered without
+// creating the message (Slack's ok:false with an error other than
+// fatal_error), as Unposted: the worker retries it like any failure but
+// does not count it as a possible duplicate.
+func NotPosted(err error) error {
+	return &notPostedError{err: err}
+}
+
+type notPostedError struct{ err error }
+
+func (e *notPostedError) Error() string  { return e.err.Error() }
+func (e *notPostedError) Unwrap() error  { return e.err }
+func (e *notPostedError) Unposted() bool { return true }
+
 type rateLimitError struct {
 	err   error
 	after time.Duration

@@ -15,13 +15,15 @@ type Metrics interface {
 	// channel that is gone (channel_not_found, 10003, ...), gave_up after
 	// too many failures, or no_digest.
 	Dead(platform, reason string)
-	// InDoubt: a restart found a delivery in the middle of a post; it is
-	// posted again.
+	// InDoubt: a restart found a delivery that may have been in the middle
+	// of a post; it is posted again. (Deliveries claimed behind it that
+	// had not begun are posted again too, and not counted.)
 	InDoubt(platform string)
 	// DuplicatePossible: a post is repeated on a platform without an
-	// idempotency key, after a restart or a failure that may have posted;
-	// the channel may show that digest twice.
-	DuplicatePossible(platform string)
+	// idempotency key after an outcome that may have posted it, so the
+	// channel may show that digest twice; reason is restart (a restart
+	// found it in doubt), timeout or error (the post failed).
+	DuplicatePossible(platform, reason string)
 }
 
 // NopMetrics records nothing.
@@ -40,7 +42,7 @@ func (NopMetrics) Dead(string, string) {}
 func (NopMetrics) InDoubt(string) {}
 
 // DuplicatePossible does nothing.
-func (NopMetrics) DuplicatePossible(string) {}
+func (NopMetrics) DuplicatePossible(string, string) {}
 
 // Counts is Metrics that counts in memory, for tests, `bot digest` and
 // wiring checks. The zero value is ready; it is safe for concurrent use.
@@ -70,8 +72,8 @@ func (c *Counts) Dead(p, r string) { c.add("dead/" + p + "/" + r) }
 // InDoubt counts "in_doubt/PLATFORM".
 func (c *Counts) InDoubt(p string) { c.add("in_doubt/" + p) }
 
-// DuplicatePossible counts "duplicate_possible/PLATFORM".
-func (c *Counts) DuplicatePossible(p string) { c.add("duplicate_possible/" + p) }
+// DuplicatePossible counts "duplicate_possible/PLATFORM/REASON".
+func (c *Counts) DuplicatePossible(p, r string) { c.add("duplicate_possible/" + p + "/" + r) }
 
 // Snapshot returns a copy of the counts.
 func (c *Counts) Snapshot() map[string]int {

@@ -10,8 +10,10 @@
 // exactly once where the platform drops a repeated nonce (Discord's
 // enforce_nonce). Elsewhere (Slack) a crash in the middle of a post can
 // show a digest twice: the worker lets only Config.UnsafeInFlight such
-// posts be under way at once, so a crash duplicates at most that many, and
-// counts every possible duplicate.
+// posts be under way at once (one by default, the deliveries it claims
+// posted in turn), so a crash duplicates at most that many, and counts
+// every possible duplicate: a post a restart found in doubt, and a post
+// retried after a failure that may have posted it.
 package delivery
 
 import (
@@ -74,6 +76,14 @@ type Terminal interface {
 	Terminal() (reason string, ok bool)
 }
 
+// Unposted is implemented by an error that says the message was not
+// posted: the platform refused it and said so. Any other failure, a
+// timeout or a server error above all, may have posted it, and posting
+// again on a platform that is not Idempotent may show it twice.
+type Unposted interface {
+	Unposted() bool
+}
+
 // Scope is what a Retry-After holds back.
 type Scope int
 
@@ -90,6 +100,7 @@ type outcome struct {
 	retryAfter time.Duration
 	scope      Scope
 	reason     string // safe to store and show: a platform code or a class, never the error's text
+	unposted   bool   // a failure the platform says did not post
 }
 
 type outcomeKind int
@@ -126,5 +137,6 @@ func classify(err error) outcome {
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
 		return outcome{kind: failed, reason: "timeout"}
 	}
-	return outcome{kind: failed, reason: "error"}
+	var u Unposted
+	return outcome{kind: failed, reason: "error", unposted: errors.As(err, &u) && u.Unposted()}
 }

@@ -32,12 +32,14 @@ type Config struct {
 	Workers int
 	// UnsafeInFlight is how many posts may be under way at once per
 	// platform whose Poster is not Idempotent (default 1): a crash can
-	// duplicate at most this many messages.
+	// leave at most this many in doubt, and duplicate at most this many
+	// messages.
 	UnsafeInFlight int
 	// ClaimBatch is how many deliveries a platform that posts one at a
-	// time claims in one transaction (default 4). More saves disk syncs
-	// and leaves more deliveries in doubt after a crash, only one of which
-	// can have been posted.
+	// time claims in one transaction (default 4), saving disk syncs. They
+	// are posted in turn, each outcome recorded before the next post
+	// begins, and the outbox records their order: a crash leaves the one
+	// being posted in doubt, and the others are known not to have begun.
 	ClaimBatch int
 	// BackoffBase and BackoffMax shape the wait after a failure that is
 	// neither a rate limit nor terminal: BackoffBase doubled per failure in
@@ -139,23 +141,28 @@ func (w *Worker) Notify() {
 }
 
 // Run first resends what a crash left in the middle of a post (in
-// doubt), then posts due deliveries until ctx is done. A post under way
-// when ctx ends stays sending, for the next Run to resolve. It fails only
-// when the in-doubt deliveries cannot be read back.
+// doubt) and what it left claimed but not begun, then posts due deliveries
+// until ctx is done. A post under way when ctx ends stays sending, for the
+// next Run to resolve. It fails only when the deliveries left sending
+// cannot be read back.
 func (w *Worker) Run(ctx context.Context) error {
 	back, err := w.outbox.Recover(ctx, w.cfg.Now())
 	if err != nil {
 		return fmt.Errorf("delivery: %w", err)
 	}
-	for _, d := range back {
+	for _, d := range back.InDoubt {
 		w.cfg.Metrics.InDoubt(d.Platform)
 		ev := w.cfg.Log.Warn().Str("delivery", d.Key).Str("platform", d.Platform).Int("in_doubt", d.InDoubt)
 		if !w.idempotent(d.Platform) {
-			w.cfg.Metrics.DuplicatePossible(d.Platform)
+			w.cfg.Metrics.DuplicatePossible(d.Platform, "restart")
 			ev.Msg("delivery in doubt after a restart: posting it again; the channel may see it twice")
 		} else {
 			ev.Msg("delivery in doubt after a restart: posting it again with the same nonce")
 		}
+	}
+	for _, d := range back.NotBegun {
+		w.cfg.Log.Info().Str("delivery", d.Key).Str("platform", d.Platform).
+			Msg("delivery claimed but not begun before a restart: posting it")
 	}
 	platforms := make([]string, 0, len(w.cfg.Posters))
 	for p := range w.cfg.Posters {
@@ -273,7 +280,7 @@ func (l *lane) run(ctx context.Context) {
 			break
 		}
 		now := l.w.cfg.Now()
-		ds := l.claim(ctx, now, n)
+		ds := l.claim(ctx, now, n, false)
 		for range n - len(ds) {
 			<-l.slots
 		}
@@ -291,15 +298,24 @@ func (l *lane) run(ctx context.Context) {
 
 // runSerial is run for a platform that may show a repeated post twice and
 // allows one post under way: it claims up to ClaimBatch deliveries in one
-// transaction and posts them one after the other, each recorded before the
-// next starts. A crash leaves the batch in doubt, of which at most one was
-// posted.
+// transaction, in turn, and posts them one after the other, none before
+// the outcome of the one before is recorded. A crash leaves at most one
+// of them in doubt (Recover tells it from those not begun), so it can
+// duplicate at most one message.
 func (l *lane) runSerial(ctx context.Context) {
 	for ctx.Err() == nil {
 		now := l.w.cfg.Now()
-		ds := l.claim(ctx, now, l.w.cfg.ClaimBatch)
+		ds := l.claim(ctx, now, l.w.cfg.ClaimBatch, true)
 		for i := range ds {
-			l.post(ctx, &ds[i])
+			if !l.post(ctx, &ds[i]) {
+				// Stopping with ds[i] still sending: the rest must not
+				// begin. They stay sending, found not begun at the next
+				// start.
+				for j := i + 1; j < len(ds); j++ {
+					l.w.gate.release(&ds[j])
+				}
+				break
+			}
 		}
 		if len(ds) == 0 {
 			l.sleep(ctx, now)
@@ -307,11 +323,13 @@ func (l *lane) runSerial(ctx context.Context) {
 	}
 }
 
-// claim claims up to n due deliveries the gate lets go now.
-func (l *lane) claim(ctx context.Context, now time.Time, n int) []knowledge.Delivery {
+// claim claims up to n due deliveries the gate lets go now, in turn (to be
+// posted one after another) or not.
+func (l *lane) claim(ctx context.Context, now time.Time, n int, inTurn bool) []knowledge.Delivery {
 	var accepted []knowledge.Delivery
 	ds, err := l.w.outbox.ClaimDue(ctx, l.platform, now, n, knowledge.ClaimFilter{
-		Ready: func(ch knowledge.ChannelRef) bool { return l.w.gate.ready(ch, now) },
+		InTurn: inTurn,
+		Ready:  func(ch knowledge.ChannelRef) bool { return l.w.gate.ready(ch, now) },
 		Accept: func(d *knowledge.Delivery) bool {
 			ok := l.w.gate.accept(d, now)
 			if ok {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/internal/delivery"
@@ -60,6 +61,12 @@ func (p *scriptPoster) Post(ctx context.Context, channel string, a *knowledge.An
 
 func (p *scriptPoster) Fits(a *knowledge.Answer) bool {
 	return p.maxChars == 0 || len(text(a)) <= p.maxChars
+}
+
+func (p *scriptPoster) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.calls)
 }
 
 func (p *scriptPoster) callsTo(channel string) []call {
@@ -195,8 +202,30 @@ func TestFailuresBackOffThenGiveUpWithoutPausing(t *testing.T) {
 	if !sub.Active() {
 		t.Errorf("giving up paused the subscription: %+v", sub)
 	}
-	if got := counts.Get("duplicate_possible/slack"); got != 3 {
+	if got := counts.Get("duplicate_possible/slack/error"); got != 3 {
 		t.Errorf("duplicate_possible %d, want 3 (every failed Slack post may have gone out)", got)
+	}
+}
+
+// TestAFailureThatPostedNothingIsNoPossibleDuplicate: a Slack post the
+// platform refused and said so (Unposted) is retried, and not counted as
+// a possible duplicate; one that failed without saying is.
+func TestAFailureThatPostedNothingIsNoPossibleDuplicate(t *testing.T) {
+	h, sp, _, counts, cfg := small(t, 2, 0)
+	cfg.BackoffBase, cfg.BackoffMax = time.Millisecond, 10*time.Millisecond
+	sp.respond = func(n int, channel string) (string, error) {
+		switch {
+		case n > 0:
+			return "m-" + channel, nil
+		case channel == h.channels[0].Channel:
+			return "", delivery.NotPosted(errors.New("msg_too_long"))
+		}
+		return "", errors.New("HTTP 502")
+	}
+	waitCounts(t, h, cfg, counts, map[string]int{"delivered/slack": 2})
+	want := map[string]int{"delivered/slack": 2, "retried/slack/error": 2, "duplicate_possible/slack/error": 1}
+	if diff := cmp.Diff(want, counts.Snapshot()); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
 	}
 }
 
@@ -212,10 +241,14 @@ func TestOnlyOneUnsafePostAtOnce(t *testing.T) {
 	}
 }
 
-// TestStopInTheMiddleLeavesItInDoubt: a post cut short by shutdown is
-// resolved by the next Run, with the same nonce, and counted.
-func TestStopInTheMiddleLeavesItInDoubt(t *testing.T) {
-	h, sp, dp, counts, cfg := small(t, 1, 1)
+// TestStopInTheMiddleLeavesOneInDoubt: a stop cuts short the Slack post
+// of the first of four deliveries the lane claimed in turn, and a Discord
+// post. The next Run posts them all: the two cut short are in doubt, the
+// Slack one counted as a possible duplicate and posted again with the same
+// nonce; the three Slack deliveries behind it had not begun, and are
+// neither counted nor doubled.
+func TestStopInTheMiddleLeavesOneInDoubt(t *testing.T) {
+	h, sp, dp, counts, cfg := small(t, 4, 1)
 	sp.hold, dp.hold = time.Hour, time.Hour
 	w, err := delivery.New(h.db.Outbox(), cfg)
 	if err != nil {
@@ -227,7 +260,7 @@ func TestStopInTheMiddleLeavesItInDoubt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- w.Run(ctx) }()
-	for len(sp.callsTo(h.channels[0].Channel)) == 0 || len(dp.callsTo(h.channels[1].Channel)) == 0 {
+	for sp.count() == 0 || dp.count() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	cancel()
@@ -235,32 +268,150 @@ func TestStopInTheMiddleLeavesItInDoubt(t *testing.T) {
 		t.Fatal(err)
 	}
 	all, _ := h.db.Outbox().ListDeliveries(context.Background())
+	if len(all) != 5 {
+		t.Fatalf("%d deliveries, want 5", len(all))
+	}
 	for _, d := range all {
 		if d.State != knowledge.DeliverySending {
-			t.Errorf("%s is %s after a stop mid-post, want sending", d.Key, d.State)
+			t.Errorf("%s is %s after a stop mid-post, want sending (claimed)", d.Key, d.State)
 		}
 	}
+	if n := sp.count(); n != 1 {
+		t.Fatalf("%d Slack posts began before the stop, want 1", n)
+	}
+	first := sp.calls[0]
 	sp.hold, dp.hold = 0, 0
 	w2, _ := delivery.New(h.db.Outbox(), cfg)
-	runUntil(t, w2, 10*time.Second, func() bool { return counts.Get("delivered/slack")+counts.Get("delivered/discord") == 2 })
-	want := map[string]int{"in_doubt/slack": 1, "in_doubt/discord": 1, "duplicate_possible/slack": 1, "delivered/slack": 1, "delivered/discord": 1}
-	for k, v := range want {
-		if got := counts.Get(k); got != v {
-			t.Errorf("%s = %d, want %d", k, got, v)
-		}
+	runUntil(t, w2, 10*time.Second, func() bool { return counts.Get("delivered/slack")+counts.Get("delivered/discord") == 5 })
+	want := map[string]int{"in_doubt/slack": 1, "in_doubt/discord": 1, "duplicate_possible/slack/restart": 1, "delivered/slack": 4, "delivered/discord": 1}
+	if diff := cmp.Diff(want, counts.Snapshot()); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
 	}
-	if counts.Get("duplicate_possible/discord") != 0 {
-		t.Error("a Discord resend with the same nonce was counted as a possible duplicate")
+	if calls := sp.callsTo(first.channel); len(calls) != 2 || calls[1].nonce != first.nonce {
+		t.Errorf("the Slack post cut short: %+v; want it again with the same nonce", calls)
 	}
-	for _, p := range []*scriptPoster{sp, dp} {
-		if len(p.calls) != 2 || p.calls[0].nonce != p.calls[1].nonce {
-			t.Errorf("resend after the stop: %+v; want the same nonce twice", p.calls)
-		}
+	if n := sp.count(); n != 5 {
+		t.Errorf("%d Slack posts in all, want 5: the three not begun once each", n)
+	}
+	if calls := dp.callsTo(h.channels[4].Channel); len(calls) != 2 || calls[0].nonce != calls[1].nonce {
+		t.Errorf("the Discord post cut short: %+v; want it again with the same nonce", calls)
 	}
 }
 
 func TestNewNeedsAPoster(t *testing.T) {
 	if _, err := delivery.New(nil, delivery.Config{Log: zerolog.Nop()}); err == nil {
 		t.Error("New without posters did not fail")
+	}
+}
+
+// flakyOutbox is the real outbox on a disk that refuses the first fail
+// writes of a post's outcome, and logs the outcomes it takes.
+type flakyOutbox struct {
+	knowledge.Outbox
+	log       *eventLog
+	mu        sync.Mutex
+	fail      int // MarkPartSent calls to refuse
+	failReads int // FindDigest calls to refuse
+}
+
+func (f *flakyOutbox) MarkPartSent(ctx context.Context, key string, part, parts int, id string, now, next time.Time) (*knowledge.Delivery, error) {
+	f.mu.Lock()
+	refuse := f.fail > 0
+	f.fail--
+	f.mu.Unlock()
+	if refuse {
+		return nil, errors.New("write kepbot.db: no space left on device")
+	}
+	d, err := f.Outbox.MarkPartSent(ctx, key, part, parts, id, now, next)
+	if err == nil {
+		f.log.add("recorded " + d.Channel)
+	}
+	return d, err
+}
+
+func (f *flakyOutbox) FindDigest(ctx context.Context, id string) (*knowledge.Digest, error) {
+	f.mu.Lock()
+	refuse := f.failReads > 0
+	f.failReads--
+	f.mu.Unlock()
+	if refuse {
+		return nil, errors.New("read kepbot.db: input/output error")
+	}
+	return f.Outbox.FindDigest(ctx, id)
+}
+
+type eventLog struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (l *eventLog) add(e string) {
+	l.mu.Lock()
+	l.events = append(l.events, e)
+	l.mu.Unlock()
+}
+
+// TestNoPostBeginsBeforeTheLastIsRecorded: when the outbox fails to
+// record a Slack post, the lane tries again until it can, and begins no
+// other post meanwhile, so a crash can never find two Slack posts in doubt.
+func TestNoPostBeginsBeforeTheLastIsRecorded(t *testing.T) {
+	h, sp, _, counts, cfg := small(t, 3, 0)
+	log := &eventLog{}
+	sp.respond = func(_ int, channel string) (string, error) {
+		log.add("post " + channel)
+		return "m-" + channel, nil
+	}
+	w, err := delivery.New(&flakyOutbox{Outbox: h.db.Outbox(), log: log, fail: 3}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trigger(h.db, w.Notify).OnKnowledgeChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, w, 20*time.Second, func() bool { return counts.Get("delivered/slack") == 3 })
+	var want []string
+	for _, e := range log.events {
+		if ch, ok := strings.CutPrefix(e, "post "); ok {
+			want = append(want, e, "recorded "+ch)
+		}
+	}
+	if diff := cmp.Diff(want, log.events); diff != "" {
+		t.Errorf("a post began before the one before it was recorded (-want +got):\n%s", diff)
+	}
+	if len(log.events) != 6 {
+		t.Errorf("events %q; want three posts, each recorded", log.events)
+	}
+}
+
+// TestADigestThatCannotBeReadIsPutBack: a delivery whose digest cannot be
+// read is put back and tried again, rather than left sending (in doubt)
+// until the next start; one that never can be is given up.
+func TestADigestThatCannotBeReadIsPutBack(t *testing.T) {
+	h, sp, _, counts, cfg := small(t, 1, 0)
+	cfg.BackoffBase, cfg.BackoffMax = time.Millisecond, 10*time.Millisecond
+	w, err := delivery.New(&flakyOutbox{Outbox: h.db.Outbox(), log: &eventLog{}, failReads: 2}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trigger(h.db, w.Notify).OnKnowledgeChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, w, 20*time.Second, func() bool { return counts.Get("delivered/slack") == 1 })
+	if n := sp.count(); n != 1 {
+		t.Errorf("%d posts, want 1", n)
+	}
+
+	h2, sp2, _, counts2, cfg2 := small(t, 1, 0)
+	cfg2.BackoffBase, cfg2.BackoffMax, cfg2.MaxFailures = time.Millisecond, 10*time.Millisecond, 3
+	w2, err := delivery.New(&flakyOutbox{Outbox: h2.db.Outbox(), log: &eventLog{}, failReads: 1 << 30}, cfg2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trigger(h2.db, w2.Notify).OnKnowledgeChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, w2, 20*time.Second, func() bool { return counts2.Get("dead/slack/gave_up") == 1 })
+	if n := sp2.count(); n != 0 {
+		t.Errorf("%d posts of a digest that cannot be read", n)
 	}
 }

@@ -6,6 +6,7 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"github.com/kepbot/kepbot/internal/archive"
 	"io"
 	"io/fs"
 	"os"
@@ -15,7 +16,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/provenance"
@@ -163,7 +163,7 @@ func (r *Result) loadArchive(path string) {
 		return
 	}
 	defer f.Close()
-	res, err := refresh.ReadTarGz(f, kepyaml.DefaultLimits())
+	res, err := archive.ReadTarGz(f, kepyaml.DefaultLimits())
 	if err != nil {
 		r.warn(path, err.Error())
 		return

@@ -25,11 +25,13 @@ func (m *Metrics) Delivery() *Delivery {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
 	}
 	d := &Delivery{
-		delivered:  counter(DigestsDelivered, "Digests whose last message was posted, by platform.", "platform"),
-		retries:    counter(DigestRetries, "Digest posts that failed and will be tried again, by platform and reason (rate_limited, timeout, error).", "platform", "reason"),
-		dead:       counter(DigestsDead, "Digest deliveries given up, by platform and reason (the platform's code for a gone channel, gave_up, no_digest).", "platform", "reason"),
-		inDoubt:    counter(DigestsInDoubt, "Deliveries a restart found in the middle of a post, by platform.", "platform"),
-		duplicates: counter(DigestDuplicatesPossible, "Digest posts repeated on a platform without an idempotency key: at most one duplicate each, by platform.", "platform"),
+		delivered: counter(DigestsDelivered, "Digests whose last message was posted, by platform.", "platform"),
+		retries:   counter(DigestRetries, "Digest posts that failed and will be tried again, by platform and reason (rate_limited, timeout, error).", "platform", "reason"),
+		dead:      counter(DigestsDead, "Digest deliveries given up, by platform and reason (the platform's code for a gone channel, gave_up, no_digest).", "platform", "reason"),
+		inDoubt:   counter(DigestsInDoubt, "Deliveries a restart found possibly in the middle of a post, posted again, by platform.", "platform"),
+		duplicates: counter(DigestDuplicatesPossible, "Digest posts repeated on a platform without an idempotency key after an outcome that may have posted them, "+
+			"each at most one extra message, by platform and reason: restart (a crash caught it mid-post; at most one per crash, "+
+			"since such a platform posts one digest at a time), timeout or error (the post failed without saying it was not posted).", "platform", "reason"),
 	}
 	m.reg.MustRegister(d.delivered, d.retries, d.dead, d.inDoubt, d.duplicates)
 	return d
@@ -49,7 +51,7 @@ func (d *Delivery) Dead(platform, reason string) { d.dead.WithLabelValues(platfo
 // InDoubt counts a delivery found mid-post after a restart.
 func (d *Delivery) InDoubt(platform string) { d.inDoubt.WithLabelValues(platform).Inc() }
 
-// DuplicatePossible counts a post that may show twice.
-func (d *Delivery) DuplicatePossible(platform string) {
-	d.duplicates.WithLabelValues(platform).Inc()
+// DuplicatePossible counts a post that may show twice, and why.
+func (d *Delivery) DuplicatePossible(platform, reason string) {
+	d.duplicates.WithLabelValues(platform, reason).Inc()
 }

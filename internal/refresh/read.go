@@ -3,6 +3,7 @@ package refresh
 import (
 	"errors"
 	"fmt"
+	"github.com/kepbot/kepbot/internal/archive"
 	"io"
 	"strings"
 
@@ -42,7 +43,7 @@ const maxDocBytes = relnotes.MaxNotesSize
 // whose content names none (the server's Last-Modified), "" when unknown.
 func read(src source, body io.Reader, lim kepyaml.Limits, asOf string) (*part, error) {
 	if src.kind == kindKEPYAML {
-		res, err := ReadTarGz(body, lim)
+		res, err := archive.ReadTarGz(body, lim)
 		if err != nil {
 			var fe *fetch.Error
 			if errors.As(err, &fe) { // the body broke off, or grew past the cap: the fetch failed, not the content

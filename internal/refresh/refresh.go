@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kepbot/kepbot/internal/archive"
 	"io"
 	"net/http"
 	"slices"
@@ -123,17 +124,9 @@ func (r *Refresher) Run(ctx context.Context, opts Options) (*Report, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	kb := r.cfg.Store
-	states, err := kb.SourceStates(ctx)
+	p, srcs, err := r.newPass(ctx, opts)
 	if err != nil {
 		return nil, err
-	}
-	srcs, err := kb.ListSources(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p := &pass{r: r, opts: opts, states: states, held: map[string]bool{}, parts: map[string]*part{}, report: &Report{}}
-	for _, s := range srcs {
-		p.held[s.ID] = true
 	}
 	p.walk(ctx, srcs)
 	if err := ctx.Err(); err != nil {
@@ -149,6 +142,25 @@ func (r *Refresher) Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	return p.report, nil
+}
+
+// newPass reads what a pass starts from: every source's state and the
+// sources the knowledge holds now.
+func (r *Refresher) newPass(ctx context.Context, opts Options) (*pass, []knowledge.Source, error) {
+	kb := r.cfg.Store
+	states, err := kb.SourceStates(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	srcs, err := kb.ListSources(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &pass{r: r, opts: opts, states: states, held: map[string]bool{}, parts: map[string]*part{}, report: &Report{}}
+	for _, s := range srcs {
+		p.held[s.ID] = true
+	}
+	return p, srcs, nil
 }
 
 // pass is one Run's work.
@@ -364,7 +376,7 @@ func commitFromETag(etag string) string {
 	if len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
 		t = t[1 : len(t)-1]
 	}
-	if isCommit(t) {
+	if archive.IsCommit(t) {
 		return t
 	}
 	return ""
@@ -387,20 +399,12 @@ func (r *Refresher) ApplyLocal(ctx context.Context, l Local) (*Report, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	kb := r.cfg.Store
-	states, err := kb.SourceStates(ctx)
+	p, _, err := r.newPass(ctx, Options{})
 	if err != nil {
 		return nil, err
-	}
-	srcs, err := kb.ListSources(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p := &pass{r: r, states: states, held: map[string]bool{}, parts: map[string]*part{}, report: &Report{}}
-	for _, s := range srcs {
-		p.held[s.ID] = true
 	}
 	now := r.cfg.Now()
-	p.states[l.Name] = store.SourceState{URL: l.URL, Commit: l.Commit, IDs: states[l.Name].IDs, Checked: now, Succeeded: now, Changed: now, Result: ResultUpdated}
+	p.states[l.Name] = store.SourceState{URL: l.URL, Commit: l.Commit, IDs: p.states[l.Name].IDs, Checked: now, Succeeded: now, Changed: now, Result: ResultUpdated}
 	p.parts[l.Name] = &part{corpus: l.Corpus, commit: l.Commit, detail: l.Detail}
 	p.order = []string{l.Name}
 	p.report.Outcomes = []Outcome{{Name: l.Name, URL: l.URL, Result: ResultUpdated, Detail: l.Detail, Commit: l.Commit}}

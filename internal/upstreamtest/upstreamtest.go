@@ -146,7 +146,8 @@ func (u *Upstream) Env() map[string]string {
 }
 
 // PackDir packs dir as GitHub does: a PAX header naming the commit, one
-// top folder, every entry stamped with the commit's time.
+// top folder (none when top is ""), every entry stamped with the commit's
+// time.
 func PackDir(t testing.TB, dir, top string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -165,6 +166,9 @@ func PackDir(t testing.TB, dir, top string) []byte {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		name := filepath.ToSlash(filepath.Join(top, rel))
+		if name == "." {
+			return nil // no top folder: the tree's root is the archive's
+		}
 		if d.IsDir() {
 			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: 0o755, ModTime: at})
 		}

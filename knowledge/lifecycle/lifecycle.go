@@ -55,21 +55,9 @@ var (
 	ErrNoLifecycleDir = errors.New("no lifecycle file found; expected endoflife.date's kubernetes.md or release-data's kubernetes.json")
 )
 
-// Warning is something in a file that was read around: an entry skipped,
-// a value dropped. File is the name the caller gave; Entry the entry
-// ("1.30", "1.30.2"), "" for the whole file.
-type Warning struct {
-	File    string `json:"file"`
-	Entry   string `json:"entry,omitempty"`
-	Problem string `json:"problem"`
-}
-
-func (w Warning) String() string {
-	if w.Entry == "" {
-		return w.File + ": " + w.Problem
-	}
-	return w.File + ": entry " + w.Entry + ": " + w.Problem
-}
+// Warning is something in a file that was read around (see
+// knowledge.FileWarning).
+type Warning = knowledge.FileWarning
 
 // warnings collects the warnings of one file, at most maxWarnings.
 type warnings struct {

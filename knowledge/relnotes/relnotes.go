@@ -55,21 +55,9 @@ var (
 	ErrNotNotes  = errors.New("the file holds no release-note entries; expected objects with pr_number and text")
 )
 
-// Warning is something in a file that was read around: an entry skipped or
-// cut short, or two statements that disagree. File is the name the caller
-// gave; Entry the entry's key ("" for the whole file).
-type Warning struct {
-	File    string `json:"file"`
-	Entry   string `json:"entry,omitempty"`
-	Problem string `json:"problem"`
-}
-
-func (w Warning) String() string {
-	if w.Entry == "" {
-		return w.File + ": " + w.Problem
-	}
-	return w.File + ": entry " + w.Entry + ": " + w.Problem
-}
+// Warning is something in a file that was read around (see
+// knowledge.FileWarning).
+type Warning = knowledge.FileWarning
 
 // The repository the files come from; URLs point at its default branch.
 const repoURL = "https://github.com/kubernetes/sig-release/blob/master/releases/"

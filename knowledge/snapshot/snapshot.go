@@ -138,6 +138,9 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 		key := fmt.Sprintf("%s|%s|%d|%s", n.Kind, n.Release, n.KEP, n.Title)
 		if i, ok := seen[key]; ok {
 			kept := &out.Notices[i]
+			if n.KEPVia == "" {
+				kept.KEPVia = "" // one of the documents names the KEP
+			}
 			for _, g := range n.FeatureGates {
 				if !slices.Contains(kept.FeatureGates, g) {
 					kept.FeatureGates = append(kept.FeatureGates, g)
@@ -198,7 +201,7 @@ func noticeFacts(n knowledge.Notice, ix kepIndex) (knowledge.Notice, bool) {
 	if n.KEP == 0 && n.API == nil {
 		for _, g := range n.FeatureGates {
 			if k, ok := ix.gate[strings.ToLower(g)]; ok {
-				n.KEP = k
+				n.KEP, n.KEPVia = k, knowledge.KEPViaGate // found, not named by the document
 				break
 			}
 		}

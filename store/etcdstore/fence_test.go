@@ -85,7 +85,7 @@ func TestFencedWritesEndWithLeadership(t *testing.T) {
 	// The next leader finds the delivery in doubt.
 	next, _ := leaderKey(t, s.Client(), s.Prefix()+"election/r2")
 	back, err := s.Fenced(next).Recover(ctx, now)
-	if err != nil || len(back) != 1 || back[0].InDoubt != 1 {
+	if err != nil || len(back.InDoubt) != 1 || back.InDoubt[0].InDoubt != 1 {
 		t.Errorf("the next leader's Recover = %+v, %v", back, err)
 	}
 }

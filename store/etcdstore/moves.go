@@ -18,7 +18,8 @@ const claimPage = 64
 // ClaimDue moves up to limit of platform's pending deliveries due by now
 // to sending, soonest due first, in one fenced transaction, and returns
 // them. f.Ready sees each candidate's channel before it is read, f.Accept
-// the delivery just before it is claimed. A candidate whose subscription is
+// the delivery just before it is claimed; with f.InTurn each claimed
+// delivery records the one claimed before it (ClaimedAfter). A candidate whose subscription is
 // gone or paused becomes dead instead. When another writer changed a
 // candidate meanwhile it fails (the worker frees what Accept reserved and
 // claims again); through a fenced Store that lost leadership it fails with
@@ -84,7 +85,10 @@ func (s *Store) ClaimDue(ctx context.Context, platform string, now time.Time, li
 				continue
 			}
 			ops = append(ops, clientv3.OpDelete(ik))
-			dv.State, dv.Attempts, dv.UpdatedAt = knowledge.DeliverySending, dv.Attempts+1, now
+			dv.State, dv.Attempts, dv.UpdatedAt, dv.ClaimedAfter = knowledge.DeliverySending, dv.Attempts+1, now, ""
+			if f.InTurn && len(out) > 0 {
+				dv.ClaimedAfter = out[len(out)-1].Key
+			}
 			ops = append(ops, s.putDelivery(dv)...)
 			out = append(out, *dv)
 		}
@@ -192,7 +196,7 @@ func (s *Store) move(ctx context.Context, key string, from knowledge.DeliverySta
 			return nil, fmt.Errorf("delivery %s: %w", key, err)
 		}
 		ops = append(ops, s.dropIndex(&old)...)
-		dv.State, dv.UpdatedAt = next, now
+		dv.State, dv.UpdatedAt, dv.ClaimedAfter = next, now, "" // only a claim in turn sets it
 		ops = append(ops, s.putDelivery(dv)...)
 		resp, err := s.txn(ctx, "delivery "+key, true, append(cmps, unchanged(s.kDelivery(key), rev)), ops)
 		if err != nil {
@@ -205,24 +209,51 @@ func (s *Store) move(ctx context.Context, key string, from knowledge.DeliverySta
 	return nil, fmt.Errorf("delivery %s: %w", key, errConflict)
 }
 
-// recoverBatch is how many in-doubt deliveries one Recover transaction moves.
+// recoverBatch is how many deliveries one Recover transaction moves.
 const recoverBatch = 30
 
 // Recover moves every delivery left sending (by a crash, or by a leader
-// that lost its lease) back to pending, due at now, counts it in InDoubt
-// and returns them. The leader calls it once it is elected, before its
+// that lost its lease) back to pending, due at now, and returns them. One
+// claimed in turn behind a delivery also left sending had not begun
+// (NotBegun); every other one may have been under way (InDoubt) and counts
+// in its InDoubt. The leader calls it once it is elected, before its
 // worker claims.
-func (s *Store) Recover(ctx context.Context, now time.Time) ([]knowledge.Delivery, error) {
+func (s *Store) Recover(ctx context.Context, now time.Time) (knowledge.Recovered, error) {
+	var out knowledge.Recovered
 	rctx, cancel := s.ctx(ctx)
 	resp, err := s.c.Get(rctx, s.prefix+"outbox/sending/", clientv3.WithPrefix(), clientv3.WithKeysOnly())
 	cancel()
 	if err != nil {
-		return nil, fail(ctx, "recover deliveries", err)
+		return out, fail(ctx, "recover deliveries", err)
 	}
-	var out []knowledge.Delivery
+	type found struct {
+		dv  *knowledge.Delivery
+		rev int64
+		key string // its sending index entry
+	}
+	var all []found
+	var stale []string
+	sending := map[string]bool{}
+	base := len(s.prefix + "outbox/sending/")
+	for _, kv := range resp.Kvs {
+		key := string(kv.Key[base:])
+		dv, rev, err := s.delivery(ctx, key)
+		if err != nil {
+			return knowledge.Recovered{}, err
+		}
+		if dv == nil || dv.State != knowledge.DeliverySending {
+			stale = append(stale, string(kv.Key))
+			continue
+		}
+		all = append(all, found{dv, rev, string(kv.Key)})
+		sending[dv.Key] = true
+	}
 	var cmps []clientv3.Cmp
-	var ops []clientv3.Op
-	var batch []knowledge.Delivery
+	ops := make([]clientv3.Op, 0, len(stale))
+	for _, k := range stale {
+		ops = append(ops, clientv3.OpDelete(k))
+	}
+	var batch knowledge.Recovered
 	flush := func() error {
 		if len(ops) == 0 {
 			return nil
@@ -234,33 +265,33 @@ func (s *Store) Recover(ctx context.Context, now time.Time) ([]knowledge.Deliver
 		if !r.Succeeded {
 			return fmt.Errorf("recover deliveries: %w", errConflict)
 		}
-		out = append(out, batch...)
-		cmps, ops, batch = nil, nil, nil
+		out.InDoubt = append(out.InDoubt, batch.InDoubt...)
+		out.NotBegun = append(out.NotBegun, batch.NotBegun...)
+		cmps, ops, batch = nil, nil, knowledge.Recovered{}
 		return nil
 	}
-	base := len(s.prefix + "outbox/sending/")
-	for _, kv := range resp.Kvs {
-		key := string(kv.Key[base:])
-		dv, rev, err := s.delivery(ctx, key)
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, clientv3.OpDelete(string(kv.Key)))
-		if dv != nil && dv.State == knowledge.DeliverySending {
-			dv.State, dv.InDoubt, dv.NextAttempt, dv.UpdatedAt = knowledge.DeliveryPending, dv.InDoubt+1, now, now
+	for _, f := range all {
+		dv := f.dv
+		begun := dv.ClaimedAfter == "" || !sending[dv.ClaimedAfter]
+		dv.State, dv.NextAttempt, dv.UpdatedAt, dv.ClaimedAfter = knowledge.DeliveryPending, now, now, ""
+		if begun {
+			dv.InDoubt++
 			dv.Reason = "in doubt after a restart: the post may have gone out"
-			cmps = append(cmps, unchanged(s.kDelivery(key), rev))
-			ops = append(ops, putJSON(s.kDelivery(key), dv), clientv3.OpPut(s.kDue(dv), ""))
-			batch = append(batch, *dv)
+			batch.InDoubt = append(batch.InDoubt, *dv)
+		} else {
+			dv.Reason = "not begun before a restart: claimed behind a post still under way"
+			batch.NotBegun = append(batch.NotBegun, *dv)
 		}
-		if len(batch) >= recoverBatch {
+		cmps = append(cmps, unchanged(s.kDelivery(dv.Key), f.rev))
+		ops = append(ops, clientv3.OpDelete(f.key), putJSON(s.kDelivery(dv.Key), dv), clientv3.OpPut(s.kDue(dv), ""))
+		if len(cmps) >= recoverBatch {
 			if err := flush(); err != nil {
-				return nil, err
+				return knowledge.Recovered{}, err
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return nil, err
+		return knowledge.Recovered{}, err
 	}
 	return out, nil
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/store"
 )
 
 // SaveSubscription creates the channel's subscription or replaces its
@@ -167,78 +165,4 @@ func listJSON[T any](parent context.Context, s *Store, prefix, what string) ([]T
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// ledgerBatch is how many new notice keys one transaction numbers: etcd
-// allows 128 operations a transaction by default (--max-txn-ops).
-const ledgerBatch = 60
-
-// ObserveNotices numbers the keys not seen before, in the order given, and
-// returns the sequence of every key. Replicas observing at once never give
-// two keys one number: each batch compares the counter it read.
-func (s *Store) ObserveNotices(ctx context.Context, keys []string) (map[string]uint64, error) {
-	out := make(map[string]uint64, len(keys))
-	for range maxAttempts {
-		known, seq, seqRev, err := s.ledger(ctx)
-		if err != nil {
-			return nil, err
-		}
-		var missing []string
-		seen := map[string]bool{}
-		for _, k := range keys {
-			lk := store.LedgerKey(k)
-			if n, ok := known[lk]; ok {
-				out[k] = n
-			} else if !seen[lk] {
-				seen[lk] = true
-				missing = append(missing, k)
-			}
-		}
-		if len(missing) == 0 {
-			return out, nil
-		}
-		batch := missing[:min(len(missing), ledgerBatch)]
-		cmps := []clientv3.Cmp{unchanged(s.kLedgerSeq(), seqRev)}
-		var ops []clientv3.Op
-		for i, k := range batch {
-			cmps = append(cmps, unchanged(s.kLedger(k), 0))
-			ops = append(ops, clientv3.OpPut(s.kLedger(k), strconv.FormatUint(seq+uint64(i)+1, 10)))
-		}
-		ops = append(ops, clientv3.OpPut(s.kLedgerSeq(), strconv.FormatUint(seq+uint64(len(batch)), 10)))
-		if _, err := s.txn(ctx, "observe notices", false, cmps, ops); err != nil {
-			return nil, err
-		}
-		// Succeeded or not, read again: the next batch, or the winner's numbers.
-	}
-	return nil, fmt.Errorf("observe notices: %w", errConflict)
-}
-
-// ledger reads every numbered key, by its ledger form (store.LedgerKey),
-// and the counter with its revision.
-func (s *Store) ledger(parent context.Context) (known map[string]uint64, seq uint64, seqRev int64, err error) {
-	ctx, cancel := s.ctx(parent)
-	defer cancel()
-	resp, err := s.c.Txn(ctx).Then(
-		clientv3.OpGet(s.kLedgerSeq()),
-		clientv3.OpGet(s.prefix+"ledger/keys/", clientv3.WithPrefix()),
-	).Commit()
-	if err != nil {
-		return nil, 0, 0, fail(parent, "read the notice ledger", err)
-	}
-	if kvs := resp.Responses[0].GetResponseRange().Kvs; len(kvs) > 0 {
-		seqRev = kvs[0].ModRevision
-		if seq, err = strconv.ParseUint(string(kvs[0].Value), 10, 64); err != nil {
-			return nil, 0, 0, fmt.Errorf("the notice ledger's counter is damaged: %w", err)
-		}
-	}
-	byLedgerKey := map[string]uint64{}
-	base := len(s.prefix + "ledger/keys/")
-	for _, kv := range resp.Responses[1].GetResponseRange().Kvs {
-		n, err := strconv.ParseUint(string(kv.Value), 10, 64)
-		if err != nil {
-			return nil, 0, 0, fmt.Errorf("the notice ledger's entry %q is damaged: %w", kv.Key, err)
-		}
-		byLedgerKey[string(kv.Key[base:])] = n
-	}
-	return byLedgerKey, seq, seqRev, nil
 }

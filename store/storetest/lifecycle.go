@@ -64,21 +64,22 @@ func testDeadAndPaused(t *testing.T, s store.Shared) {
 }
 
 // testRecover: what a crash (or a lost leader) left sending comes back
-// pending, due now, counted in doubt; nothing else moves.
+// pending, due now; one claimed in turn behind another still sending had
+// not begun and is not counted in doubt; nothing else moves.
 func testRecover(t *testing.T, s store.Shared) {
 	ctx := context.Background()
-	subs := subscribe(t, s, channel("slack", "T1", "A"), channel("discord", "G", "7"), channel("slack", "T1", "B"))
+	subs := subscribe(t, s, channel("slack", "T1", "A"), channel("discord", "G", "7"), channel("slack", "T1", "B"), channel("slack", "T1", "C"))
 	var ds []knowledge.Delivery
-	for _, sub := range subs {
-		ds = append(ds, deliveryFor(sub, "d1", now, 1))
+	for i, sub := range subs {
+		ds = append(ds, deliveryFor(sub, "d1", now.Add(time.Duration(i)*time.Millisecond), 1))
 	}
 	if _, err := s.EnqueueDigest(ctx, digest("d1"), ds); err != nil {
 		t.Fatal(err)
 	}
-	sl, _ := s.ClaimDue(ctx, "slack", now, 1, knowledge.ClaimFilter{})
-	dc, _ := s.ClaimDue(ctx, "discord", now, 1, knowledge.ClaimFilter{})
-	if len(sl) != 1 || len(dc) != 1 {
-		t.Fatalf("claims: %d slack, %d discord", len(sl), len(dc))
+	sl, _ := s.ClaimDue(ctx, "slack", now.Add(time.Second), 2, knowledge.ClaimFilter{InTurn: true})
+	dc, _ := s.ClaimDue(ctx, "discord", now.Add(time.Second), 1, knowledge.ClaimFilter{})
+	if len(sl) != 2 || len(dc) != 1 || sl[1].ClaimedAfter != sl[0].Key || sl[0].ClaimedAfter != "" {
+		t.Fatalf("claims: slack %+v, discord %d", sl, len(dc))
 	}
 	later := now.Add(time.Minute)
 	back, err := s.Recover(ctx, later)
@@ -86,21 +87,29 @@ func testRecover(t *testing.T, s store.Shared) {
 		t.Fatal(err)
 	}
 	var keys []string
-	for _, d := range back {
+	for _, d := range back.InDoubt {
 		keys = append(keys, d.Key)
-		if d.State != knowledge.DeliveryPending || d.InDoubt != 1 || !d.NextAttempt.Equal(later) {
-			t.Errorf("recovered %+v", d)
+		if d.State != knowledge.DeliveryPending || d.InDoubt != 1 || !d.NextAttempt.Equal(later) || d.ClaimedAfter != "" {
+			t.Errorf("recovered in doubt %+v", d)
 		}
 	}
 	if diff := cmp.Diff([]string{dc[0].Key, sl[0].Key}, keys, cmpSorted); diff != "" {
-		t.Errorf("recovered (-want +got):\n%s", diff)
+		t.Errorf("recovered in doubt (-want +got):\n%s", diff)
 	}
-	if again, err := s.Recover(ctx, later); err != nil || len(again) != 0 {
-		t.Errorf("second Recover = %d, %v", len(again), err)
+	if len(back.NotBegun) != 1 || back.NotBegun[0].Key != sl[1].Key || back.NotBegun[0].InDoubt != 0 || back.NotBegun[0].State != knowledge.DeliveryPending {
+		t.Errorf("not begun: %+v; want %s, not counted in doubt", back.NotBegun, sl[1].Key)
+	}
+	if again, err := s.Recover(ctx, later); err != nil || len(again.InDoubt)+len(again.NotBegun) != 0 {
+		t.Errorf("second Recover = %+v, %v", again, err)
 	}
 	got, err := s.ClaimDue(ctx, "slack", later, 10, knowledge.ClaimFilter{})
-	if err != nil || len(got) != 2 {
-		t.Errorf("claim after recover = %+v, %v", got, err)
+	if err != nil || len(got) != 3 {
+		t.Errorf("claim after recover = %d, %v", len(got), err)
+	}
+	for _, d := range got {
+		if d.ClaimedAfter != "" {
+			t.Errorf("%s claimed not in turn records %q", d.Key, d.ClaimedAfter)
+		}
 	}
 }
 

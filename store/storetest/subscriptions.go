@@ -93,43 +93,70 @@ func testSubscriptionRefusals(t *testing.T, s store.Shared) {
 	}
 }
 
-// testLedger: keys are numbered in the order given, once; a long key is
-// kept; many keys at once are numbered like few.
+func ids(aliases ...[]string) []knowledge.NoticeIdentity {
+	out := make([]knowledge.NoticeIdentity, len(aliases))
+	for i, a := range aliases {
+		out[i] = knowledge.NoticeIdentity{Aliases: a}
+	}
+	return out
+}
+
+func seqs(pairs ...uint64) []knowledge.NoticeSeq {
+	var out []knowledge.NoticeSeq
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, knowledge.NoticeSeq{First: pairs[i], Last: pairs[i+1]})
+	}
+	return out
+}
+
+// testLedger: items are numbered by alias in the order given, once; an
+// item sharing an alias with a numbered one takes its number and records
+// its other aliases; an item joining two takes the smaller and reports the
+// larger as Last; a long alias is kept; many items at once are numbered
+// like few.
 func testLedger(t *testing.T, s store.Shared) {
 	ctx := context.Background()
-	got, err := s.ObserveNotices(ctx, []string{"b", "a"})
-	if err != nil {
-		t.Fatal(err)
+	observe := func(in []knowledge.NoticeIdentity) []knowledge.NoticeSeq {
+		t.Helper()
+		got, err := s.ObserveNotices(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
-	if diff := cmp.Diff(map[string]uint64{"b": 1, "a": 2}, got); diff != "" {
-		t.Errorf("first observe (-want +got):\n%s", diff)
+	long := strings.Repeat("x", 5000)
+	if diff := cmp.Diff(seqs(1, 1, 2, 2), observe(ids([]string{"b"}, []string{"a", long}))); diff != "" {
+		t.Errorf("first (-want +got):\n%s", diff)
 	}
-	long := strings.Repeat("x", 2000)
-	got, err = s.ObserveNotices(ctx, []string{"a", "c", long, "b"})
-	if err != nil {
-		t.Fatal(err)
+	if diff := cmp.Diff(seqs(1, 1, 2, 2, 3, 3), observe(ids([]string{"b", "c"}, []string{"a", long}, []string{"d"}))); diff != "" {
+		t.Errorf("second (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]uint64{"a": 2, "c": 3, long: 4, "b": 1}, got); diff != "" {
-		t.Errorf("second observe (-want +got):\n%s", diff)
+	if got := observe(ids([]string{"c"})); got[0].First != 1 {
+		t.Errorf("c alone: %+v; want the sequence it was recorded with, 1", got)
 	}
-	many := keys(300, "n")
-	got, err = s.ObserveNotices(ctx, many)
-	if err != nil {
-		t.Fatal(err)
+	if got := observe(ids([]string{"a", "d"})); got[0] != (knowledge.NoticeSeq{First: 2, Last: 3}) {
+		t.Errorf("a and d: %+v; want First 2, Last 3", got)
 	}
-	for i, k := range many {
-		if got[k] != uint64(5+i) {
-			t.Fatalf("key %d of 300 got %d, want %d", i, got[k], 5+i)
+	var many [][]string
+	for _, k := range keys(300, "n") {
+		many = append(many, []string{k, k + "/other-name"})
+	}
+	got := observe(ids(many...))
+	for i := range many {
+		if got[i].First != uint64(4+i) {
+			t.Fatalf("item %d of 300 got %d, want %d", i, got[i].First, 4+i)
 		}
 	}
-	again, err := s.ObserveNotices(ctx, many)
-	if err != nil || !cmp.Equal(got, again) {
-		t.Errorf("observing again changed the numbers: %v", err)
+	if again := observe(ids(many...)); !cmp.Equal(got, again) {
+		t.Errorf("observing again changed the numbers")
+	}
+	if got := observe(nil); len(got) != 0 {
+		t.Errorf("no identities gave %v", got)
 	}
 }
 
 // testLedgerConcurrent: observers racing (replicas, triggers) never give
-// two keys one number, nor one key two.
+// two items one number, nor one item two.
 func testLedgerConcurrent(t *testing.T, s store.Shared) {
 	ctx := context.Background()
 	all := keys(120, "k")
@@ -138,9 +165,19 @@ func testLedgerConcurrent(t *testing.T, s store.Shared) {
 	errs := make([]error, 6)
 	for i := range results {
 		wg.Go(func() {
-			// Each observer sees the keys in a different rotation.
+			// Each observer sees the items in a different rotation.
 			ks := append(append([]string{}, all[i*20:]...), all[:i*20]...)
-			results[i], errs[i] = s.ObserveNotices(ctx, ks)
+			var in [][]string
+			for _, k := range ks {
+				in = append(in, []string{k})
+			}
+			got, err := s.ObserveNotices(ctx, ids(in...))
+			results[i], errs[i] = map[string]uint64{}, err
+			for j, k := range ks {
+				if err == nil {
+					results[i][k] = got[j].First
+				}
+			}
 		})
 	}
 	wg.Wait()
@@ -154,11 +191,11 @@ func testLedgerConcurrent(t *testing.T, s store.Shared) {
 		n := results[0][k]
 		for i := range results {
 			if results[i][k] != n {
-				t.Fatalf("key %s: observer 0 got %d, observer %d got %d", k, n, i, results[i][k])
+				t.Fatalf("item %s: observer 0 got %d, observer %d got %d", k, n, i, results[i][k])
 			}
 		}
 		if other, dup := seen[n]; dup || n == 0 || n > uint64(len(all)) {
-			t.Fatalf("key %s got %d (also %q)", k, n, other)
+			t.Fatalf("item %s got %d (also %q)", k, n, other)
 		}
 		seen[n] = k
 	}

@@ -1,4 +1,8 @@
-package refresh
+// Package archive reads a kubernetes/enhancements .tar.gz as it streams:
+// every keps/**/kep.yaml handed to kepyaml, the commit and its date read
+// from what the archive says of itself. It is the fetcher's side of kep.yaml
+// (parsers under knowledge/ take bytes); refresh and ingest both use it.
+package archive
 
 import (
 	"errors"
@@ -33,7 +37,7 @@ func ReadTarGz(r io.Reader, lim kepyaml.Limits) (*kepyaml.Result, error) {
 	top, decided := "", false
 	err := safetar.Walk(r, tarLimits(lim), func(e *safetar.Entry) error {
 		if e.Kind == safetar.Global {
-			if c := e.PAX["comment"]; isCommit(c) {
+			if c := e.PAX["comment"]; IsCommit(c) {
 				stamp.Commit, gitArchive = c, true
 			}
 			return nil
@@ -107,8 +111,8 @@ func topFolder(e *safetar.Entry) string {
 	return first
 }
 
-// isCommit reports whether s looks like a git commit hash, full or short.
-func isCommit(s string) bool { return isHex(s, 7) }
+// IsCommit reports whether s looks like a git commit hash, full or short.
+func IsCommit(s string) bool { return isHex(s, 7) }
 
 // isHex reports whether s is lower-case hex of min to 40 digits: a commit
 // a folder name abbreviates (GitHub's archives use 7 or more).

@@ -1,4 +1,4 @@
-package refresh
+package archive
 
 import (
 	"archive/tar"
@@ -7,9 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -19,6 +16,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/safetar"
 	"github.com/kepbot/kepbot/internal/sharedtest"
+	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
 )
 
@@ -40,46 +38,8 @@ func loadShared(t testing.TB) *kepyaml.Result {
 // archive stamps on every entry of GitHub's tarballs.
 var commitTime = time.Date(2026, 7, 24, 23, 57, 50, 0, time.UTC)
 
-// tarGzOfDir packs dir as GitHub does: a global PAX header naming the
-// commit, then every folder and file under one top folder (none when top is
-// ""), with the files' modification times.
-func tarGzOfDir(t testing.TB, dir, top string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	must := func(err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": "64765b4b02389318f2113119dd9e491479f978a0"}}))
-	must(filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		name := filepath.ToSlash(filepath.Join(top, rel))
-		if name == "." {
-			return nil
-		}
-		if d.IsDir() {
-			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: 0o755, ModTime: commitTime})
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o644, Size: int64(len(data)), ModTime: commitTime}); err != nil {
-			return err
-		}
-		_, err = tw.Write(data)
-		return err
-	}))
-	must(tw.Close())
-	must(zw.Close())
-	return buf.Bytes()
-}
+// tarGzOfDir packs dir as GitHub does (see upstreamtest.PackDir).
+func tarGzOfDir(t testing.TB, dir, top string) []byte { return upstreamtest.PackDir(t, dir, top) }
 
 // TestReadTarGzMatchesReadDir packs the shared folder, with and without a
 // top folder, and expects the corpus and report ReadDir gives.

@@ -1,9 +1,12 @@
-package knowledge
+package question
 
 import (
+	"errors"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // normalize cleans the text of a question so that the grammar sees single
@@ -140,35 +143,25 @@ func isGateName(s string) bool {
 	return s != ""
 }
 
-func isSIGName(s string) bool {
-	if s == "" || utf8.RuneCountInString(s) > 40 || s[0] == '-' {
-		return false
-	}
-	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') {
-			return false
+// stageWords maps every stage word knowledge.ParseStage reads, lower
+// case, to its stage.
+var stageWords = func() map[string]knowledge.Stage {
+	m := map[string]knowledge.Stage{}
+	for _, w := range knowledge.StageWords() {
+		if st, err := knowledge.ParseStage(w); err == nil {
+			m[strings.ToLower(w)] = st
 		}
 	}
-	return true
+	return m
+}()
+
+// parseStage is knowledge.ParseStage without building an error for the
+// many words that are no stage; its error says only that.
+func parseStage(s string) (knowledge.Stage, error) {
+	if st, ok := stageWords[strings.ToLower(strings.TrimSpace(s))]; ok {
+		return st, nil
+	}
+	return knowledge.StageNone, errNoStage
 }
 
-// echo returns a short, safe copy of user text for a message: letters,
-// digits and . - _ : only (so it can never become a mention), at most 24.
-func echo(s string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:", r) {
-			if n == 24 {
-				b.WriteString("…")
-				break
-			}
-			b.WriteRune(r)
-			n++
-		}
-	}
-	if b.Len() == 0 {
-		return "that"
-	}
-	return b.String()
-}
+var errNoStage = errors.New("not a stage")

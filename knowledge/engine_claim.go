@@ -1,0 +1,139 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+)
+
+// The answers to yes/no questions: "is kep 753 ga", "is kep 753 beta in
+// 1.30" (a KEP at a stage, now or in a release) and "is 1.31 supported". They
+// are the KEP's card or the release's support dates, with a text that
+// starts with the answer ("Yes — ", "No — ") and the evidence in one
+// sentence, before the card's own summary.
+
+// answerKEPClaim answers whether KEP q.KEP is at q.Stage, now or, when
+// q.Version is set, in that release. It fails as answerKEP does.
+func (e *Engine) answerKEPClaim(ctx context.Context, q Question) (*Answer, error) {
+	a, err := e.answerKEP(ctx, q.KEP)
+	if err != nil {
+		return nil, err
+	}
+	a.Text = claimVerdict(a.KEP, q.Stage, q.Version) + " " + a.Text
+	return a, nil
+}
+
+// claimVerdict says whether the KEP of f is at stage s (in release v, when
+// v is set): yes or no, then the evidence from its stages reached, planned
+// and its deprecation or removal.
+func claimVerdict(f *KEPFacts, s Stage, v Version) string {
+	name := "KEP-" + strconv.Itoa(f.Number)
+	if f.Title != "" {
+		name += " (" + f.Title + ")"
+	}
+	if !s.IsGraduation() {
+		return endingVerdict(f, name, s, v)
+	}
+	if v.IsZero() {
+		cur := f.Stage
+		switch {
+		case cur == StageNone:
+			return "I can't say: the documents I have give " + name + " no stage."
+		case cur == s:
+			return "Yes — " + name + " is " + s.Label() + since(f, s) + "."
+		case !cur.IsGraduation():
+			return "No — " + name + " is " + cur.Label() + " now."
+		case cur > s:
+			return "No — " + name + " is past " + s.Label() + ": it is " + cur.Label() + since(f, cur) + "."
+		}
+		return "No — " + name + " is " + cur.Label() + since(f, cur) + "; " + plannedFor(f, s) + "."
+	}
+	at, from := stageIn(f, v)
+	switch {
+	case at == s:
+		return fmt.Sprintf("Yes — in %s %s was %s (since %s).", v, name, s.Label(), from)
+	case at == StageNone:
+		return fmt.Sprintf("No — in %s %s had reached no stage yet; %s.", v, name, plannedFor(f, s))
+	}
+	return fmt.Sprintf("No — in %s %s was %s (since %s), not %s; %s.", v, name, at.Label(), from, s.Label(), plannedFor(f, s))
+}
+
+// endingVerdict answers whether the KEP was deprecated or removed (s), by
+// release v when v is set, from its timeline.
+func endingVerdict(f *KEPFacts, name string, s Stage, v Version) string {
+	for _, st := range f.Timeline {
+		if st.Stage == s && (v.IsZero() || !v.Less(st.Release)) {
+			return fmt.Sprintf("Yes — %s was %s in %s.", name, s.Label(), st.Release)
+		}
+	}
+	for _, st := range f.Timeline {
+		if st.Stage == s {
+			return fmt.Sprintf("No — in %s %s was not %s yet: that came in %s.", v, name, s.Label(), st.Release)
+		}
+	}
+	now := ""
+	if f.Stage.IsGraduation() {
+		now = "; it is " + f.Stage.Label() + since(f, f.Stage)
+	}
+	return "No — the documents I have do not say " + name + " was " + s.Label() + now + "."
+}
+
+// stageIn is the graduation stage f held in release v and the release it
+// reached it in; StageNone when it had reached none by then.
+func stageIn(f *KEPFacts, v Version) (Stage, string) {
+	at, from := StageNone, ""
+	for _, s := range GraduationStages {
+		if r, ok := f.Milestones[s.String()]; ok {
+			if rv, err := ParseVersion(r); err == nil && !v.Less(rv) {
+				at, from = s, r
+			}
+		}
+	}
+	return at, from
+}
+
+// since is ", since 1.33" for a stage f reached, or "".
+func since(f *KEPFacts, s Stage) string {
+	if r, ok := f.Milestones[s.String()]; ok {
+		return " since " + r
+	}
+	return ""
+}
+
+// plannedFor says when f reached or plans stage s: "GA came in 1.33", "GA is
+// planned for 1.35", "no release is planned for GA yet".
+func plannedFor(f *KEPFacts, s Stage) string {
+	if r, ok := f.Milestones[s.String()]; ok {
+		return s.Label() + " came in " + r
+	}
+	if r, ok := f.Targets[s.String()]; ok {
+		return s.Label() + " is planned for " + r
+	}
+	return "no release is planned for " + s.Label() + " yet"
+}
+
+// answerSupportedRelease answers `is 1.31 supported`: the release's
+// support dates, with a text that starts with yes or no. It fails as
+// answerLifecycle does.
+func (e *Engine) answerSupportedRelease(ctx context.Context, v Version) (*Answer, error) {
+	a, err := e.answerLifecycle(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, today := c.release[v].Lifecycle, e.today()
+	switch {
+	case l.Released == "":
+		a.Text = "I can't say: I have no release day for " + v.String() + ". " + a.Text
+	case l.Released > today:
+		a.Text = "No — not yet. " + a.Text
+	case l.EOL != "" && l.EOL <= today:
+		a.Text = "No — " + a.Text
+	default:
+		a.Text = "Yes — " + a.Text
+	}
+	return a, nil
+}

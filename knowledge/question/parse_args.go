@@ -1,0 +1,238 @@
+package question
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// The forms of the grammar that take arguments: help TOPIC, gate NAME,
+// search WORDS, diff and upgrade FROM TO, sig NAME [VERSION], the yes/no
+// questions after is, and subscribe's filters.
+
+func parseHelp(args []string) (knowledge.Question, error) {
+	if len(args) == 0 {
+		return knowledge.Question{Kind: knowledge.AskHelp}, nil
+	}
+	topic := strings.Join(args, " ")
+	t, ok := knowledge.HelpTopic(topic)
+	if !ok {
+		topics := knowledge.HelpTopics()
+		return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT,
+			Message:     "I have no help on that topic. Topics: " + strings.Join(topics, ", ") + ".",
+			Suggestions: prefixAll("help ", closest(topic, topics))}
+	}
+	return knowledge.Question{Kind: knowledge.AskHelp, Words: t}, nil
+}
+
+func parseGate(args []string) (knowledge.Question, error) {
+	if len(args) != 1 {
+		return knowledge.Question{}, badInput("gate", "Give one feature gate name, written as one word.")
+	}
+	name := args[0]
+	if len(name) > 100 || !isGateName(name) {
+		return knowledge.Question{}, badInput("gate", "%q is not a feature gate name; those are one word of letters and digits.", knowledge.Echo(name))
+	}
+	return knowledge.Question{Kind: knowledge.AskGate, Words: name}, nil
+}
+
+func parseSearch(args []string) (knowledge.Question, error) {
+	words := strings.Join(args, " ")
+	if !strings.ContainsFunc(words, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return knowledge.Question{}, badInput("search", "What should I search for?")
+	}
+	return knowledge.Question{Kind: knowledge.AskSearch, Words: words}, nil
+}
+
+func parseDiff(head string, args []string) (knowledge.Question, error) {
+	var vs []string
+	for _, a := range args {
+		for _, p := range strings.Split(a, "..") {
+			switch p {
+			case "", "to", "->", "→", "-":
+				continue
+			}
+			vs = append(vs, p)
+		}
+	}
+	if len(vs) != 2 {
+		return knowledge.Question{}, badInput(head, "Give two releases, the one you run and the one you go to.")
+	}
+	from, err1 := knowledge.ParseVersion(vs[0])
+	to, err2 := knowledge.ParseVersion(vs[1])
+	if err1 != nil || err2 != nil {
+		bad := vs[0]
+		if err1 == nil {
+			bad = vs[1]
+		}
+		return knowledge.Question{}, badInput(head, "%q is not a release like 1.29.", knowledge.Echo(bad))
+	}
+	switch from.Compare(to) {
+	case 0:
+		return knowledge.Question{}, badInput(head, "Those are the same release; give two different ones.")
+	case 1:
+		fix := head + " " + to.String() + " " + from.String()
+		return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT,
+			Message:     fmt.Sprintf("%s is older than %s: give the release you run first, then the one you go to: %s.", to, from, fix),
+			Suggestions: []string{fix}}
+	}
+	if head == "upgrade" {
+		return knowledge.Question{Kind: knowledge.AskUpgrade, Version: from, To: to}, nil
+	}
+	return knowledge.Question{Kind: knowledge.AskDiff, Version: from, To: to}, nil
+}
+
+// parseSIG reads a SIG name and an optional release after "sig": the name
+// may be several words (sig api machinery is sig-api-machinery).
+func parseSIG(name string, rest []string) (knowledge.Question, error) {
+	parts := append([]string{name}, rest...)
+	versions := 0
+	for _, p := range parts {
+		if looksVersion(p) {
+			versions++
+		}
+	}
+	var v knowledge.Version
+	switch last := parts[len(parts)-1]; {
+	case versions > 1 || len(parts) > 5:
+		return knowledge.Question{}, badInput("sig", "Give one SIG name and at most one release.")
+	case versions == 1 && !looksVersion(last):
+		return knowledge.Question{}, badInput("sig", "Give the release after the SIG name.")
+	case versions == 1:
+		w, err := knowledge.ParseVersion(last)
+		if err != nil {
+			return knowledge.Question{}, badInput("sig", "%q is not a release like 1.29.", knowledge.Echo(last))
+		}
+		v, parts = w, parts[:len(parts)-1]
+	}
+	joined := strings.TrimPrefix(strings.Join(parts, "-"), "sig-")
+	if len(parts) == 0 || !knowledge.IsSIGName(joined) {
+		return knowledge.Question{}, badInput("sig", "%q is not a SIG name.", knowledge.Echo(joined))
+	}
+	return knowledge.Question{Kind: knowledge.AskSIG, Words: joined, Version: v}, nil
+}
+
+// parseIs reads the yes/no questions of the grammar after "is": kep N
+// STAGE [in VERSION] (KEP-N, N and #N too) and VERSION supported. They are
+// the canonical forms the free-text reader writes for "is sidecar
+// containers stable?" and "is 1.31 still supported?".
+func parseIs(args []string) (knowledge.Question, error) {
+	if len(args) == 2 && looksVersion(args[0]) && args[1] == "supported" {
+		v, err := knowledge.ParseVersion(args[0])
+		if err != nil {
+			return knowledge.Question{}, badInput("is", "%q is not a release like 1.29.", knowledge.Echo(args[0]))
+		}
+		return knowledge.Question{Kind: knowledge.AskSupported, Version: v}, nil
+	}
+	if len(args) > 0 && args[0] == "kep" {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		return knowledge.Question{}, badInput("is", "Ask whether a KEP is at a stage, or a release supported.")
+	}
+	n, ok, err := kepToken(args[0])
+	if !ok {
+		return knowledge.Question{}, badInput("is", "%q is not a KEP number.", knowledge.Echo(args[0]))
+	}
+	if err != nil {
+		return knowledge.Question{}, err
+	}
+	rest := args[1:]
+	var v knowledge.Version
+	if k := len(rest); k >= 3 && rest[k-2] == "in" {
+		if v, err = knowledge.ParseVersion(rest[k-1]); err != nil {
+			return knowledge.Question{}, badInput("is", "%q is not a release like 1.29.", knowledge.Echo(rest[k-1]))
+		}
+		rest = rest[:k-2]
+	}
+	st, err := parseStage(strings.Join(rest, " "))
+	if err != nil {
+		return knowledge.Question{}, badInput("is", "%q is not a stage; use alpha, beta, ga, deprecated or removed.", short(strings.Join(rest, " ")))
+	}
+	return knowledge.Question{Kind: knowledge.AskKEP, KEP: n, Stage: st, Version: v}, nil
+}
+func isDeprecationWord(w string) bool {
+	st, err := parseStage(w)
+	return err == nil && st == knowledge.StageDeprecated
+}
+
+// parseSubscribe reads "deprecations" and the filters after "subscribe".
+func parseSubscribe(args []string) (knowledge.Question, error) {
+	if len(args) == 0 || !isDeprecationWord(strings.ToLower(args[0])) {
+		return knowledge.Question{}, badInput("subscribe", "I can only subscribe a channel to deprecation digests.")
+	}
+	f, err := parseFilters(args[1:])
+	if err != nil {
+		return knowledge.Question{}, err
+	}
+	return knowledge.Question{Kind: knowledge.AskSubscribe, Filters: f}, nil
+}
+
+// parseFilters reads key:value filters ("sig: network" and "sig=network"
+// too): the syntax here, each value by knowledge.ParseFilter. It returns
+// the filters given, their values normalised (sig without "sig-", from as
+// 1.29, lower case), and fails naming the filter and what it allows.
+func parseFilters(args []string) (map[string]string, error) {
+	var joined []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if i+1 < len(args) && (strings.HasSuffix(a, ":") || strings.HasSuffix(a, "=") ||
+			strings.HasPrefix(args[i+1], ":") || strings.HasPrefix(args[i+1], "=")) {
+			a += args[i+1]
+			i++
+		}
+		joined = append(joined, a)
+	}
+	if len(joined) == 0 {
+		return nil, nil
+	}
+	keys := knowledge.FilterKeys()
+	given := make(map[string]string, len(joined))
+	for _, a := range joined {
+		k, v, ok := cutFilter(a)
+		if !ok {
+			return nil, badInput("subscribe", "%q is not a filter; filters look like sig:network.", knowledge.Echo(a))
+		}
+		k = strings.ToLower(k)
+		if !slices.Contains(keys, k) {
+			return nil, badInput("subscribe", "I don't know the filter %q; the filters are sig, from, schedule and format.", knowledge.Echo(k))
+		}
+		if _, dup := given[k]; dup {
+			return nil, badInput("subscribe", "The filter %s: is given twice; give it once.", k)
+		}
+		if v == "" {
+			return nil, badInput("subscribe", "The filter %s: needs a value.", k)
+		}
+		given[k] = v
+	}
+	f, err := knowledge.ParseFilter(given)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(given))
+	for k := range given {
+		switch k {
+		case "sig":
+			out[k] = f.SIG
+		case "from":
+			out[k] = f.From.String()
+		case "schedule":
+			out[k] = f.Schedule
+		case "format":
+			out[k] = f.Format
+		}
+	}
+	return out, nil
+}
+
+// cutFilter splits "key:value" or "key=value".
+func cutFilter(a string) (key, value string, ok bool) {
+	i := strings.IndexAny(a, ":=")
+	if i <= 0 {
+		return "", "", false
+	}
+	return a[:i], a[i+1:], true
+}

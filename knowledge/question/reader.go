@@ -1,0 +1,193 @@
+package question
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// KEPSource gives the KEPs whose names a Reader knows. *knowledge.Engine
+// is one (Engine.KEPs): its catalog, read once and dropped on Invalidate.
+// A source returns the same slice until its knowledge changes.
+type KEPSource interface {
+	KEPs(ctx context.Context) ([]*knowledge.KEP, error)
+}
+
+// StaticKEPs is a KEPSource of a fixed list, for tests and tools.
+type StaticKEPs []*knowledge.KEP
+
+// KEPs returns s.
+func (s StaticKEPs) KEPs(context.Context) ([]*knowledge.KEP, error) { return s, nil }
+
+// Reader reads the text people type as a question: the grammar first
+// (Parse, exact and fast), and only when that fails, the text as typed in
+// chat — whole sentences, greetings and "pls", mentions, code marks,
+// misspellings, Chinese, features by name — with the names of the KEPs its
+// source knows. It is safe for concurrent use. A nil *Reader reads as one
+// with no source: everything but features by name.
+type Reader struct {
+	src   KEPSource
+	mu    sync.Mutex // held while a vocabulary is built
+	vocab atomic.Pointer[vocabOf]
+}
+
+// vocabOf is a vocabulary and the list of KEPs it was built from.
+type vocabOf struct {
+	keps []*knowledge.KEP
+	v    *Vocabulary
+}
+
+// NewReader returns a Reader that knows the features of src (nil: none).
+func NewReader(src KEPSource) *Reader { return &Reader{src: src} }
+
+// Read reads text as a question. A question of the grammar comes back as
+// Parse reads it. Other text is read as typed in chat; a question read so
+// has Free set, and the answer should say how it was read
+// (knowledge.Understood). When the reader is not sure what the text asks —
+// an unknown word, a feature name several KEPs match, text that asks
+// nothing kepbot answers — Read fails with an EBADINPUT *knowledge.Error
+// saying what it understood, with the closest questions in Suggestions; it
+// never guesses. Text written in the grammar (it starts with a command
+// word, a KEP or a release) is read as free text only when the grammar
+// could not tell what it meant — a misspelling, chat around it; when the
+// grammar could (diff 1.43 1.40: the older first), and when free text is
+// not sure either, it fails with the grammar's error, as Parse does.
+func (r *Reader) Read(ctx context.Context, text string) (knowledge.Question, error) {
+	norm, err := check(text)
+	if err != nil {
+		return knowledge.Question{}, err
+	}
+	q, err := parseNormalized(norm)
+	if err == nil {
+		q.Text = norm
+		return q, nil
+	}
+	grammar := inGrammar(norm)
+	if e, ok := err.(*knowledge.Error); norm == "" || (grammar && ok && len(e.Suggestions) > 0) {
+		return q, err // the grammar knows what was meant: diff 1.43 1.40 is diff 1.40 1.43
+	}
+	fq, ferr := readFree(text, r.vocabulary(ctx))
+	if ferr == nil {
+		fq.Free = true
+		return fq, nil
+	}
+	if grammar {
+		return q, withSuggestions(err, norm)
+	}
+	return q, ferr
+}
+
+// Warm builds the vocabulary now, so that the first question typed in chat
+// does not wait for it. It fails as the source does.
+func (r *Reader) Warm(ctx context.Context) error {
+	if r == nil || r.src == nil {
+		return nil
+	}
+	keps, err := r.src.KEPs(ctx)
+	if err != nil {
+		return err
+	}
+	r.vocabFor(keps)
+	return nil
+}
+
+// vocabulary returns the vocabulary of the source's KEPs, built once for
+// each list the source gives; nil without a source or when it fails (then
+// features are not known by name, and the reader says so).
+func (r *Reader) vocabulary(ctx context.Context) *Vocabulary {
+	if r == nil || r.src == nil {
+		return nil
+	}
+	keps, err := r.src.KEPs(ctx)
+	if err != nil {
+		return nil
+	}
+	return r.vocabFor(keps)
+}
+
+func (r *Reader) vocabFor(keps []*knowledge.KEP) *Vocabulary {
+	if c := r.vocab.Load(); c != nil && sameList(c.keps, keps) {
+		return c.v
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c := r.vocab.Load(); c != nil && sameList(c.keps, keps) {
+		return c.v
+	}
+	c := &vocabOf{keps: keps, v: NewVocabulary(keps)}
+	r.vocab.Store(c)
+	return c.v
+}
+
+// sameList reports whether a and b are the same list of KEPs: a source
+// gives the same slice until its knowledge changes.
+func sameList(a, b []*knowledge.KEP) bool {
+	return len(a) == len(b) && (len(a) == 0 || (a[0] == b[0] && a[len(a)-1] == b[len(b)-1]))
+}
+
+// grammarWords are the words that start a question of the grammar.
+var grammarWords = map[string]bool{
+	"kep": true, "releases": true, "release": true, "versions": true, "help": true, "帮助": true,
+	"gate": true, "featuregate": true, "feature-gate": true, "search": true, "find": true, "diff": true,
+	"upgrade": true, "sig": true, "subscribe": true, "unsubscribe": true, "subscriptions": true,
+	"supported": true, "latest": true, "eol": true, "patches": true, "urgent": true,
+}
+
+// inGrammar reports whether normalised text starts as a question of the
+// grammar does: a command word, a KEP or a release. Its errors then come
+// from the grammar, which knows what was meant to follow.
+func inGrammar(norm string) bool {
+	head, _, _ := strings.Cut(norm, " ")
+	head = strings.ToLower(head)
+	if grammarWords[head] || strings.HasPrefix(head, "sig-") || looksVersion(head) {
+		return true
+	}
+	_, ok, _ := kepToken(head)
+	return ok
+}
+
+// ChangesSubscription reports whether text asks to subscribe or
+// unsubscribe a channel: the questions for which an adapter must find out
+// whether the person asking may manage the channel (a Slack users.info
+// lookup), and no others. It reads as Read does; subscription questions
+// never depend on the names of features.
+func ChangesSubscription(text string) bool {
+	q, err := (*Reader)(nil).Read(context.Background(), text)
+	return err == nil && (q.Kind == knowledge.AskSubscribe || q.Kind == knowledge.AskUnsubscribe)
+}
+
+// Asker reads typed text with a Reader and answers it with an Answerer:
+// what the terminal chat and `bot ask` call. Slack and Discord do the same
+// two steps themselves, around their own time budgets.
+type Asker struct {
+	Reader   *Reader // nil reads the grammar alone
+	Answerer knowledge.Answerer
+}
+
+// NewAsker returns an Asker answering with a and reading with r.
+func NewAsker(r *Reader, a knowledge.Answerer) *Asker { return &Asker{Reader: r, Answerer: a} }
+
+// Ask reads text, answers it, and turns any failure into an Answer of kind
+// error that is safe to show; it never returns nil. An internal error shows
+// only the generic apology. An answer to text read as free text says how it
+// was read (Answer.UnderstoodAs), a miss included.
+func (a *Asker) Ask(ctx context.Context, text string, from knowledge.Origin) *knowledge.Answer {
+	q, err := a.Reader.Read(ctx, text)
+	if err != nil {
+		return knowledge.ErrorAnswer(err)
+	}
+	q.From = from
+	ans, err := a.Answerer.Answer(ctx, q)
+	if err == nil && ans == nil {
+		err = errors.New("the answerer returned no answer and no error")
+	}
+	if err != nil {
+		ans = knowledge.ErrorAnswer(err)
+		ans.Query = q.Canonical()
+	}
+	return knowledge.Understood(ans, q)
+}
