@@ -101,8 +101,10 @@ type Adapter struct {
 	mu      sync.Mutex
 	base    context.Context // Run's context; Background before Run
 	closing bool
-	wg      sync.WaitGroup // answers in flight
-	invalid invalidCounter
+	// leaderGateway: the gateway runs in RunGateway, not in Run.
+	leaderGateway bool
+	wg            sync.WaitGroup // answers in flight
+	invalid       invalidCounter
 
 	pauser Pauser             // nil: deleted channels pause nothing
 	lister SubscriptionLister // nil: a server's removal pauses nothing
@@ -195,12 +197,13 @@ func (a *Adapter) Run(ctx context.Context) error {
 	a.base = ctx
 	a.closing = false
 	a.mu.Unlock()
-	if a.cfg.Register() {
+	gateway := a.cfg.Gateway() && !a.leaderGateway
+	if a.cfg.Register() && !a.leaderGateway {
 		if err := a.Register(ctx); err != nil {
 			return err
 		}
 	}
-	if a.cfg.Gateway() {
+	if gateway {
 		if err := a.session.Open(); err != nil {
 			a.rec.Failed(Platform, metrics.ReasonConnection)
 			return fmt.Errorf("discord: open gateway: %s", secrets.scrub(err.Error()))
@@ -211,7 +214,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	a.mu.Lock()
 	a.closing = true
 	a.mu.Unlock()
-	if a.cfg.Gateway() {
+	if gateway {
 		if err := a.session.Close(); err != nil {
 			a.log.Warn().Str("error", secrets.scrub(err.Error())).Msg("discord gateway close")
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/question"
+	"github.com/kepbot/kepbot/store/etcdstore"
 )
 
 // answerCacheSize is how many answers serve keeps in memory: every KEP,
@@ -58,6 +59,21 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	}
 	defer db.Close()
 	kb := db.Knowledge()
+	shared := db.Shared()
+	var etcd *etcdstore.Store
+	if cfg.UsesEtcd() {
+		if !cfg.HasAdapters() && !dcfg.Enabled() {
+			fmt.Fprintln(io.err, "bot serve: store.backend etcd runs replicas that serve Slack or Discord, and none is configured; "+
+				"set the Slack or Discord secrets, or leave store.backend at bbolt for the terminal chat")
+			return exitBadInput
+		}
+		if etcd, err = openShared(ctx, cfg); err != nil {
+			fmt.Fprintf(io.err, "bot serve: %v\n", err)
+			return exitFailure
+		}
+		defer etcd.Close()
+		shared = etcd
+	}
 
 	if !cfg.HasAdapters() && !dcfg.Enabled() {
 		if created != "" {
@@ -90,7 +106,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	// Subscriptions only where a digest can be posted: a bot token.
 	var dg *digests
 	if !cfg.Slack.BotToken.IsZero() || dcfg.Gateway() {
-		dg = newDigests(db, logger)
+		dg = newDigests(shared, kb, logger)
 	}
 	eng := knowledge.NewEngine(kb, dg.engineOptions()...)
 	// Pay for the engine's catalog and search index now, not on the first
@@ -101,8 +117,9 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	}
 	// A repeated question is answered from memory until the knowledge
 	// changes: only serve's own refresh changes it (bbolt lets one process
-	// hold the file), and it empties the cache when it does. Answers say
-	// when a source has failed for long (the staleness note).
+	// hold the file), or with etcd the loading of a new shared generation,
+	// and either empties the cache when it does. Answers say when a source
+	// has failed for long (the staleness note).
 	cache := knowledge.NewCachedAnswerer(eng, answerCacheSize)
 	answerer := refresh.NewStaleNotes(cache)
 	// Every adapter reads questions with one reader, which knows the
@@ -113,16 +130,22 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		return exitFailure
 	}
 	m := metrics.New(version)
-	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, answerer, reader, logger, m)
+	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, shared, answerer, reader, logger, m)
 	if code != exitOK {
 		return code
+	}
+	var rep *replica
+	if etcd != nil {
+		rep = &replica{cfg: cfg, id: replicaID(io.getenv), shared: etcd, kb: kb, eng: eng, cache: cache, stale: answerer, dg: dg, warm: reader.Warm,
+			log: logger.With().Str("component", "replica").Logger(), gateways: ad.gateways, metrics: sourceMetrics{m.Sources()}, cluster: m.Cluster()}
+		ad.run = append(ad.run, syncAdapter{rep}, leaderAdapter{rep})
 	}
 	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
 	if err != nil {
 		fmt.Fprintf(io.err, "bot serve: listen on %s (http.addr, BOT_HTTP_ADDR): %v\n", cfg.HTTP.Addr, err)
 		return exitFailure
 	}
-	if cfg.Sources.Refresh {
+	if cfg.Sources.Refresh && rep == nil {
 		ra, err := newRefreshAdapter(cfg, db, eng, cache, dg, m, answerer, reader.Warm, logger)
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: sources: %v\n", err)
@@ -130,7 +153,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		}
 		ra.admin.addr = func() string { return ln.Addr().String() }
 		ad.run = append(ad.run, ra)
-	} else {
+	} else if rep == nil {
 		logger.Info().Msg("refreshing the knowledge is off (sources.refresh): it changes only with bot ingest or bot sync while serve is stopped")
 	}
 	if dg != nil {
@@ -140,7 +163,10 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		}
 	}
 	digestCtx, stopDigests := context.WithCancel(ctx)
-	waitDigests := dg.start(digestCtx)
+	waitDigests := func() {}
+	if rep == nil { // with etcd, the leader runs them for its term
+		waitDigests = dg.start(digestCtx)
+	}
 	// The database closes (deferred above) only after the digest worker
 	// and schedule have stopped.
 	defer func() { stopDigests(); waitDigests() }()

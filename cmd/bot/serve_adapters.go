@@ -22,16 +22,18 @@ import (
 type adapters struct {
 	run     []serve.Adapter // Slack, Discord: those configured
 	posters map[string]delivery.Poster
+	// gateways are held by the leader alone when replicas share etcd:
+	// Discord's gateway, so that each prefix command is seen once.
+	gateways []func(ctx context.Context) error
 }
 
 // buildAdapters builds every configured adapter over answerer, reading
-// questions with reader. Each pauses a channel's subscription when its
-// platform says the channel is gone. It returns exitOK, or the exit code
-// after saying what was wrong.
-func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg discord.Config, db *store.DB,
+// questions with reader. Each pauses a channel's subscription (in pauser,
+// the shared state) when its platform says the channel is gone. It returns
+// exitOK, or the exit code after saying what was wrong.
+func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg discord.Config, db *store.DB, pauser store.Shared,
 	answerer knowledge.Answerer, reader *question.Reader, logger zerolog.Logger, m *metrics.Metrics) (*adapters, int) {
 	ad := &adapters{posters: map[string]delivery.Poster{}}
-	pauser := db.Subscriptions()
 	if cfg.SlackSocketMode() || cfg.SlackHTTP() {
 		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser),
 			slack.WithReader(reader))
@@ -55,8 +57,11 @@ func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg disco
 			logger.Error().Err(err).Msg("load the Discord autocomplete catalog")
 			return nil, exitFailure
 		}
-		d, err := discord.NewAdapter(dcfg, answerer, cat, logger, discord.WithRecorder(m), discord.WithPauser(pauser),
-			discord.WithReader(reader))
+		opts := []discord.Option{discord.WithRecorder(m), discord.WithPauser(pauser), discord.WithReader(reader)}
+		if cfg.UsesEtcd() && dcfg.Gateway() {
+			opts = append(opts, discord.WithLeaderGateway())
+		}
+		d, err := discord.NewAdapter(dcfg, answerer, cat, logger, opts...)
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: discord: %v\n", err)
 			return nil, exitBadInput
@@ -68,6 +73,9 @@ func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg disco
 				return nil, exitBadInput
 			}
 			ad.posters[discord.Platform] = p
+			if cfg.UsesEtcd() {
+				ad.gateways = append(ad.gateways, d.RunGateway)
+			}
 		}
 		ad.run = append(ad.run, d)
 	}

@@ -48,6 +48,9 @@ type Config struct {
 	Digests Digests `yaml:"digests"`
 	// Sources says where the knowledge is refreshed from, and how often.
 	Sources Sources `yaml:"sources"`
+	// Store says where the state replicas share lives: bbolt (db, one
+	// process) or etcd (several replicas).
+	Store Store `yaml:"store"`
 
 	// Path is the file the config was read from, "" for none.
 	Path string `yaml:"-"`
@@ -111,6 +114,7 @@ func Default() *Config {
 			SlackWorkspaceRate: DefaultSlackWorkspaceRate,
 		},
 		Sources: defaultSources(),
+		Store:   defaultStore(),
 	}
 }
 
@@ -134,6 +138,9 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 		}
 		if len(c.Sources.AllowHosts) == 0 {
 			c.Sources.AllowHosts = nil
+		}
+		if len(c.Store.Etcd.Endpoints) == 0 {
+			c.Store.Etcd.Endpoints = nil
 		}
 	}
 	if err := c.applyEnv(getenv); err != nil {
@@ -200,7 +207,7 @@ func (c *Config) SlackHTTP() bool { return !c.Slack.SigningSecret.IsZero() }
 // Secrets returns every secret set, for the log redactor.
 func (c *Config) Secrets() []string {
 	var out []string
-	for _, s := range []Secret{c.Slack.BotToken, c.Slack.AppToken, c.Slack.SigningSecret, c.Slack.SigningSecretPrevious} {
+	for _, s := range []Secret{c.Slack.BotToken, c.Slack.AppToken, c.Slack.SigningSecret, c.Slack.SigningSecretPrevious, c.Store.Etcd.Password} {
 		if !s.IsZero() {
 			out = append(out, s.Value())
 		}

@@ -40,6 +40,7 @@ func (c *Config) secretSpecs() []secretSpec {
 		{"slack.app_token", EnvSlackAppToken, &c.Slack.AppTokenFile, &c.Slack.AppToken},
 		{"slack.signing_secret", EnvSlackSigningSecret, &c.Slack.SigningSecretFile, &c.Slack.SigningSecret},
 		{"slack.signing_secret_previous", EnvSlackSigningSecretPrevious, &c.Slack.SigningSecretPreviousFile, &c.Slack.SigningSecretPrevious},
+		{"store.etcd.password", EnvEtcdPassword, &c.Store.Etcd.PasswordFile, &c.Store.Etcd.Password},
 	}
 }
 
@@ -71,6 +72,9 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		c.HTTP.ShutdownTimeout = d
 	}
 	if err := c.Sources.applyEnv(getenv); err != nil {
+		return err
+	}
+	if err := c.Store.applyEnv(getenv); err != nil {
 		return err
 	}
 	for _, s := range c.secretSpecs() {

@@ -51,6 +51,7 @@ func (c *Config) Validate() error {
 	p = append(p, c.Slack.managerProblems()...)
 	p = append(p, c.Digests.problems()...)
 	p = append(p, c.Sources.problems()...)
+	p = append(p, c.Store.problems()...)
 	if len(p) > 0 {
 		return &ValidationError{Problems: p}
 	}

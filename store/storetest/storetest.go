@@ -1,0 +1,109 @@
+// Package storetest is the contract of store.Shared: one suite that runs
+// against every implementation (the bbolt file, etcd), so that kepbot
+// behaves the same with one process or several replicas. The store
+// package's tests run it over bbolt, the etcdstore package's over a real
+// embedded etcd.
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/store"
+)
+
+// Open returns a new, empty Shared for one test; the implementation
+// cleans it up when t ends.
+type Open func(t *testing.T) store.Shared
+
+// Run runs the whole contract against the stores open makes.
+func Run(t *testing.T, open Open) {
+	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open(t)) })
+	t.Run("SubscriptionRefusals", func(t *testing.T) { testSubscriptionRefusals(t, open(t)) })
+	t.Run("Ledger", func(t *testing.T) { testLedger(t, open(t)) })
+	t.Run("LedgerConcurrent", func(t *testing.T) { testLedgerConcurrent(t, open(t)) })
+	t.Run("OutboxStateMachine", func(t *testing.T) { testOutboxStateMachine(t, open(t)) })
+	t.Run("EnqueueIdempotent", func(t *testing.T) { testEnqueueIdempotent(t, open(t)) })
+	t.Run("EnqueueFanOut", func(t *testing.T) { testEnqueueFanOut(t, open(t)) })
+	t.Run("DeadAndPaused", func(t *testing.T) { testDeadAndPaused(t, open(t)) })
+	t.Run("Recover", func(t *testing.T) { testRecover(t, open(t)) })
+	t.Run("RunState", func(t *testing.T) { testRunState(t, open(t)) })
+	t.Run("SourcesAndGeneration", func(t *testing.T) { testSourcesAndGeneration(t, open(t)) })
+}
+
+// now is the suite's fixed clock: tests never read the real one.
+var now = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+
+func channel(platform, ws, ch string) knowledge.ChannelRef {
+	return knowledge.ChannelRef{Platform: platform, Workspace: ws, Channel: ch}
+}
+
+func newSub(ref knowledge.ChannelRef) knowledge.Subscription {
+	return knowledge.Subscription{Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel,
+		Filter:    knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact},
+		CreatedBy: "U1", CreatedAt: now, State: knowledge.SubscriptionActive}
+}
+
+func subscribe(t *testing.T, s store.Shared, refs ...knowledge.ChannelRef) []*knowledge.Subscription {
+	t.Helper()
+	var out []*knowledge.Subscription
+	for _, r := range refs {
+		sub, err := s.SaveSubscription(context.Background(), newSub(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sub)
+	}
+	return out
+}
+
+func digest(id string) knowledge.Digest {
+	v := knowledge.MustVersion("1.40")
+	return knowledge.Digest{ID: id, Window: "release", Title: "Deprecation digest: Kubernetes 1.40",
+		Groups: []knowledge.DigestGroup{{Release: v, Items: []knowledge.Notice{{Kind: knowledge.NoticeRemoval, Release: v, Title: "Gadget v1beta1"}}}}}
+}
+
+// deliveryFor is the delivery of digest id to sub, built from sub's Rev.
+func deliveryFor(sub *knowledge.Subscription, id string, at time.Time, seen uint64) knowledge.Delivery {
+	ref := sub.Ref()
+	return knowledge.Delivery{Key: knowledge.DeliveryKey(ref, id), DigestID: id, Subscription: sub.ID,
+		Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel, Format: sub.Filter.Format,
+		Seen: knowledge.Seen{Through: seen}, BasedOn: sub.Rev, CreatedAt: at, NextAttempt: at}
+}
+
+func find(t *testing.T, s store.Shared, ref knowledge.ChannelRef) *knowledge.Subscription {
+	t.Helper()
+	sub, err := s.FindSubscriptionByChannel(context.Background(), ref)
+	if err != nil {
+		t.Fatalf("find %s: %v", ref.ID(), err)
+	}
+	return sub
+}
+
+func delivery(t *testing.T, s store.Shared, key string) *knowledge.Delivery {
+	t.Helper()
+	d, err := s.FindDelivery(context.Background(), key)
+	if err != nil {
+		t.Fatalf("find delivery %s: %v", key, err)
+	}
+	return d
+}
+
+// wantCode fails t unless err carries code.
+func wantCode(t *testing.T, what string, err error, code string) {
+	t.Helper()
+	if got := knowledge.ErrorCode(err); got != code {
+		t.Errorf("%s: error %v (code %q), want code %q", what, err, got, code)
+	}
+}
+
+func keys(n int, prefix string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%03d", prefix, i)
+	}
+	return out
+}
