@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -13,7 +10,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -107,14 +103,5 @@ func benchReplica(b *testing.B, id, endpoints, api string) string {
 
 // signedRequest is a /k8s command signed as Slack signs it.
 func signedRequest(base, text string) *http.Request {
-	body := url.Values{"team_id": {"T1"}, "channel_id": {"C0123ABCD"}, "user_id": {"UMEMBER"}, "command": {"/k8s"},
-		"text": {text}, "response_url": {"https://hooks.slack.com/commands/T1/1/x"}}.Encode()
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(testSigningSecret))
-	mac.Write([]byte("v0:" + ts + ":" + body))
-	req, _ := http.NewRequest(http.MethodPost, base+"/slack/commands", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("X-Slack-Request-Timestamp", ts)
-	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
-	return req
+	return signedSlashRequest(base, "C0123ABCD", "UMEMBER", text, "https://hooks.slack.com/commands/T1/1/x")
 }

@@ -1,15 +1,9 @@
 package main
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,27 +25,6 @@ func replicaEnv(t *testing.T, id, endpoints, api string) map[string]string {
 // slashIn sends a signed /k8s command from user in channel.
 func slashIn(t *testing.T, base, channel, user, text string) (int, string) {
 	return slashReply(t, base, channel, user, text, "https://hooks.slack.com/commands/T1/1/x")
-}
-
-// slashReply is slashIn with the response_url a late answer goes to.
-func slashReply(t *testing.T, base, channel, user, text, replyURL string) (int, string) {
-	t.Helper()
-	body := url.Values{"team_id": {"T1"}, "channel_id": {channel}, "user_id": {user}, "command": {"/k8s"},
-		"text": {text}, "response_url": {replyURL}}.Encode()
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(testSigningSecret))
-	mac.Write([]byte("v0:" + ts + ":" + body))
-	req, _ := http.NewRequest(http.MethodPost, base+"/slack/commands", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("X-Slack-Request-Timestamp", ts)
-	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
 }
 
 // postsTo counts the digests the fake Slack showed in channel.

@@ -157,8 +157,26 @@ func TestServeDeliversDigestToSubscribedChannel(t *testing.T) {
 
 func signedSlash(t *testing.T, base, user, text string) (int, string) {
 	t.Helper()
-	body := url.Values{"team_id": {"T1"}, "channel_id": {"C0123ABCD"}, "user_id": {user}, "command": {"/k8s"},
-		"text": {text}, "response_url": {"https://hooks.slack.com/commands/T1/1/x"}}.Encode()
+	return slashReply(t, base, "C0123ABCD", user, text, "https://hooks.slack.com/commands/T1/1/x")
+}
+
+// slashReply sends a signed /k8s command from user in channel, whose late
+// answer goes to replyURL, and returns the status and body.
+func slashReply(t *testing.T, base, channel, user, text, replyURL string) (int, string) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(signedSlashRequest(base, channel, user, text, replyURL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// signedSlashRequest is a /k8s command signed as Slack signs it.
+func signedSlashRequest(base, channel, user, text, replyURL string) *http.Request {
+	body := url.Values{"team_id": {"T1"}, "channel_id": {channel}, "user_id": {user}, "command": {"/k8s"},
+		"text": {text}, "response_url": {replyURL}}.Encode()
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	mac := hmac.New(sha256.New, []byte(testSigningSecret))
 	mac.Write([]byte("v0:" + ts + ":" + body))
@@ -166,13 +184,7 @@ func signedSlash(t *testing.T, base, user, text string) (int, string) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("X-Slack-Request-Timestamp", ts)
 	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return req
 }
 
 func freeAddr(t *testing.T) string {
