@@ -1,7 +1,6 @@
 package knowledge
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -115,21 +114,20 @@ func looksGate(s string) bool {
 
 // changeTitle is the title of an entry's notice: the first sentence of its
 // words, cut at maxChangeTitle runes; without words (the built-in snapshot
-// keeps none), the PR and the code names it mentions.
+// keeps none), the code names it mentions. Its PR is not repeated here:
+// every notice shows its PR beside its title.
 func changeTitle(ch Change) string {
 	if t := firstSentence(ch.Text); t != "" {
 		return clipRunes(t, maxChangeTitle)
 	}
-	t := fmt.Sprintf("PR #%d", ch.PR)
-	if len(ch.Names) > 0 {
-		names := ch.Names
-		if len(names) > 4 {
-			names = names[:4]
-		}
-		t += ": " + strings.Join(names, ", ")
+	if len(ch.Names) == 0 {
+		return noSummary
 	}
-	return t
+	return strings.Join(ch.Names[:min(len(ch.Names), 4)], ", ")
 }
+
+// noSummary titles an entry known without its words or code names.
+const noSummary = "(no summary in the built-in snapshot)"
 
 // firstSentence returns s up to the end of its first sentence: a period,
 // question or exclamation mark followed by a space or the end, outside

@@ -20,6 +20,7 @@ func TestCompileChanges(t *testing.T) {
 				KEPs: []int{10, 99}, Notice: NoticeDeprecation, Text: "Deprecated the `--widget` flag. Use `--gizmo` instead.", Source: "rn"},
 			{Release: v, PR: 200, Kinds: []string{"feature"}, Text: "the same PR again", Source: "rn"},
 			{Release: v, PR: 400, Kinds: []string{"cleanup"}, Names: []string{"--old"}, Notice: NoticeRemoval, Source: "snapshot"},
+			{Release: v, PR: 450, Kinds: []string{"api-change"}, Notice: NoticeDeprecation, Source: "snapshot"},
 			{Release: v, PR: 500, Action: true, Notice: NoticeUpgrade, Text: "Action required: drain first", Source: "rn"},
 			{PR: 600, Text: "no release", Source: "rn"},
 		},
@@ -39,13 +40,14 @@ func TestCompileChanges(t *testing.T) {
 	for _, ch := range r.Changes {
 		prs = append(prs, ch.PR)
 	}
-	if d := cmp.Diff([]int{200, 300, 400, 500}, prs); d != "" {
+	if d := cmp.Diff([]int{200, 300, 400, 450, 500}, prs); d != "" {
 		t.Errorf("entries by PR (-want +got):\n%s", d)
 	}
 	want := []Notice{
 		{Kind: NoticeDeprecation, Release: v, KEP: 10, Title: "Deprecated the `--widget` flag.", Text: "Deprecated the `--widget` flag. Use `--gizmo` instead.",
 			Source: "rn", PR: 200, URL: "https://example.test/pull/200", SIGs: []string{"sig-node", "sig-api-machinery"}},
-		{Kind: NoticeRemoval, Release: v, Title: "PR #400: --old", Source: "snapshot", PR: 400},
+		{Kind: NoticeRemoval, Release: v, Title: "--old", Source: "snapshot", PR: 400},
+		{Kind: NoticeDeprecation, Release: v, Title: "(no summary in the built-in snapshot)", Source: "snapshot", PR: 450},
 		{Kind: NoticeUpgrade, Release: v, Title: "Action required: drain first", Text: "Action required: drain first", Source: "rn", PR: 500, Action: true},
 	}
 	if d := cmp.Diff(want, r.Notices); d != "" {
@@ -68,7 +70,7 @@ func TestCompileChanges(t *testing.T) {
 	if d := cmp.Diff([]string{"1.40.0 2030-01-01", "1.40.2 2030-02-01"}, patches); d != "" {
 		t.Errorf("patches (-want +got):\n%s", d)
 	}
-	if st := k.Stats(); st.Changes != 4 || st.Patches != 2 || st.Notices != 3 {
+	if st := k.Stats(); st.Changes != 5 || st.Patches != 2 || st.Notices != 4 {
 		t.Errorf("stats %+v", st)
 	}
 }
