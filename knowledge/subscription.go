@@ -170,6 +170,22 @@ func (s *Subscription) Ref() ChannelRef {
 // Active reports whether s gets digests.
 func (s *Subscription) Active() bool { return s.State == SubscriptionActive }
 
+// CheckSave fails with EBADINPUT unless s may be saved: a known schedule
+// and format, and active (a pause goes through PauseSubscription). Every
+// SubscriptionStore checks this before writing.
+func (s *Subscription) CheckSave() error {
+	f := s.Filter
+	switch {
+	case f.Schedule != ScheduleRelease && f.Schedule != ScheduleWeekly && f.Schedule != ScheduleDaily:
+		return Errorf(EBADINPUT, "A subscription's schedule must be release, weekly or daily, not %q.", f.Schedule)
+	case f.Format != FormatCompact && f.Format != FormatFull:
+		return Errorf(EBADINPUT, "A subscription's format must be compact or full, not %q.", f.Format)
+	case s.State != SubscriptionActive:
+		return Errorf(EBADINPUT, "A subscription is saved active; pause it with PauseSubscription.")
+	}
+	return nil
+}
+
 // SubscriptionStore keeps subscriptions, at most one per channel. The store
 // package implements it over bbolt. Misses are *Error with code ENOTFOUND.
 type SubscriptionStore interface {
@@ -281,6 +297,25 @@ type Delivery struct {
 // DeliveryKey is the outbox key of digest digestID for channel ch:
 // "slack/T01/C0123/<digest ID>". The same digest is owed to a channel once.
 func DeliveryKey(ch ChannelRef, digestID string) string { return ch.ID() + "/" + digestID }
+
+// CheckEnqueue fails with EBADINPUT unless d has an ID and each of ds names
+// a valid channel and belongs to d (its digest, key and subscription).
+// Every outbox checks this before enqueueing.
+func CheckEnqueue(d Digest, ds []Delivery) error {
+	if d.ID == "" {
+		return Errorf(EBADINPUT, "A digest needs an ID.")
+	}
+	for i := range ds {
+		ref := ds[i].Ref()
+		if err := ref.Validate(); err != nil {
+			return err
+		}
+		if ds[i].DigestID != d.ID || ds[i].Key != DeliveryKey(ref, d.ID) || ds[i].Subscription != ref.ID() {
+			return Errorf(EBADINPUT, "Delivery %q does not belong to digest %s.", ds[i].Key, d.ID)
+		}
+	}
+	return nil
+}
 
 // Ref returns the channel d is for.
 func (d *Delivery) Ref() ChannelRef {

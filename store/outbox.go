@@ -49,17 +49,8 @@ func (db *DB) Outbox() *Outbox { return &Outbox{db: db} }
 // EBADINPUT when a delivery does not belong to d or names no channel.
 func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []knowledge.Delivery) (knowledge.Enqueued, error) {
 	var res knowledge.Enqueued
-	if d.ID == "" {
-		return res, knowledge.Errorf(knowledge.EBADINPUT, "A digest needs an ID.")
-	}
-	for i := range ds {
-		ref := ds[i].Ref()
-		if err := ref.Validate(); err != nil {
-			return res, err
-		}
-		if ds[i].DigestID != d.ID || ds[i].Key != knowledge.DeliveryKey(ref, d.ID) || ds[i].Subscription != ref.ID() {
-			return res, knowledge.Errorf(knowledge.EBADINPUT, "Delivery %q does not belong to digest %s.", ds[i].Key, d.ID)
-		}
+	if err := knowledge.CheckEnqueue(d, ds); err != nil {
+		return res, err
 	}
 	now := time.Now().UTC()
 	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {

@@ -48,7 +48,7 @@ func (s *SubscriptionStore) SaveSubscription(ctx context.Context, sub knowledge.
 	if sub.State == "" {
 		sub.State = knowledge.SubscriptionActive
 	}
-	if err := validSubscription(&sub); err != nil {
+	if err := sub.CheckSave(); err != nil {
 		return nil, err
 	}
 	sub.ID = ref.ID()
@@ -69,19 +69,6 @@ func (s *SubscriptionStore) SaveSubscription(ctx context.Context, sub knowledge.
 		return nil, fmt.Errorf("save subscription %s: %w", sub.ID, err)
 	}
 	return &sub, nil
-}
-
-func validSubscription(sub *knowledge.Subscription) error {
-	f := sub.Filter
-	switch {
-	case f.Schedule != knowledge.ScheduleRelease && f.Schedule != knowledge.ScheduleWeekly && f.Schedule != knowledge.ScheduleDaily:
-		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription's schedule must be release, weekly or daily, not %q.", f.Schedule)
-	case f.Format != knowledge.FormatCompact && f.Format != knowledge.FormatFull:
-		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription's format must be compact or full, not %q.", f.Format)
-	case sub.State != knowledge.SubscriptionActive:
-		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription is saved active; pause it with PauseSubscription.")
-	}
-	return nil
 }
 
 // DeleteSubscription removes the channel's subscription and, in the same

@@ -37,17 +37,8 @@ const enqueueBatch = 32
 // with EBADINPUT when a delivery does not belong to d.
 func (s *Store) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []knowledge.Delivery) (knowledge.Enqueued, error) {
 	var res knowledge.Enqueued
-	if d.ID == "" {
-		return res, knowledge.Errorf(knowledge.EBADINPUT, "A digest needs an ID.")
-	}
-	for i := range ds {
-		ref := ds[i].Ref()
-		if err := ref.Validate(); err != nil {
-			return res, err
-		}
-		if ds[i].DigestID != d.ID || ds[i].Key != knowledge.DeliveryKey(ref, d.ID) || ds[i].Subscription != ref.ID() {
-			return res, knowledge.Errorf(knowledge.EBADINPUT, "Delivery %q does not belong to digest %s.", ds[i].Key, d.ID)
-		}
+	if err := knowledge.CheckEnqueue(d, ds); err != nil {
+		return res, err
 	}
 	raw, err := json.Marshal(d)
 	if err != nil {
