@@ -246,6 +246,17 @@ type NoticeSeq struct {
 	Last  uint64 `json:"last"`
 }
 
+// Join is the span of s and o; a zero First is no span.
+func (s NoticeSeq) Join(o NoticeSeq) NoticeSeq {
+	switch {
+	case s.First == 0:
+		return o
+	case o.First == 0:
+		return s
+	}
+	return NoticeSeq{First: min(s.First, o.First), Last: max(s.Last, o.Last)}
+}
+
 // DeliveryState is where a delivery stands. It moves pending → sending →
 // sent, or to dead with a reason; sending goes back to pending for a retry,
 // for the next part of a digest split into several messages, and after a

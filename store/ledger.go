@@ -81,7 +81,7 @@ func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []knowledge.
 func lookupIdentity(b *bolt.Bucket, id knowledge.NoticeIdentity) (knowledge.NoticeSeq, int) {
 	seq, missing := lookup(b, id.Aliases)
 	old, _ := lookup(b, id.Legacy)
-	return joinSeq(seq, old), missing
+	return seq.Join(old), missing
 }
 
 // observe numbers one identity and records its aliases not recorded yet;
@@ -90,7 +90,7 @@ func observe(b *bolt.Bucket, id knowledge.NoticeIdentity, upgrade bool) (knowled
 	seq, missing := lookupIdentity(b, id)
 	if upgrade {
 		old, _ := lookup(b, id.LegacyAtUpgrade)
-		seq = joinSeq(seq, old)
+		seq = seq.Join(old)
 	}
 	if missing == 0 && seq.First > 0 {
 		return seq, nil
@@ -125,20 +125,9 @@ func lookup(b *bolt.Bucket, keys []string) (seq knowledge.NoticeSeq, missing int
 			continue
 		}
 		n := binary.BigEndian.Uint64(raw)
-		seq = joinSeq(seq, knowledge.NoticeSeq{First: n, Last: n})
+		seq = seq.Join(knowledge.NoticeSeq{First: n, Last: n})
 	}
 	return seq, missing
-}
-
-// joinSeq is the span of a and b; a zero First is no span.
-func joinSeq(a, b knowledge.NoticeSeq) knowledge.NoticeSeq {
-	switch {
-	case a.First == 0:
-		return b
-	case b.First == 0:
-		return a
-	}
-	return knowledge.NoticeSeq{First: min(a.First, b.First), Last: max(a.Last, b.Last)}
 }
 
 func ledgerKey(k string) []byte {

@@ -146,7 +146,7 @@ func (l *ledger) lookup(keys []string) (seq knowledge.NoticeSeq, missing int) {
 			missing++
 			continue
 		}
-		seq = joinSeq(seq, knowledge.NoticeSeq{First: n, Last: n})
+		seq = seq.Join(knowledge.NoticeSeq{First: n, Last: n})
 	}
 	return seq, missing
 }
@@ -155,10 +155,10 @@ func (l *ledger) lookup(keys []string) (seq knowledge.NoticeSeq, missing int) {
 func (l *ledger) observe(id knowledge.NoticeIdentity, upgrade bool) knowledge.NoticeSeq {
 	seq, missing := l.lookup(id.Aliases)
 	old, _ := l.lookup(id.Legacy)
-	seq = joinSeq(seq, old)
+	seq = seq.Join(old)
 	if upgrade {
 		old, _ := l.lookup(id.LegacyAtUpgrade)
-		seq = joinSeq(seq, old)
+		seq = seq.Join(old)
 	}
 	if missing == 0 && seq.First > 0 {
 		return seq
@@ -173,15 +173,4 @@ func (l *ledger) observe(id knowledge.NoticeIdentity, upgrade bool) knowledge.No
 		}
 	}
 	return seq
-}
-
-// joinSeq is the span of a and b; a zero First is no span.
-func joinSeq(a, b knowledge.NoticeSeq) knowledge.NoticeSeq {
-	switch {
-	case a.First == 0:
-		return b
-	case b.First == 0:
-		return a
-	}
-	return knowledge.NoticeSeq{First: min(a.First, b.First), Last: max(a.Last, b.Last)}
 }
