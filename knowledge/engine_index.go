@@ -142,8 +142,8 @@ func indexText(s string, f field, camel bool, add func(string, field)) {
 		low := strings.ToLower(w)
 		add(low, f)
 		if camel {
-			for _, p := range camelParts(w) {
-				if p != low {
+			for _, p := range CamelParts(w) {
+				if p != low && utf8.RuneCountInString(p) >= 2 {
 					add(p, f)
 				}
 			}
@@ -182,9 +182,11 @@ func isCJK(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// camelParts splits a CamelCase word into its parts, lower case, two
-// letters or more: NFTablesProxyMode gives nf, tables, proxy, mode.
-func camelParts(w string) []string {
+// CamelParts splits a CamelCase name into its parts, lower case:
+// NFTablesProxyMode gives nf, tables, proxy, mode; a run of capitals is one
+// part (DRAAdminAccess gives dra, admin, access), and letters and digits
+// part (CSIMigrationvSphere2 gives csi, migrationv, sphere, 2).
+func CamelParts(w string) []string {
 	rs := []rune(w)
 	var out []string
 	start := 0
@@ -193,12 +195,11 @@ func camelParts(w string) []string {
 		if !cut {
 			up, prevUp := unicode.IsUpper(rs[i]), unicode.IsUpper(rs[i-1])
 			nextLow := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			cut = up && (!prevUp || nextLow)
+			digit := unicode.IsDigit(rs[i]) != unicode.IsDigit(rs[i-1])
+			cut = up && (!prevUp || nextLow) || digit
 		}
 		if cut {
-			if i-start >= 2 {
-				out = append(out, strings.ToLower(string(rs[start:i])))
-			}
+			out = append(out, strings.ToLower(string(rs[start:i])))
 			start = i
 		}
 	}

@@ -62,16 +62,6 @@ func TestStemAndCamel(t *testing.T) {
 			t.Errorf("stem(%q) = %q, want %q", in, got, want)
 		}
 	}
-	for in, want := range map[string][]string{
-		"NFTablesProxyMode":          {"nf", "tables", "proxy", "mode"},
-		"DRAAdminAccess":             {"dra", "admin", "access"},
-		"InPlacePodVerticalScaling":  {"in", "place", "pod", "vertical", "scaling"},
-		"KubeletCgroupDriverFromCRI": {"kubelet", "cgroup", "driver", "from", "cri"},
-	} {
-		if diff := cmp.Diff(want, camelParts(in)); diff != "" {
-			t.Errorf("camelParts(%q) (-want +got):\n%s", in, diff)
-		}
-	}
 }
 
 func TestVocabulary(t *testing.T) {

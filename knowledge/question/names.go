@@ -3,7 +3,6 @@ package question
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -82,31 +81,6 @@ func gatesOf(k *knowledge.KEP) []string {
 	add(k.FeatureGates)
 	for _, m := range k.History {
 		add(m.FeatureGates)
-	}
-	return out
-}
-
-// camelParts splits a CamelCase name into its parts, lower case:
-// NFTablesProxyMode gives nf, tables, proxy, mode; a run of capitals is one
-// part (DRAAdminAccess gives dra, admin, access).
-func camelParts(w string) []string {
-	rs := []rune(w)
-	var out []string
-	start := 0
-	for i := 1; i <= len(rs); i++ {
-		cut := i == len(rs)
-		if !cut {
-			up, prevUp := unicode.IsUpper(rs[i]), unicode.IsUpper(rs[i-1])
-			nextLow := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			digit := unicode.IsDigit(rs[i]) != unicode.IsDigit(rs[i-1])
-			cut = up && (!prevUp || nextLow) || digit
-		}
-		if cut {
-			if i > start {
-				out = append(out, strings.ToLower(string(rs[start:i])))
-			}
-			start = i
-		}
 	}
 	return out
 }

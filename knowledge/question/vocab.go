@@ -240,7 +240,7 @@ func isPlainWord(s string) bool {
 // stemmed, the whole name lower case, and its acronym when it has three
 // parts or more (DynamicResourceAllocation: dra).
 func gateTerms(g string) []string {
-	parts := camelParts(g)
+	parts := knowledge.CamelParts(g)
 	out := []string{strings.ToLower(g)}
 	acro := make([]byte, 0, len(parts))
 	for _, p := range parts {
