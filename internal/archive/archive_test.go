@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/internal/safetar"
+	"github.com/kepbot/kepbot/internal/safetar/safetartest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
@@ -168,33 +169,8 @@ func TestReadTarGzSkipsEntries(t *testing.T) {
 	}
 }
 
-// generated returns a reader of a tar.gz that gen writes on the fly, and
-// a stop function that ends the generator once the reader gave up.
-func generated(gen func(tw *tar.Writer) error) (io.Reader, func()) {
-	pr, pw := io.Pipe()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		zw, _ := gzip.NewWriterLevel(pw, gzip.BestSpeed)
-		tw := tar.NewWriter(zw)
-		err := gen(tw)
-		if err == nil {
-			err = tw.Close()
-		}
-		if err == nil {
-			err = zw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
-	return pr, func() { pr.Close(); <-done }
-}
-
-type zeroReader struct{}
-
-func (zeroReader) Read(p []byte) (int, error) { clear(p); return len(p), nil }
-
 func TestReadTarGzStopsMillionEntries(t *testing.T) {
-	r, stop := generated(func(tw *tar.Writer) error {
+	r, stop := safetartest.Stream(func(tw *tar.Writer) error {
 		for i := 0; i < 1_000_000; i++ {
 			if err := tw.WriteHeader(&tar.Header{Name: "top/keps/e", Typeflag: tar.TypeReg, Mode: 0o644}); err != nil {
 				return err
@@ -218,11 +194,11 @@ func TestReadTarGzStopsGzipBomb(t *testing.T) {
 		t.Skip("streams 512 MiB")
 	}
 	for _, name := range []string{"top/zeros.bin", "top/keps/sig-x/1-zeros/kep.yaml"} {
-		r, stop := generated(func(tw *tar.Writer) error {
+		r, stop := safetartest.Stream(func(tw *tar.Writer) error {
 			if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o644, Size: 10 << 30}); err != nil {
 				return err
 			}
-			_, err := io.CopyN(tw, zeroReader{}, 10<<30)
+			_, err := io.CopyN(tw, safetartest.Zeros{}, 10<<30)
 			return err
 		})
 		var before, after runtime.MemStats

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kepbot/kepbot/internal/safetar/safetartest"
 )
 
 // entry is one tar entry to write in a test archive.
@@ -153,35 +155,8 @@ func TestReadAllFileLimit(t *testing.T) {
 	}
 }
 
-// pipeArchive runs gen in a goroutine writing a tar.gz into a pipe and
-// returns the reading end; closing it stops the generator.
-func pipeArchive(t testing.TB, gen func(tw *tar.Writer) error) (io.ReadCloser, func()) {
-	t.Helper()
-	pr, pw := io.Pipe()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		zw, _ := gzip.NewWriterLevel(pw, gzip.BestSpeed)
-		tw := tar.NewWriter(zw)
-		err := gen(tw)
-		if err == nil {
-			err = tw.Close()
-		}
-		if err == nil {
-			err = zw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
-	return pr, func() { pr.Close(); <-done }
-}
-
-// zeros is an endless reader of zero bytes.
-type zeros struct{}
-
-func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
-
 func TestWalkStopsManyEntries(t *testing.T) {
-	r, stop := pipeArchive(t, func(tw *tar.Writer) error {
+	r, stop := safetartest.Stream(func(tw *tar.Writer) error {
 		for i := 0; i < 1_000_000; i++ {
 			if err := tw.WriteHeader(&tar.Header{Name: "top/e", Typeflag: tar.TypeReg, Mode: 0o644}); err != nil {
 				return err
@@ -205,11 +180,11 @@ func TestWalkStopsManyEntries(t *testing.T) {
 // must stop at the decompressed limit without holding the data.
 func TestWalkStopsGzipBomb(t *testing.T) {
 	const limit = 64 << 20
-	r, stop := pipeArchive(t, func(tw *tar.Writer) error {
+	r, stop := safetartest.Stream(func(tw *tar.Writer) error {
 		if err := tw.WriteHeader(&tar.Header{Name: "top/zeros.bin", Typeflag: tar.TypeReg, Mode: 0o644, Size: 10 << 30}); err != nil {
 			return err
 		}
-		_, err := io.CopyN(tw, zeros{}, 10<<30)
+		_, err := io.CopyN(tw, safetartest.Zeros{}, 10<<30)
 		return err
 	})
 	defer stop()
@@ -231,11 +206,11 @@ func TestWalkStopsGzipBomb(t *testing.T) {
 }
 
 func TestWalkStopsDeclaredHugeFile(t *testing.T) {
-	r, stop := pipeArchive(t, func(tw *tar.Writer) error {
+	r, stop := safetartest.Stream(func(tw *tar.Writer) error {
 		if err := tw.WriteHeader(&tar.Header{Name: "top/kep.yaml", Typeflag: tar.TypeReg, Mode: 0o644, Size: 10 << 30}); err != nil {
 			return err
 		}
-		_, err := io.CopyN(tw, zeros{}, 10<<30)
+		_, err := io.CopyN(tw, safetartest.Zeros{}, 10<<30)
 		return err
 	})
 	defer stop()
