@@ -133,7 +133,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 		log:          logger.With().Str("adapter", Platform).Logger(),
 		rec:          nopRecorder{},
 		users:        newUserLimiter(cfg.UserPerMinute, cfg.UserBurst),
-		replays:      newSeenIDs(),
+		replays:      newSeenIDs(maxSeenIDs),
 		now:          time.Now,
 		inlineBudget: inlineBudget,
 		base:         context.Background(),

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -124,34 +123,4 @@ func (a *Adapter) unverified(w http.ResponseWriter, why string) {
 	a.rec.Failed(Platform, metrics.ReasonBadRequest)
 	a.log.Debug().Str("reason", why).Msg("discord: unverified interaction refused")
 	http.Error(w, "invalid request signature", http.StatusUnauthorized)
-}
-
-// seenIDs remembers interaction IDs for twice the signature window, so a
-// signed request replayed inside the window is refused. It is safe for
-// concurrent use.
-type seenIDs struct {
-	mu   sync.Mutex
-	seen map[string]time.Time
-}
-
-const maxSeenIDs = 100000
-
-func newSeenIDs() *seenIDs { return &seenIDs{seen: map[string]time.Time{}} }
-
-// first reports whether id is new at now, and remembers it.
-func (s *seenIDs) first(id string, now time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t, ok := s.seen[id]; ok && now.Sub(t) < 2*SignatureWindow {
-		return false
-	}
-	if len(s.seen) >= maxSeenIDs {
-		for k, t := range s.seen {
-			if now.Sub(t) >= 2*SignatureWindow {
-				delete(s.seen, k)
-			}
-		}
-	}
-	s.seen[id] = now
-	return true
 }
