@@ -70,7 +70,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 		auditManage(log, origin.CanManage, how)
 	}
 	ans := a.ask(ctx, text, origin, log)
-	log.Info().Str("kind", string(ans.Kind)).Msg("discord: answered")
+	log.Debug().Str("kind", string(ans.Kind)).Msg("discord: answered")
 	a.post(ctx, log, m.ChannelID, Render(ans))
 }
 

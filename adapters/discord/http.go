@@ -80,14 +80,15 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(out)
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
-	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	_, _ = w.Write(out) // sent whole when the handler returns, as one write
 	if rest == nil {
 		return
+	}
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush() // Discord must have the response before any follow-up edits it
 	}
 	ctx, done, ok := a.start(answerTimeout + sendTimeout)
 	if !ok {

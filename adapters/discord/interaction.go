@@ -93,7 +93,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 	defer t.Stop()
 	select {
 	case ans := <-answers:
-		log.Info().Str("kind", string(ans.Kind)).Bool("button", button).Msg("discord: answered")
+		log.Debug().Str("kind", string(ans.Kind)).Bool("button", button).Msg("discord: answered")
 		msgs := Render(ans)
 		return respond(msgs[0]), a.followups(i, log, msgs[1:])
 	case <-t.C:
@@ -106,7 +106,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		case <-ctx.Done():
 			ans = knowledge.ErrorAnswer(ctx.Err())
 		}
-		log.Info().Str("kind", string(ans.Kind)).Bool("deferred", true).Bool("button", button).Msg("discord: answered")
+		log.Debug().Str("kind", string(ans.Kind)).Bool("deferred", true).Bool("button", button).Msg("discord: answered")
 		msgs := Render(ans)
 		if err := a.rest.editOriginal(ctx, i, msgs[0]); err != nil {
 			a.rec.Failed(Platform, metrics.ReasonPost)
