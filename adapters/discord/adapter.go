@@ -94,6 +94,7 @@ type Adapter struct {
 	users     *userLimiter
 	publicKey ed25519.PublicKey
 	replays   *seenIDs
+	memo      *renderMemo // nil unless the answerer shares its answers
 
 	now          func() time.Time
 	inlineBudget time.Duration
@@ -134,6 +135,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 		rec:          nopRecorder{},
 		users:        newUserLimiter(cfg.UserPerMinute, cfg.UserBurst),
 		replays:      newSeenIDs(maxSeenIDs),
+		memo:         newRenderMemo(answerer),
 		now:          time.Now,
 		inlineBudget: inlineBudget,
 		base:         context.Background(),

@@ -74,7 +74,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	}
 	log := a.interactionLog(&i, "http")
 	first, rest := a.interact(&i, log)
-	out, err := json.Marshal(first)
+	out, err := first.encode()
 	if err != nil {
 		log.Error().Str("error", err.Error()).Msg("discord: encode interaction response")
 		http.Error(w, "internal error", http.StatusInternalServerError)

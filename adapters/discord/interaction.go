@@ -94,8 +94,8 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 	select {
 	case ans := <-answers:
 		log.Debug().Str("kind", string(ans.Kind)).Bool("button", button).Msg("discord: answered")
-		msgs := Render(ans)
-		return respond(msgs[0]), a.followups(i, log, msgs[1:])
+		first, rest := a.memo.render(ans, button, respond)
+		return first, a.followups(i, log, rest)
 	case <-t.C:
 	}
 	a.rec.Failed(Platform, metrics.ReasonLate)

@@ -1,6 +1,10 @@
 package discord
 
-import "github.com/bwmarrin/discordgo"
+import (
+	"encoding/json"
+
+	"github.com/bwmarrin/discordgo"
+)
 
 // Message is one message kepbot sends, before it becomes a channel message,
 // an interaction response or a webhook follow-up. Render makes them within
@@ -73,6 +77,16 @@ func (m Message) components() []discordgo.MessageComponent {
 type callback struct {
 	Type discordgo.InteractionResponseType `json:"type"`
 	Data any                               `json:"data,omitempty"`
+
+	raw []byte // the JSON of Type and Data, when kept by renderMemo
+}
+
+// encode returns c as JSON.
+func (c *callback) encode() ([]byte, error) {
+	if c.raw != nil {
+		return c.raw, nil
+	}
+	return json.Marshal(c)
 }
 
 // autocompleteData is the data of an autocomplete answer (type 8).
