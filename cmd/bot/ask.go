@@ -35,7 +35,10 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 		return exitFailure
 	}
 	defer db.Close()
-	asker := newAsker(knowledge.NewEngine(db.Knowledge()))
+	// Nothing changes the knowledge while ask runs, so an answer may be
+	// kept for a question asked again (a file of questions often repeats).
+	eng := knowledge.NewEngine(db.Knowledge())
+	asker := newAsker(eng, knowledge.NewCachedAnswerer(eng, 4096))
 	from := knowledge.Origin{Platform: "cli", Channel: "cli"}
 
 	if len(words) == 1 && words[0] == "-" {
@@ -49,32 +52,52 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	return exitCode(a)
 }
 
-// askLines answers each line of stdin. It returns 0 when every line was
-// read and answered (answers carry their own errors), 3 on a broken pipe.
-func askLines(ctx context.Context, asker *question.Asker, from knowledge.Origin, io stdio, asJSON bool) int {
-	sc := bufio.NewScanner(io.in)
-	sc.Buffer(make([]byte, 64<<10), console.MaxLineBytes)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" {
+// askLines answers each line of stdin. Answers go out through a buffer
+// flushed whenever stdin has nothing more waiting: a person typing sees
+// each answer at once, a file of questions is answered without a write for
+// every line. It returns 0 when every line was read and answered (answers
+// carry their own errors), 2 on a line over console.MaxLineBytes, 3 when
+// the answers cannot be written (a broken pipe).
+func askLines(ctx context.Context, asker *question.Asker, from knowledge.Origin, std stdio, asJSON bool) int {
+	in := bufio.NewReaderSize(std.in, console.MaxLineBytes)
+	out := bufio.NewWriterSize(std.out, 64<<10)
+	for {
+		line, rerr := in.ReadSlice('\n')
+		if rerr == bufio.ErrBufferFull {
+			_ = out.Flush()
+			fmt.Fprintf(std.err, "bot ask: reading questions: a line longer than %d KB (one question a line)\n", console.MaxLineBytes>>10)
+			return exitBadInput
+		}
+		if text := strings.TrimRight(string(line), "\r\n"); strings.TrimSpace(text) != "" {
+			if err := printAnswer(out, asker.Ask(ctx, text, from), asJSON); err != nil {
+				fmt.Fprintf(std.err, "bot ask: %v\n", err)
+				return exitFailure
+			}
+		}
+		if rerr == nil && in.Buffered() > 0 {
 			continue
 		}
-		if err := printAnswer(io.out, asker.Ask(ctx, line, from), asJSON); err != nil {
-			fmt.Fprintf(io.err, "bot ask: %v\n", err)
+		if err := out.Flush(); err != nil {
+			fmt.Fprintf(std.err, "bot ask: %v\n", err)
 			return exitFailure
 		}
+		if rerr == io.EOF {
+			return exitOK
+		}
+		if rerr != nil {
+			fmt.Fprintf(std.err, "bot ask: reading questions: %v\n", rerr)
+			return exitBadInput
+		}
 	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(io.err, "bot ask: reading questions: %v (one question a line, at most %d KB)\n", err, console.MaxLineBytes>>10)
-		return exitBadInput
-	}
-	return exitOK
 }
 
 // newAsker reads questions as typed, knowing the names of eng's KEPs,
-// and answers them with eng.
-func newAsker(eng *knowledge.Engine) *question.Asker {
-	return question.NewAsker(question.NewReader(eng), eng)
+// and answers them with ans, a cache in front of eng, or eng when nil.
+func newAsker(eng *knowledge.Engine, ans knowledge.Answerer) *question.Asker {
+	if ans == nil {
+		ans = eng
+	}
+	return question.NewAsker(question.NewReader(eng), ans)
 }
 
 func printAnswer(w io.Writer, a *knowledge.Answer, asJSON bool) error {
