@@ -72,7 +72,8 @@ type CachedAnswerer struct {
 type cacheShard struct {
 	mu    sync.RWMutex
 	index map[AnswerKey]int
-	slots []cacheSlot
+	slots []cacheSlot // grown as answers come, up to size
+	size  int
 	n     int // slots in use
 	hand  int // the clock's hand: the next slot eviction looks at
 	_     [64]byte
@@ -102,8 +103,10 @@ func NewCachedAnswerer(next Answerer, size int) *CachedAnswerer {
 		if i < size%n {
 			per++
 		}
-		c.shards[i].index = make(map[AnswerKey]int, per)
-		c.shards[i].slots = make([]cacheSlot, per)
+		// Grown as answers come, not made at full size: a cache
+		// mostly empty would still be scanned by every collection.
+		c.shards[i].index = make(map[AnswerKey]int)
+		c.shards[i].size = per
 	}
 	return c
 }
@@ -239,7 +242,10 @@ func (sh *cacheShard) put(k AnswerKey, a *Answer, err error, gen uint64, cur *at
 // any, else the first the hand finds that was not used since it last
 // passed (or is from an older generation), clearing use marks on its way.
 func (sh *cacheShard) victim(gen uint64) int {
-	if sh.n < len(sh.slots) {
+	if sh.n < sh.size {
+		if sh.n == len(sh.slots) {
+			sh.slots = append(sh.slots, cacheSlot{})
+		}
 		sh.n++
 		return sh.n - 1
 	}
