@@ -61,6 +61,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 func askLines(ctx context.Context, asker *question.Asker, from knowledge.Origin, std stdio, asJSON bool) int {
 	in := bufio.NewReaderSize(std.in, console.MaxLineBytes)
 	out := bufio.NewWriterSize(std.out, 64<<10)
+	enc := answerEncodings{}
 	for {
 		line, rerr := in.ReadSlice('\n')
 		if rerr == bufio.ErrBufferFull {
@@ -69,7 +70,14 @@ func askLines(ctx context.Context, asker *question.Asker, from knowledge.Origin,
 			return exitBadInput
 		}
 		if text := strings.TrimRight(string(line), "\r\n"); strings.TrimSpace(text) != "" {
-			if err := printAnswer(out, asker.Ask(ctx, text, from), asJSON); err != nil {
+			a := asker.Ask(ctx, text, from)
+			var err error
+			if asJSON {
+				err = enc.write(out, a)
+			} else {
+				err = printAnswer(out, a, false)
+			}
+			if err != nil {
 				fmt.Fprintf(std.err, "bot ask: %v\n", err)
 				return exitFailure
 			}
@@ -89,6 +97,32 @@ func askLines(ctx context.Context, asker *question.Asker, from knowledge.Origin,
 			return exitBadInput
 		}
 	}
+}
+
+// answerEncodings keeps the JSON line of each answer written, by the
+// answer: the answer cache hands out one *Answer per question, never
+// changed, so a question asked again is not encoded again. At most
+// maxKeptEncodings are kept; then it starts over.
+type answerEncodings map[*knowledge.Answer][]byte
+
+const maxKeptEncodings = 1024
+
+// write writes a as one JSON line.
+func (e answerEncodings) write(w io.Writer, a *knowledge.Answer) error {
+	line, ok := e[a]
+	if !ok {
+		b, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		line = append(b, '\n')
+		if len(e) >= maxKeptEncodings {
+			clear(e)
+		}
+		e[a] = line
+	}
+	_, err := w.Write(line)
+	return err
 }
 
 // newAsker reads questions as typed, knowing the names of eng's KEPs,
