@@ -121,8 +121,14 @@ func parserFor(fsys fs.FS, name string) parseFunc {
 	return parse
 }
 
-// readCapped reads a regular file of at most max bytes.
+// readCapped reads a regular file of at most max bytes. It asks what name
+// is before opening it: opening a named pipe would wait for a writer.
 func readCapped(fsys fs.FS, name string, max int) ([]byte, error) {
+	if st, err := fs.Stat(fsys, name); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
