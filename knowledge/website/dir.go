@@ -65,8 +65,14 @@ func ParseDir(dir string) (*knowledge.Corpus, error) {
 	return out, nil
 }
 
-// readCapped reads a file of at most MaxSize bytes.
+// readCapped reads a regular file of at most MaxSize bytes. It asks what
+// path is before opening it: opening a named pipe would wait for a writer.
 func readCapped(path string) ([]byte, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
