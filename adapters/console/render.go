@@ -30,7 +30,15 @@ func Render(w io.Writer, a *knowledge.Answer) error {
 type renderer struct {
 	w       *bufio.Writer
 	started bool // a section was written: the next one starts with a blank line
+	col     int  // where fact values start; 0 is factCol
 }
+
+// Where fact values start: factCol, or as far as maxFactCol when an
+// answer's fact names need it.
+const (
+	factCol    = 16
+	maxFactCol = 26
+)
 
 func (r *renderer) answer(a *knowledge.Answer) {
 	if a.UnderstoodAs != "" {
@@ -50,6 +58,7 @@ func (r *renderer) answer(a *knowledge.Answer) {
 	r.started = true
 	if a.KEP != nil || hasReleaseFacts(a.Release) || len(a.Facts) > 0 || len(a.Releases) > 0 {
 		r.section()
+		r.col = factColumn(a.Facts)
 		if a.KEP != nil {
 			r.kepFacts(a.KEP)
 		}
@@ -128,10 +137,25 @@ func (r *renderer) wrap(first, rest, s string) {
 	}
 }
 
+// factColumn is where the values of facts start: past the widest name
+// when every name fits before maxFactCol, else at factCol (long names,
+// like help's, then put their values on the next line).
+func factColumn(facts []knowledge.Fact) int {
+	col := factCol
+	for _, f := range facts {
+		w := displayWidth(f.Name) + 2
+		if w > maxFactCol {
+			return factCol
+		}
+		col = max(col, w)
+	}
+	return col
+}
+
 // fact writes an aligned "name  value" line; a long name puts the value on
 // the next line.
 func (r *renderer) fact(name, value string) {
-	const col = 16
+	col := max(r.col, factCol)
 	if value == "" {
 		return
 	}
