@@ -94,13 +94,30 @@ func parseSlashForm(body []byte) (slashCommand, error) {
 }
 
 // validFormValue reports whether v is a form value unescapeForm accepts.
+// Escapes of ASCII bytes (a URL's %3A%2F) cannot break UTF-8, so only a
+// value escaping a byte of 0x80 or more is decoded to be checked.
 func validFormValue(v []byte) bool {
-	if bytes.IndexByte(v, '%') < 0 {
-		return utf8.Valid(v)
+	for i := bytes.IndexByte(v, '%'); i >= 0; {
+		if i+2 >= len(v) {
+			return false
+		}
+		hi, ok1 := fromHex(v[i+1])
+		_, ok2 := fromHex(v[i+2])
+		if !ok1 || !ok2 {
+			return false
+		}
+		if hi >= 8 {
+			var scratch [512]byte
+			d, ok := appendUnescaped(scratch[:0], v)
+			return ok && utf8.Valid(d)
+		}
+		j := bytes.IndexByte(v[i+3:], '%')
+		if j < 0 {
+			break
+		}
+		i += 3 + j
 	}
-	var scratch [512]byte
-	d, ok := appendUnescaped(scratch[:0], v)
-	return ok && utf8.Valid(d)
+	return utf8.Valid(v)
 }
 
 // appendUnescaped appends the form value v, decoded (+ is a space, %XX a
@@ -131,8 +148,14 @@ func appendUnescaped(dst, v []byte) (out []byte, ok bool) {
 // nextField splits the first key=value pair off a form body, still
 // escaped, and returns the rest.
 func nextField(body []byte) (key, value, rest []byte) {
-	pair, rest, _ := bytes.Cut(body, []byte{'&'})
-	key, value, _ = bytes.Cut(pair, []byte{'='})
+	pair := body
+	if i := bytes.IndexByte(body, '&'); i >= 0 {
+		pair, rest = body[:i], body[i+1:]
+	}
+	key = pair
+	if i := bytes.IndexByte(pair, '='); i >= 0 {
+		key, value = pair[:i], pair[i+1:]
+	}
 	return key, value, rest
 }
 
