@@ -3,6 +3,7 @@ package slack
 import (
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -50,10 +51,11 @@ type replyKey struct {
 // never changed once kept.
 type cachedReply struct {
 	gen    uint64
-	kind   string   // the answer's kind, for metrics and logs
-	query  string   // the answer's canonical question, for logs
-	body   []byte   // the JSON response
-	length []string // its Content-Length header value
+	kind   string                   // the answer's kind, for metrics and logs
+	query  string                   // the answer's canonical question, for logs
+	body   []byte                   // the JSON response
+	length []string                 // its Content-Length header value
+	record func(took time.Duration) // records it as answered
 }
 
 // newReplyCache returns a cache for answerer's replies, or nil when the
@@ -95,11 +97,11 @@ func (c *replyCache) lookup(question []byte, public bool) *cachedReply {
 // and public, asked in generation gen. It copies body. It keeps nothing when
 // the generation has moved on, the reply is too large, or ans is an error
 // other than a miss or bad input (a store failure, a panic, a timeout).
-func (c *replyCache) keep(question string, key knowledge.AnswerKey, public bool, gen uint64, ans *knowledge.Answer, body []byte) {
+func (c *replyCache) keep(question string, key knowledge.AnswerKey, public bool, gen uint64, ans *knowledge.Answer, body []byte, record func(time.Duration)) {
 	if !keepable(ans) || len(body) > replyCacheMaxReply || c.gen.Generation() != gen {
 		return
 	}
-	r := &cachedReply{gen: gen, kind: string(ans.Kind), query: ans.Query,
+	r := &cachedReply{gen: gen, kind: string(ans.Kind), query: ans.Query, record: record,
 		body: append([]byte(nil), body...), length: []string{strconv.Itoa(len(body))}}
 	rk := replyKey{key, public}
 	c.mu.Lock()
