@@ -170,10 +170,18 @@ func (s *Subscription) Ref() ChannelRef {
 // Active reports whether s gets digests.
 func (s *Subscription) Active() bool { return s.State == SubscriptionActive }
 
-// CheckSave fails with EBADINPUT unless s may be saved: a known schedule
-// and format, and active (a pause goes through PauseSubscription). Every
-// SubscriptionStore checks this before writing.
-func (s *Subscription) CheckSave() error {
+// PrepareSave readies s to be saved, or fails with EBADINPUT: its channel
+// must be valid, its schedule and format known, and it active (an empty
+// State is active; a pause goes through PauseSubscription). Its ID becomes
+// its channel's. Every SubscriptionStore calls it before writing.
+func (s *Subscription) PrepareSave() error {
+	ref := s.Ref()
+	if err := ref.Validate(); err != nil {
+		return err
+	}
+	if s.State == "" {
+		s.State = SubscriptionActive
+	}
 	f := s.Filter
 	switch {
 	case f.Schedule != ScheduleRelease && f.Schedule != ScheduleWeekly && f.Schedule != ScheduleDaily:
@@ -183,6 +191,7 @@ func (s *Subscription) CheckSave() error {
 	case s.State != SubscriptionActive:
 		return Errorf(EBADINPUT, "A subscription is saved active; pause it with PauseSubscription.")
 	}
+	s.ID = ref.ID()
 	return nil
 }
 
@@ -308,6 +317,24 @@ type Delivery struct {
 // DeliveryKey is the outbox key of digest digestID for channel ch:
 // "slack/T01/C0123/<digest ID>". The same digest is owed to a channel once.
 func DeliveryKey(ch ChannelRef, digestID string) string { return ch.ID() + "/" + digestID }
+
+// Queue makes d a new pending delivery, created at now unless it says
+// when, and records in sub, its subscription, that it was told d's news:
+// Seen, the last digest, and a new Rev. Every outbox does this for each
+// delivery it enqueues.
+func (d *Delivery) Queue(sub *Subscription, now time.Time) {
+	d.State, d.Attempts, d.Failures, d.PartsSent, d.InDoubt = DeliveryPending, 0, 0, 0, 0
+	if d.CreatedAt.IsZero() {
+		d.CreatedAt = now
+	}
+	if d.NextAttempt.IsZero() {
+		d.NextAttempt = d.CreatedAt
+	}
+	d.UpdatedAt = d.CreatedAt
+	sub.Seen.Through = max(sub.Seen.Through, d.Seen.Through)
+	sub.LastDigestAt, sub.LastDigestID = d.CreatedAt, d.DigestID
+	sub.Rev++
+}
 
 // CheckEnqueue fails with EBADINPUT unless d has an ID and each of ds names
 // a valid channel and belongs to d (its digest, key and subscription).

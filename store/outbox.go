@@ -83,20 +83,10 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []kno
 				res.Stale++
 				continue
 			}
-			dv.State, dv.Attempts, dv.Failures, dv.PartsSent, dv.InDoubt = knowledge.DeliveryPending, 0, 0, 0, 0
-			if dv.CreatedAt.IsZero() {
-				dv.CreatedAt = now
-			}
-			if dv.NextAttempt.IsZero() {
-				dv.NextAttempt = dv.CreatedAt
-			}
-			dv.UpdatedAt = dv.CreatedAt
+			dv.Queue(sub, now)
 			if err := putDelivery(tx, &dv, knowledge.DeliveryPending); err != nil {
 				return false, err
 			}
-			sub.Seen.Through = max(sub.Seen.Through, dv.Seen.Through)
-			sub.LastDigestAt, sub.LastDigestID = dv.CreatedAt, d.ID
-			sub.Rev++
 			if err := putSubscription(tx, sub); err != nil {
 				return false, err
 			}

@@ -41,17 +41,9 @@ func (db *DB) Subscriptions() *SubscriptionStore { return &SubscriptionStore{db:
 // replaced subscription is kept. It fails with EBADINPUT when s names no
 // channel, a filter field is not one kepbot knows, or s is not active.
 func (s *SubscriptionStore) SaveSubscription(ctx context.Context, sub knowledge.Subscription) (*knowledge.Subscription, error) {
-	ref := sub.Ref()
-	if err := ref.Validate(); err != nil {
+	if err := sub.PrepareSave(); err != nil {
 		return nil, err
 	}
-	if sub.State == "" {
-		sub.State = knowledge.SubscriptionActive
-	}
-	if err := sub.CheckSave(); err != nil {
-		return nil, err
-	}
-	sub.ID = ref.ID()
 	err := userUpdate(ctx, s.db, func(tx *bolt.Tx) (bool, error) {
 		old, err := getSubscription(tx, sub.ID)
 		if err != nil {

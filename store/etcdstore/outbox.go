@@ -94,17 +94,7 @@ func (s *Store) enqueueBatch(ctx context.Context, id, digest string, ds []knowle
 				res.Stale++
 				continue
 			}
-			dv.State, dv.Attempts, dv.Failures, dv.PartsSent, dv.InDoubt = knowledge.DeliveryPending, 0, 0, 0, 0
-			if dv.CreatedAt.IsZero() {
-				dv.CreatedAt = now
-			}
-			if dv.NextAttempt.IsZero() {
-				dv.NextAttempt = dv.CreatedAt
-			}
-			dv.UpdatedAt = dv.CreatedAt
-			sub.Seen.Through = max(sub.Seen.Through, dv.Seen.Through)
-			sub.LastDigestAt, sub.LastDigestID = dv.CreatedAt, id
-			sub.Rev++
+			dv.Queue(sub, now)
 			cmps = append(cmps, unchanged(s.kSub(sub.ID), subRev), unchanged(s.kDelivery(dv.Key), 0))
 			ops = append(ops, s.putDelivery(&dv)...)
 			ops = append(ops, putJSON(s.kSub(sub.ID), sub))

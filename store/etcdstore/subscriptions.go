@@ -16,17 +16,9 @@ import (
 // delivery history, as the bbolt store does. It fails with EBADINPUT for
 // what cannot be stored, and with ErrUnavailable when etcd does not answer.
 func (s *Store) SaveSubscription(ctx context.Context, sub knowledge.Subscription) (*knowledge.Subscription, error) {
-	ref := sub.Ref()
-	if err := ref.Validate(); err != nil {
+	if err := sub.PrepareSave(); err != nil {
 		return nil, err
 	}
-	if sub.State == "" {
-		sub.State = knowledge.SubscriptionActive
-	}
-	if err := sub.CheckSave(); err != nil {
-		return nil, err
-	}
-	sub.ID = ref.ID()
 	for range maxAttempts {
 		old, rev, err := s.subscription(ctx, sub.ID)
 		if err != nil {
