@@ -33,18 +33,15 @@ func (e *Engine) today() string { return e.now().UTC().Format(time.DateOnly) }
 // it has standard support, when it reaches end of life, its latest patch,
 // and where it stands today.
 func (e *Engine) answerLifecycle(ctx context.Context, v Version) (*Answer, error) {
-	r, err := e.findRelease(ctx, v, func(w Version) string { return w.String() + " eol" })
-	if err != nil {
-		return nil, err
-	}
 	c, err := e.catalog(ctx)
 	if err != nil {
 		return nil, err
 	}
-	l := r.Lifecycle
-	if l == nil {
+	r := c.release[v]
+	if r == nil || r.Lifecycle == nil { // suggest a release that has support dates
 		return nil, c.noLifecycle(v, "eol")
 	}
+	l := r.Lifecycle
 	a := &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": support", Text: e.standing(l),
 		Facts: lifecycleFacts(l), Sources: c.sourceRefs(append([]string{l.Source}, patchSources(c.patches[v])...))}
 	if ps := c.patches[v]; len(ps) > 0 && l.Latest != "" && ps[len(ps)-1].String() != l.Latest {
@@ -141,17 +138,13 @@ func (c *catalog) noLifecycle(v Version, word string) error {
 // answerPatches answers `1.30 patches`: the release's patch releases,
 // newest first, with their dates.
 func (e *Engine) answerPatches(ctx context.Context, v Version) (*Answer, error) {
-	r, err := e.findRelease(ctx, v, func(w Version) string { return w.String() + " patches" })
-	if err != nil {
-		return nil, err
-	}
 	c, err := e.catalog(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ps := c.patches[v]
-	if len(ps) == 0 {
-		if r.Lifecycle != nil && r.Lifecycle.Latest != "" {
+	r, ps := c.release[v], c.patches[v]
+	if r == nil || len(ps) == 0 { // suggest a release that has patches
+		if r != nil && r.Lifecycle != nil && r.Lifecycle.Latest != "" {
 			return &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases",
 				Text:    fmt.Sprintf("I hold no list of %s's patch releases; its lifecycle record names %s as the latest.", v, r.Lifecycle.Latest),
 				Facts:   lifecycleFacts(r.Lifecycle),

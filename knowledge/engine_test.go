@@ -75,7 +75,7 @@ var goldenQuestions = map[string]string{
 	"diff_bad_order": "diff 1.43 1.40", "diff_unknown": "diff 1.40 1.50", "upgrade_api": "upgrade 1.41 1.43",
 	"sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
 	"eol_past": "1.40 eol", "eol_maintenance": "1.41 end of life", "eol_supported": "eol 1.43", "eol_planned": "1.44 eol",
-	"eol_unknown": "1.39 eol", "patches": "1.43 patches", "patches_few": "latest 1.41 patch", "patches_lifecycle_only": "1.40 patches",
+	"eol_unknown": "1.39 eol", "eol_unknown_release": "1.99 eol", "patches_unknown_release": "1.99 patches", "patches": "1.43 patches", "patches_few": "latest 1.41 patch", "patches_lifecycle_only": "1.40 patches",
 	"supported": "supported", "latest": "latest",
 	"is_kep_yes": "is kep 9003 beta", "is_kep_no_in": "is kep 9003 ga in 1.40", "is_supported_no": "is 1.40 supported",
 	"is_supported_yes": "is 1.43 supported", "is_kep_removed": "is kep 9008 deprecated", "action_required": "1.43 action required", "deprecations_relnotes": "1.43 deprecations",
