@@ -112,6 +112,10 @@ type Notice struct {
 // notes: an upgrade note, or any notice marked action required.
 func (n *Notice) NeedsAction() bool { return n.Kind == NoticeUpgrade || n.Action }
 
+// ActionTagged reports whether n, shown, is tagged "action required": a
+// notice of another kind marked so (an upgrade note needs no tag).
+func (n *Notice) ActionTagged() bool { return n.Action && n.Kind != NoticeUpgrade }
+
 // APIChange is an API version that stops being served.
 type APIChange struct {
 	GroupVersion string   `json:"group_version"` // e.g. flowcontrol.apiserver.k8s.io/v1beta2

@@ -340,7 +340,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		if n.PR > 0 {
 			tags = append(tags, fmt.Sprintf("PR #%d", n.PR))
 		}
-		if n.Action && n.Kind != knowledge.NoticeUpgrade {
+		if n.ActionTagged() {
 			tags = append(tags, "action required")
 		}
 		if len(n.SIGs) > 0 {

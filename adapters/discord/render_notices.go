@@ -157,7 +157,7 @@ func noticeTags(n knowledge.Notice) string {
 	if len(n.SIGs) > 0 {
 		tags = append(tags, escapeAll(n.SIGs))
 	}
-	if n.Action && n.Kind != knowledge.NoticeUpgrade {
+	if n.ActionTagged() {
 		tags = append(tags, "**action required**")
 	}
 	return strings.Join(tags, "; ")

@@ -138,7 +138,7 @@ func noticeLine(n knowledge.Notice, max int) string {
 	if n.PR > 0 {
 		b.WriteString(" · " + link(n.URL, "#"+strconv.Itoa(n.PR)))
 	}
-	if n.Action && n.Kind != knowledge.NoticeUpgrade {
+	if n.ActionTagged() {
 		b.WriteString(" · *action required*")
 	}
 	if len(n.SIGs) > 0 {
