@@ -147,6 +147,16 @@ func keepsError(err error) bool {
 	return code == ENOTFOUND || code == EBADINPUT
 }
 
+// Generational is an Answerer that says when its answers change, such as
+// *CachedAnswerer. By implementing it an Answerer promises that its answer
+// to a question kept by CacheKey depends only on that key, and is the same
+// *Answer, until Generation moves on: what an adapter renders from it may
+// be kept until then.
+type Generational interface {
+	Answerer
+	Generation() uint64
+}
+
 // Generation counts Invalidate calls. Whoever keeps something derived from
 // this CachedAnswerer's answers (a rendered message) tags it with the
 // generation read before asking and drops it when Generation has moved on.

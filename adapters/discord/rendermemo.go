@@ -13,20 +13,13 @@ const (
 	memoBytes   = 8 << 20
 )
 
-// generationer is an Answerer that says when its answers change, such as
-// *knowledge.CachedAnswerer, which hands everyone who asks the same
-// question in one generation the same *Answer, never changed.
-type generationer interface {
-	Generation() uint64
-}
-
-// renderMemo keeps how answers shared that way were rendered: the first
+// renderMemo keeps how answers a knowledge.Generational shares were rendered: the first
 // response, encoded, and the follow-up messages, so asking again costs no
 // rendering and no encoding. It starts over when the generation moves on
 // or when it is full. It is safe for concurrent use; a hit only
 // read-locks.
 type renderMemo struct {
-	gen generationer
+	gen knowledge.Generational
 
 	mu    sync.RWMutex
 	at    uint64 // the generation the entries belong to
@@ -49,7 +42,7 @@ type rendering struct {
 // does not share them: then each answer is new and nothing is worth
 // keeping.
 func newRenderMemo(answerer knowledge.Answerer) *renderMemo {
-	g, ok := answerer.(generationer)
+	g, ok := answerer.(knowledge.Generational)
 	if !ok {
 		return nil
 	}
@@ -60,7 +53,9 @@ func newRenderMemo(answerer knowledge.Answerer) *renderMemo {
 // respond (a reply, or a replacement when a button asked), from the memo
 // when it was rendered before in this generation.
 func (r *renderMemo) render(ans *knowledge.Answer, button bool, respond func(Message) *callback) (*callback, []Message) {
-	if r == nil {
+	if r == nil || ans.Kind == knowledge.KindError {
+		// An error answer is made anew for each asking: kept by its
+		// pointer, it would never be found again.
 		msgs := Render(ans)
 		return respond(msgs[0]), msgs[1:]
 	}

@@ -69,6 +69,9 @@ func TestRenderMemo(t *testing.T) {
 	if other := ask(withMemo, "1.30"); bytes.Equal(other, first) || len(withMemo.memo.m) != 2 {
 		t.Errorf("another question got the kept answer, or was not kept (%d kept)", len(withMemo.memo.m))
 	}
+	if miss := ask(withMemo, "1.99"); !bytes.Contains(miss, []byte("1.99")) || len(withMemo.memo.m) != 2 {
+		t.Errorf("an error answer was kept (%d kept); made anew each time, it is never found again", len(withMemo.memo.m))
+	}
 	cached.Invalidate() // the knowledge changed
 	if after := ask(withMemo, "1.29"); !bytes.Equal(after, first) || len(withMemo.memo.m) != 1 || withMemo.memo.at != cached.Generation() {
 		t.Errorf("after a new generation: %d kept at generation %d (answerer at %d), want the one rendered afresh",

@@ -17,14 +17,6 @@ const (
 	replyCacheAliases  = 4096 // question texts kept with the key they parse to
 )
 
-// generationer is an Answerer that says when its answers change, such as
-// *knowledge.CachedAnswerer. By implementing it an Answerer promises that
-// its answer to a question kept by knowledge.CacheKey depends only on that
-// key, until Generation moves on.
-type generationer interface {
-	Generation() uint64
-}
-
 // replyCache keeps what the HTTP slash path needs to answer a question
 // again without the answerer and the renderer: which knowledge.AnswerKey a
 // question's text parses to (that never changes), and the encoded response
@@ -33,7 +25,7 @@ type generationer interface {
 // full it forgets a random entry. It is safe for concurrent use; a lookup
 // only read-locks.
 type replyCache struct {
-	gen generationer
+	gen knowledge.Generational
 
 	mu      sync.RWMutex
 	aliases map[string]knowledge.AnswerKey
@@ -61,7 +53,7 @@ type cachedReply struct {
 // newReplyCache returns a cache for answerer's replies, or nil when the
 // answerer does not say when its answers change: then nothing may be kept.
 func newReplyCache(answerer knowledge.Answerer) *replyCache {
-	g, ok := answerer.(generationer)
+	g, ok := answerer.(knowledge.Generational)
 	if !ok {
 		return nil
 	}
