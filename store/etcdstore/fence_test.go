@@ -167,4 +167,12 @@ func TestPublishInChunks(t *testing.T) {
 			t.Errorf("generation 1's chunk %s is still there after generation 3", kv.Key)
 		}
 	}
+	// Publish itself, which serve's leader calls, refuses a source URL
+	// that could carry a secret.
+	if _, err := s.Publish(ctx, []byte("{}"), map[string]store.SourceState{"x": {URL: "https://h.test/f?token=abc"}}); err == nil {
+		t.Error("published source states with a token in a URL")
+	}
+	if g, err := s.Generation(ctx); err != nil || g != 3 {
+		t.Errorf("generation %d after a refused publish (%v), want 3", g, err)
+	}
 }

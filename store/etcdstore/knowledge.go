@@ -103,9 +103,6 @@ func (s *Store) ReplaceWithSources(ctx context.Context, k *knowledge.Knowledge, 
 	if k == nil || k.Corpus == nil {
 		return errors.New("publish knowledge: replicas rebuild the knowledge from its corpus, and this one has none")
 	}
-	if err := store.ValidateSourceStates(states); err != nil {
-		return fmt.Errorf("publish knowledge: %w", err)
-	}
 	raw, err := store.EncodeCorpus(k.Corpus)
 	if err != nil {
 		return fmt.Errorf("publish knowledge: %w", err)
@@ -115,8 +112,13 @@ func (s *Store) ReplaceWithSources(ctx context.Context, k *knowledge.Knowledge, 
 }
 
 // Publish writes an encoded corpus as the next generation, with states
-// (nil keeps the stored ones), and returns it.
+// (nil keeps the stored ones), and returns it. It refuses states that
+// store.ValidateSourceStates refuses (a URL that could carry a secret),
+// whoever publishes.
 func (s *Store) Publish(ctx context.Context, corpus []byte, states map[string]store.SourceState) (Generation, error) {
+	if err := store.ValidateSourceStates(states); err != nil {
+		return Generation{}, fmt.Errorf("publish knowledge: %w", err)
+	}
 	cur, rev, err := s.generation(ctx)
 	if err != nil {
 		return Generation{}, fmt.Errorf("publish knowledge: %w", err)

@@ -187,4 +187,10 @@ func testSourcesAndGeneration(t *testing.T, s store.Shared) {
 	if got, _ := s.SourceStates(ctx); !cmp.Equal(next, got) {
 		t.Errorf("states after replace (-want +got):\n%s", cmp.Diff(next, got))
 	}
+	if err := s.ReplaceWithSources(ctx, k, map[string]store.SourceState{"x": {URL: "https://h.test/f?token=abc"}}); err == nil {
+		t.Error("replaced the knowledge with a token in a source URL")
+	}
+	if g, err := s.Generation(ctx); err != nil || g != 2 {
+		t.Errorf("generation %d after a refused replace (%v), want 2", g, err)
+	}
 }
