@@ -102,7 +102,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 	out := Render(ans, RenderOptions{Slash: true, Public: public}).AppendJSON((*buf)[:0])
 	*buf = out[:0] // keep the grown buffer for the next request
 	if keep {
-		a.replies.keep(text, key, public, gen, ans, out, a.recordAs(string(ans.Kind)))
+		a.replies.keep(text, key, public, gen, ans, out)
 	}
 	writeJSON(w, out, []string{strconv.Itoa(len(out))})
 }
@@ -125,7 +125,7 @@ func (a *Adapter) replyKept(w http.ResponseWriter, form *slashForm, start time.T
 		return false
 	}
 	writeJSON(w, rep.body, rep.length)
-	rep.record(time.Since(start))
+	a.rec.Answered(Platform, rep.kind, time.Since(start))
 	if a.log.GetLevel() <= zerolog.DebugLevel {
 		cmd, _ := form.decode()
 		l := logging.Request(a.log, Platform, cmd.Channel, rep.kind)
@@ -133,17 +133,6 @@ func (a *Adapter) replyKept(w http.ResponseWriter, form *slashForm, start time.T
 			Dur("took", time.Since(start)).Msg("answered")
 	}
 	return true
-}
-
-// recordAs returns how to record an answer of kind as answered: through
-// the recorder's series looked up once, when it offers them.
-func (a *Adapter) recordAs(kind string) func(time.Duration) {
-	if r, ok := a.rec.(interface {
-		AnsweredAs(platform, kind string) func(time.Duration)
-	}); ok {
-		return r.AnsweredAs(Platform, kind)
-	}
-	return func(took time.Duration) { a.rec.Answered(Platform, kind, took) }
 }
 
 // writeJSON sends body, length bytes of JSON, as a complete 200.

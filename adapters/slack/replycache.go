@@ -3,7 +3,6 @@ package slack
 import (
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -43,11 +42,10 @@ type replyKey struct {
 // never changed once kept.
 type cachedReply struct {
 	gen    uint64
-	kind   string                   // the answer's kind, for metrics and logs
-	query  string                   // the answer's canonical question, for logs
-	body   []byte                   // the JSON response
-	length []string                 // its Content-Length header value
-	record func(took time.Duration) // records it as answered
+	kind   string   // the answer's kind, for metrics and logs
+	query  string   // the answer's canonical question, for logs
+	body   []byte   // the JSON response
+	length []string // its Content-Length header value
 }
 
 // newReplyCache returns a cache for answerer's replies, or nil when the
@@ -89,11 +87,11 @@ func (c *replyCache) lookup(question []byte, public bool) *cachedReply {
 // and public, asked in generation gen. It copies body. It keeps nothing when
 // the generation has moved on, the reply is too large, or ans is an error
 // other than a miss or bad input (a store failure, a panic, a timeout).
-func (c *replyCache) keep(question string, key knowledge.AnswerKey, public bool, gen uint64, ans *knowledge.Answer, body []byte, record func(time.Duration)) {
+func (c *replyCache) keep(question string, key knowledge.AnswerKey, public bool, gen uint64, ans *knowledge.Answer, body []byte) {
 	if !keepable(ans) || len(body) > replyCacheMaxReply || c.gen.Generation() != gen {
 		return
 	}
-	r := &cachedReply{gen: gen, kind: string(ans.Kind), query: ans.Query, record: record,
+	r := &cachedReply{gen: gen, kind: string(ans.Kind), query: ans.Query,
 		body: append([]byte(nil), body...), length: []string{strconv.Itoa(len(body))}}
 	rk := replyKey{key, public}
 	c.mu.Lock()

@@ -210,13 +210,13 @@ func TestReplyCacheBounds(t *testing.T) {
 	small := []byte(`{"text":"x"}`)
 	for n := range 3 * replyCacheEntries {
 		text := "kep " + strconv.Itoa(n)
-		c.keep(text, knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: n}, false, 0, ans, small, nil)
+		c.keep(text, knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: n}, false, 0, ans, small)
 	}
 	if r, al := c.len(); r > replyCacheEntries || al > replyCacheAliases {
 		t.Errorf("%d replies and %d aliases kept, bounds %d and %d", r, al, replyCacheEntries, replyCacheAliases)
 	}
 	for n := range 2 * replyCacheAliases {
-		c.keep("kep  "+strconv.Itoa(n), knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: 1}, false, 0, ans, small, nil)
+		c.keep("kep  "+strconv.Itoa(n), knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: 1}, false, 0, ans, small)
 	}
 	if _, al := c.len(); al > replyCacheAliases {
 		t.Errorf("%d aliases kept, bound %d", al, replyCacheAliases)
@@ -225,12 +225,12 @@ func TestReplyCacheBounds(t *testing.T) {
 	c = newReplyCache(&generationAnswerer{})
 	big := bytes.Repeat([]byte("x"), replyCacheMaxReply)
 	for n := range 2 * replyCacheBytes / replyCacheMaxReply {
-		c.keep("kep "+strconv.Itoa(n), knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: n}, false, 0, ans, big, nil)
+		c.keep("kep "+strconv.Itoa(n), knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: n}, false, 0, ans, big)
 		if c.bytes > replyCacheBytes {
 			t.Fatalf("%d bytes kept, bound %d", c.bytes, replyCacheBytes)
 		}
 	}
-	c.keep("kep huge", knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: -1}, false, 0, ans, append(big, 'x'), nil)
+	c.keep("kep huge", knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: -1}, false, 0, ans, append(big, 'x'))
 	if c.lookup([]byte("kep huge"), false) != nil {
 		t.Error("a reply over the size cap was kept")
 	}

@@ -90,20 +90,6 @@ func (m *Metrics) Answered(platform, kind string, took time.Duration) {
 	m.latency.WithLabelValues(platform).Observe(took.Seconds())
 }
 
-// AnsweredAs returns Answered for platform and kind with their series
-// looked up once, for a path that records the same pair again and again
-// (a reply kept for a question asked often).
-func (m *Metrics) AnsweredAs(platform, kind string) func(took time.Duration) {
-	if m == nil {
-		return func(time.Duration) {}
-	}
-	questions, latency := m.questions.WithLabelValues(platform, kind), m.latency.WithLabelValues(platform)
-	return func(took time.Duration) {
-		questions.Inc()
-		latency.Observe(took.Seconds())
-	}
-}
-
 // Failed records one error on platform for reason (one of the Reason
 // constants).
 func (m *Metrics) Failed(platform, reason string) {

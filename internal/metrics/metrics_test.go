@@ -15,7 +15,7 @@ func TestCounts(t *testing.T) {
 	m := New("v1.2.3")
 	m.Answered("slack", "kep", 2*time.Millisecond)
 	m.Answered("slack", "kep", 3*time.Millisecond)
-	m.AnsweredAs("slack", "error")(time.Millisecond) // the same series as Answered
+	m.Answered("slack", "error", time.Millisecond)
 	m.Failed("slack", ReasonBadRequest)
 
 	if got := testutil.ToFloat64(m.questions.WithLabelValues("slack", "kep")); got != 2 {
@@ -59,6 +59,5 @@ func TestHandlerServesOwnRegistryOnly(t *testing.T) {
 func TestNilMetricsRecordsNothing(t *testing.T) {
 	var m *Metrics
 	m.Answered("slack", "kep", time.Second) // must not panic
-	m.AnsweredAs("slack", "kep")(time.Second)
 	m.Failed("slack", ReasonPost)
 }
