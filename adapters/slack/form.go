@@ -148,14 +148,8 @@ func appendUnescaped(dst, v []byte) (out []byte, ok bool) {
 // nextField splits the first key=value pair off a form body, still
 // escaped, and returns the rest.
 func nextField(body []byte) (key, value, rest []byte) {
-	pair := body
-	if i := bytes.IndexByte(body, '&'); i >= 0 {
-		pair, rest = body[:i], body[i+1:]
-	}
-	key = pair
-	if i := bytes.IndexByte(pair, '='); i >= 0 {
-		key, value = pair[:i], pair[i+1:]
-	}
+	pair, rest, _ := bytes.Cut(body, []byte{'&'})
+	key, value, _ = bytes.Cut(pair, []byte{'='})
 	return key, value, rest
 }
 
