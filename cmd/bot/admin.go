@@ -20,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/fetch"
 	"github.com/kepbot/kepbot/internal/refresh"
 )
 
@@ -226,8 +227,7 @@ func urlOnLoopback(raw string) (string, error) {
 	if err != nil {
 		return "", errors.New("the URL in it does not parse")
 	}
-	ip := net.ParseIP(req.URL.Hostname())
-	if req.URL.Scheme != "http" || (req.URL.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback())) {
+	if req.URL.Scheme != "http" || !fetch.IsLoopbackName(req.URL.Hostname()) {
 		return "", errors.New("the URL in it is not on this machine; refusing to send the token there")
 	}
 	return req.URL.String(), nil

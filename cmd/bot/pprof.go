@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"time"
+
+	"github.com/kepbot/kepbot/internal/fetch"
 )
 
 // startPprof serves Go's profiles (net/http/pprof) on addr, a loopback
@@ -18,7 +20,7 @@ func startPprof(ctx context.Context, addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--pprof %q: want host:port on this machine, e.g. 127.0.0.1:6060", addr)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !fetch.IsLoopbackName(host) {
 		return "", fmt.Errorf("--pprof %q: profiles are served only on a loopback address, e.g. 127.0.0.1:6060", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
