@@ -167,7 +167,7 @@ func (s *Store) Close() error {
 // Keys under the prefix.
 func (s *Store) kSub(id string) string       { return s.prefix + "subscriptions/" + id }
 func (s *Store) kLedgerSeq() string          { return s.prefix + "ledger/seq" }
-func (s *Store) kLedger(k string) string     { return s.prefix + "ledger/keys/" + store.LedgerKey(k) }
+func (s *Store) kLedgerFormat() string       { return s.prefix + "ledger/format" }
 func (s *Store) kDelivery(key string) string { return s.prefix + "outbox/d/" + key }
 func (s *Store) kSending(key string) string  { return s.prefix + "outbox/sending/" + key }
 func (s *Store) kDuePrefix(platform string) string {

@@ -76,12 +76,6 @@ func (s *Store) Generation(ctx context.Context) (uint64, error) {
 	return g.Number, err
 }
 
-// CurrentGeneration returns the current generation's description.
-func (s *Store) CurrentGeneration(ctx context.Context) (Generation, error) {
-	g, _, err := s.generation(ctx)
-	return g, err
-}
-
 func (s *Store) generation(ctx context.Context) (Generation, int64, error) {
 	var g Generation
 	raw, rev, err := s.get(ctx, "read the knowledge generation", s.kGeneration())

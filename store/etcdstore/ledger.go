@@ -45,8 +45,8 @@ func (s *Store) ObserveNotices(ctx context.Context, ids []knowledge.NoticeIdenti
 		if len(l.dirty) == 0 && l.seq == l.readSeq && l.aliases {
 			return out, nil
 		}
-		cmps := []clientv3.Cmp{unchanged(s.kLedgerSeq(), l.seqRev), unchanged(s.prefix+"ledger/format", l.formatRev)}
-		ops := []clientv3.Op{clientv3.OpPut(s.kLedgerSeq(), strconv.FormatUint(l.seq, 10)), clientv3.OpPut(s.prefix+"ledger/format", "aliases")}
+		cmps := []clientv3.Cmp{unchanged(s.kLedgerSeq(), l.seqRev), unchanged(s.kLedgerFormat(), l.formatRev)}
+		ops := []clientv3.Op{clientv3.OpPut(s.kLedgerSeq(), strconv.FormatUint(l.seq, 10)), clientv3.OpPut(s.kLedgerFormat(), "aliases")}
 		for n := range l.dirty {
 			raw, err := json.Marshal(l.shards[n])
 			if err != nil {
@@ -85,7 +85,7 @@ func (s *Store) readLedger(parent context.Context) (*ledger, error) {
 	defer cancel()
 	resp, err := s.c.Txn(ctx).Then(
 		clientv3.OpGet(s.kLedgerSeq()),
-		clientv3.OpGet(s.prefix+"ledger/format"),
+		clientv3.OpGet(s.kLedgerFormat()),
 		clientv3.OpGet(s.prefix+"ledger/shard/", clientv3.WithPrefix()),
 	).Commit()
 	if err != nil {
