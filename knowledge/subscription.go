@@ -318,6 +318,16 @@ type Delivery struct {
 // "slack/T01/C0123/<digest ID>". The same digest is owed to a channel once.
 func DeliveryKey(ch ChannelRef, digestID string) string { return ch.ID() + "/" + digestID }
 
+// ParseDeliveryKey returns the channel of a DeliveryKey, and false when
+// key is not one.
+func ParseDeliveryKey(key string) (ChannelRef, bool) {
+	parts := strings.SplitN(key, "/", 4)
+	if len(parts) != 4 {
+		return ChannelRef{}, false
+	}
+	return ChannelRef{Platform: parts[0], Workspace: parts[1], Channel: parts[2]}, true
+}
+
 // Queue makes d a new pending delivery, created at now unless it says
 // when, and records in sub, its subscription, that it was told d's news:
 // Seen, the last digest, and a new Rev. Every outbox does this for each

@@ -141,7 +141,7 @@ func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, l
 			if len(k) <= 8 || bytes.Compare(k[:8], due[:]) > 0 {
 				break
 			}
-			if ref, ok := refOfKey(k[8:]); ok && f.Ready != nil && !f.Ready(ref) {
+			if ref, ok := knowledge.ParseDeliveryKey(string(k[8:])); ok && f.Ready != nil && !f.Ready(ref) {
 				continue
 			}
 			dv, err := getDelivery(tx, string(k[8:]))

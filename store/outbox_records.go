@@ -101,16 +101,6 @@ func dueKey(dv *knowledge.Delivery) []byte {
 	return append(tk[:], dv.Key...)
 }
 
-// refOfKey reads the channel out of a delivery key
-// ("platform/workspace/channel/digest").
-func refOfKey(k []byte) (knowledge.ChannelRef, bool) {
-	parts := bytes.SplitN(k, []byte("/"), 4)
-	if len(parts) != 4 {
-		return knowledge.ChannelRef{}, false
-	}
-	return knowledge.ChannelRef{Platform: string(parts[0]), Workspace: string(parts[1]), Channel: string(parts[2])}, true
-}
-
 // dueBucket returns platform's due index, or nil before its first entry.
 func dueBucket(tx *bolt.Tx, platform string) *bolt.Bucket {
 	b := tx.Bucket(bucketDue)

@@ -51,7 +51,7 @@ func (s *Store) ClaimDue(ctx context.Context, platform string, now time.Time, li
 			if !ok {
 				continue
 			}
-			if ref, ok := refOfKey(key); ok && f.Ready != nil && !f.Ready(ref) {
+			if ref, ok := knowledge.ParseDeliveryKey(key); ok && f.Ready != nil && !f.Ready(ref) {
 				continue
 			}
 			dv, rev, err := s.delivery(ctx, key)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
@@ -202,13 +201,4 @@ func (s *Store) killPending(parent context.Context, ch knowledge.ChannelRef, rea
 		ops = append(ops, s.putDelivery(&dv)...)
 	}
 	return cmps, ops, nil
-}
-
-// refOfKey reads the channel out of a delivery key.
-func refOfKey(k string) (knowledge.ChannelRef, bool) {
-	parts := strings.SplitN(k, "/", 4)
-	if len(parts) != 4 {
-		return knowledge.ChannelRef{}, false
-	}
-	return knowledge.ChannelRef{Platform: parts[0], Workspace: parts[1], Channel: parts[2]}, true
 }

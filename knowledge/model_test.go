@@ -23,3 +23,14 @@ func TestNoticeAction(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDeliveryKey: a delivery's key gives back its channel.
+func TestParseDeliveryKey(t *testing.T) {
+	ref := ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C1"}
+	if got, ok := ParseDeliveryKey(DeliveryKey(ref, "digest-1")); !ok || got != ref {
+		t.Errorf("ParseDeliveryKey(DeliveryKey(%v)) = %v, %v", ref, got, ok)
+	}
+	if _, ok := ParseDeliveryKey("slack/T1"); ok {
+		t.Error("a key of two parts parsed")
+	}
+}
