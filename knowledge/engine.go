@@ -332,9 +332,9 @@ func isSpace(r rune) bool {
 	return false
 }
 
-// short returns user words safe and short enough to echo in a title: only
+// Short returns user words safe and short enough to echo in a title: only
 // letters, digits, spaces and - . _, at most 40 runes.
-func short(s string) string {
+func Short(s string) string {
 	var parts []string
 	for _, w := range strings.Fields(s) {
 		parts = append(parts, echo(w))

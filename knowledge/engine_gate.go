@@ -122,9 +122,9 @@ func closestFold(w string, vocab []string) []string {
 		lower = append(lower, l)
 	}
 	var out []string
-	for _, c := range closest(strings.ToLower(w), lower) {
+	for _, c := range ClosestWords(strings.ToLower(w), lower) {
 		out = append(out, back[c])
-		if len(out) == maxSuggestions {
+		if len(out) == MaxSuggestions {
 			break
 		}
 	}

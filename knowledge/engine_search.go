@@ -117,7 +117,7 @@ func (e *Engine) answerSearch(ctx context.Context, words string) (*Answer, error
 	if len(hits) == 0 {
 		return nil, Errorf(ENOTFOUND, "I found no KEP matching those words. Try fewer words, a feature gate name or a SIG.")
 	}
-	a := &Answer{Kind: KindSearch, Title: "Search: " + short(words)}
+	a := &Answer{Kind: KindSearch, Title: "Search: " + Short(words)}
 	var ids []string
 	for i, h := range hits {
 		if i == maxSearchItems {

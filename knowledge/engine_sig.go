@@ -111,9 +111,9 @@ func unknownSIG(c *catalog, sig string) error {
 		msg += " SIGs I know: " + strings.Join(bare, ", ") + "."
 	}
 	want := strings.TrimPrefix(sig, "sig-")
-	near := closest(want, bare)
+	near := ClosestWords(want, bare)
 	for _, b := range bare { // networking is network, net is network
-		if len(near) < maxSuggestions && len(want) >= 3 && (strings.HasPrefix(want, b) || strings.HasPrefix(b, want)) && !contains(near, b) {
+		if len(near) < MaxSuggestions && len(want) >= 3 && (strings.HasPrefix(want, b) || strings.HasPrefix(b, want)) && !contains(near, b) {
 			near = append(near, b)
 		}
 	}

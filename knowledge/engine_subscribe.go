@@ -190,9 +190,9 @@ func subscriptionFacts(s *Subscription) []Fact {
 	if !f.From.IsZero() {
 		from = "after " + f.From.String()
 	}
-	who := short(s.CreatedByName)
+	who := Short(s.CreatedByName)
 	if who == "" {
-		who = short(s.CreatedBy)
+		who = Short(s.CreatedBy)
 	}
 	state := string(s.State)
 	if !s.Active() {
@@ -265,7 +265,7 @@ func PauseReasonText(reason string) string {
 	if t, ok := pauseReasons[reason]; ok {
 		return t + " (" + reason + ")"
 	}
-	if r := short(reason); r != "" {
+	if r := Short(reason); r != "" {
 		return r
 	}
 	return "posting failed for good"

@@ -83,8 +83,8 @@ func echo(s string) string {
 	return b.String()
 }
 
-// maxSuggestions is how many "did you mean" questions an error carries.
-const maxSuggestions = 3
+// MaxSuggestions is how many "did you mean" questions an error carries.
+const MaxSuggestions = 3
 
 // Near is a word of a vocabulary and its edit distance from a word typed.
 type Near struct {
@@ -125,8 +125,8 @@ func Closest(w string, vocab []string) []Near {
 	return out
 }
 
-// closest is Closest without the distances.
-func closest(w string, vocab []string) []string {
+// ClosestWords is Closest without the distances.
+func ClosestWords(w string, vocab []string) []string {
 	var out []string
 	for _, c := range Closest(w, vocab) {
 		out = append(out, c.Word)

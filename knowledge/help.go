@@ -136,9 +136,9 @@ func usage(topic string) string {
 	return fmt.Sprintf("Usage: %s, e.g. %s.", c.Usage, c.Examples[0])
 }
 
-// badInput returns an EBADINPUT *Error whose message says what was wrong
+// BadInput returns an EBADINPUT *Error whose message says what was wrong
 // and ends with the usage line of topic.
-func badInput(topic, format string, args ...any) *Error {
+func BadInput(topic, format string, args ...any) *Error {
 	return &Error{Code: EBADINPUT, Message: fmt.Sprintf(format, args...) + " " + usage(topic)}
 }
 
@@ -156,7 +156,7 @@ func helpAnswer(topic string) (*Answer, error) {
 	c := findCommand(topic)
 	if c == nil {
 		return nil, &Error{Code: EBADINPUT, Message: "I have no help on that topic. Topics: " + strings.Join(helpTopics(), ", ") + ".",
-			Suggestions: prefixAll("help ", closest(strings.ToLower(topic), helpTopics()))}
+			Suggestions: prefixAll("help ", ClosestWords(strings.ToLower(topic), helpTopics()))}
 	}
 	a := &Answer{Kind: KindHelp, Title: "kepbot help: " + c.Topic, Query: "help " + c.Topic,
 		Text: c.Usage + ": " + c.Summary + "."}

@@ -60,11 +60,11 @@ func ParseFilter(m map[string]string) (Filter, error) {
 	for _, k := range keys {
 		lk := strings.ToLower(strings.TrimSpace(k))
 		if !contains(filterKeys, lk) {
-			return Filter{}, badInput("subscribe", "I don't know the filter %q; the filters are sig, from, schedule and format.", echo(k))
+			return Filter{}, BadInput("subscribe", "I don't know the filter %q; the filters are sig, from, schedule and format.", echo(k))
 		}
 		v := strings.TrimSpace(m[k])
 		if v == "" {
-			return Filter{}, badInput("subscribe", "The filter %s: needs a value.", lk)
+			return Filter{}, BadInput("subscribe", "The filter %s: needs a value.", lk)
 		}
 		val, err := filterValue(lk, v)
 		if err != nil {
@@ -75,7 +75,7 @@ func ParseFilter(m map[string]string) (Filter, error) {
 			f.SIG = val
 		case "from":
 			if f.From, err = ParseVersion(val); err != nil {
-				return Filter{}, badInput("subscribe", "from:%s is not a release; use one like from:1.29.", echo(v))
+				return Filter{}, BadInput("subscribe", "from:%s is not a release; use one like from:1.29.", echo(v))
 			}
 		case "schedule":
 			f.Schedule = val
@@ -473,19 +473,19 @@ func filterValue(k, v string) (string, error) {
 	case "sig":
 		lv = strings.TrimPrefix(lv, "sig-")
 		if !IsSIGName(lv) {
-			return "", badInput("subscribe", "sig:%s is not a SIG name; use one like sig:network.", echo(v))
+			return "", BadInput("subscribe", "sig:%s is not a SIG name; use one like sig:network.", echo(v))
 		}
 		return lv, nil
 	case "from":
 		ver, err := ParseVersion(lv)
 		if err != nil {
-			return "", badInput("subscribe", "from:%s is not a release; use one like from:1.29.", echo(v))
+			return "", BadInput("subscribe", "from:%s is not a release; use one like from:1.29.", echo(v))
 		}
 		return ver.String(), nil
 	}
 	choices := filterChoices[k]
 	if !contains(choices, lv) {
-		return "", badInput("subscribe", "%s:%s is not allowed; use %s:%s.", k, echo(v), k, strings.Join(choices, ", "+k+":"))
+		return "", BadInput("subscribe", "%s:%s is not allowed; use %s:%s.", k, echo(v), k, strings.Join(choices, ", "+k+":"))
 	}
 	return lv, nil
 }

@@ -115,7 +115,7 @@ func (r *reading) kep(q knowledge.Question, n int, v *Vocabulary) (knowledge.Que
 func (r *reading) sigQuestion(q knowledge.Question, v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 	q.Kind, q.Words = knowledge.AskSIG, r.sig
 	if v != nil && len(v.sigs) > 0 && !v.sigs[r.sig] {
-		return q, r.unsure("I know no SIG named "+knowledge.Echo(r.sig)+".", prefixAll("sig ", closest(r.sig, v.sigNames())))
+		return q, r.unsure("I know no SIG named "+knowledge.Echo(r.sig)+".", prefixAll("sig ", knowledge.ClosestWords(r.sig, v.sigNames())))
 	}
 	if !knowledge.IsSIGName(r.sig) || len(r.versions) > 1 {
 		return q, r.unsure("Give one SIG name and at most one release, e.g. sig node 1.30.", nil)

@@ -85,7 +85,7 @@ func (r *reading) choose(words []string, f feature) *knowledge.Error {
 			ms = append(ms, m)
 		}
 	}
-	name := short(strings.Join(words, " "))
+	name := knowledge.Short(strings.Join(words, " "))
 	if len(ms) == 0 {
 		if r.stage() != knowledge.StageNone || r.yesNo || r.intents != 0 || len(r.versions) > 0 {
 			return r.unsure("I don't know a feature called "+name+". Try search, a feature gate or a KEP number.",

@@ -85,7 +85,7 @@ func parseNormalized(s string) (knowledge.Question, error) {
 		if head == "release" {
 			return parseVersionQuestion(low[1:], "")
 		}
-		return knowledge.Question{}, badInput("releases", "releases takes no more words.")
+		return knowledge.Question{}, knowledge.BadInput("releases", "releases takes no more words.")
 	case "help", "帮助":
 		return parseHelp(low[1:])
 	case "gate", "featuregate", "feature-gate":
@@ -96,7 +96,7 @@ func parseNormalized(s string) (knowledge.Question, error) {
 		return parseDiff(head, low[1:])
 	case "sig":
 		if len(args) == 0 {
-			return knowledge.Question{}, badInput("sig", "Which SIG?")
+			return knowledge.Question{}, knowledge.BadInput("sig", "Which SIG?")
 		}
 		return parseSIG(low[1], low[2:])
 	case "subscribe":
@@ -105,10 +105,10 @@ func parseNormalized(s string) (knowledge.Question, error) {
 		if len(args) == 0 || (len(args) == 1 && isDeprecationWord(low[1])) {
 			return knowledge.Question{Kind: knowledge.AskUnsubscribe}, nil
 		}
-		return knowledge.Question{}, badInput("unsubscribe", "I only send deprecation digests, so there is nothing else to stop.")
+		return knowledge.Question{}, knowledge.BadInput("unsubscribe", "I only send deprecation digests, so there is nothing else to stop.")
 	case "subscriptions":
 		if len(args) > 0 {
-			return knowledge.Question{}, badInput("subscriptions", "subscriptions takes no more words.")
+			return knowledge.Question{}, knowledge.BadInput("subscriptions", "subscriptions takes no more words.")
 		}
 		return knowledge.Question{Kind: knowledge.AskSubscriptions}, nil
 	case "supported":
@@ -134,7 +134,7 @@ func parseNormalized(s string) (knowledge.Question, error) {
 			return knowledge.Question{}, err
 		}
 		if len(args) > 0 {
-			return knowledge.Question{}, badInput("kep", "Ask about one KEP at a time, with nothing after its number.")
+			return knowledge.Question{}, knowledge.BadInput("kep", "Ask about one KEP at a time, with nothing after its number.")
 		}
 		return knowledge.Question{Kind: knowledge.AskKEP, KEP: n}, nil
 	}
@@ -143,9 +143,9 @@ func parseNormalized(s string) (knowledge.Question, error) {
 	}
 	if st, err := parseStage(strings.Join(low, " ")); err == nil {
 		if st.IsGraduation() {
-			return knowledge.Question{}, badInput("stage", "Which release?")
+			return knowledge.Question{}, knowledge.BadInput("stage", "Which release?")
 		}
-		return knowledge.Question{}, badInput("deprecations", "Which release?")
+		return knowledge.Question{}, knowledge.BadInput("deprecations", "Which release?")
 	}
 	return knowledge.Question{}, errNotUnderstood()
 }
@@ -153,17 +153,17 @@ func parseNormalized(s string) (knowledge.Question, error) {
 // parseKEPArgs reads what follows "kep": one number.
 func parseKEPArgs(args []string) (knowledge.Question, error) {
 	if len(args) == 0 {
-		return knowledge.Question{}, badInput("kep", "Which KEP? Give its number.")
+		return knowledge.Question{}, knowledge.BadInput("kep", "Which KEP? Give its number.")
 	}
 	if len(args) > 1 {
-		return knowledge.Question{}, badInput("kep", "Ask about one KEP at a time, with nothing after its number.")
+		return knowledge.Question{}, knowledge.BadInput("kep", "Ask about one KEP at a time, with nothing after its number.")
 	}
 	n, ok, err := kepToken(args[0])
 	if !ok {
 		if looksVersion(strings.ToLower(args[0])) {
-			return knowledge.Question{}, badInput("kep", "%q is a release, not a KEP number; ask just %s for the release.", knowledge.Echo(args[0]), knowledge.Echo(args[0]))
+			return knowledge.Question{}, knowledge.BadInput("kep", "%q is a release, not a KEP number; ask just %s for the release.", knowledge.Echo(args[0]), knowledge.Echo(args[0]))
 		}
-		return knowledge.Question{}, badInput("kep", "%q is not a KEP number.", knowledge.Echo(args[0]))
+		return knowledge.Question{}, knowledge.BadInput("kep", "%q is not a KEP number.", knowledge.Echo(args[0]))
 	}
 	if err != nil {
 		return knowledge.Question{}, err
@@ -188,7 +188,7 @@ func kepToken(tok string) (n int, ok bool, err error) {
 			if !sep && unicode.IsLetter(rune(rest[0])) {
 				return 0, false, nil // a word like "keps"
 			}
-			return 0, true, badInput("kep", "%q is not a KEP number.", knowledge.Echo(tok))
+			return 0, true, knowledge.BadInput("kep", "%q is not a KEP number.", knowledge.Echo(tok))
 		}
 		t = rest
 	} else {
@@ -198,11 +198,11 @@ func kepToken(tok string) (n int, ok bool, err error) {
 		return 0, false, nil
 	}
 	if len(t) > 6 {
-		return 0, true, badInput("kep", "%q is too long for a KEP number.", knowledge.Echo(tok))
+		return 0, true, knowledge.BadInput("kep", "%q is too long for a KEP number.", knowledge.Echo(tok))
 	}
 	n, _ = strconv.Atoi(t)
 	if n == 0 {
-		return 0, true, badInput("kep", "KEP numbers start at 1.")
+		return 0, true, knowledge.BadInput("kep", "KEP numbers start at 1.")
 	}
 	return n, true, nil
 }
@@ -216,17 +216,17 @@ func parseVersionQuestion(toks []string, lead string) (knowledge.Question, error
 	var rest []string
 	switch {
 	case len(toks) == 0:
-		return knowledge.Question{}, badInput("release", "Which release?")
+		return knowledge.Question{}, knowledge.BadInput("release", "Which release?")
 	case looksVersion(toks[0]):
 		vtok, rest = toks[0], toks[1:]
 	case looksVersion(toks[len(toks)-1]):
 		vtok, rest = toks[len(toks)-1], toks[:len(toks)-1]
 	default:
-		return knowledge.Question{}, badInput("release", "Which release?")
+		return knowledge.Question{}, knowledge.BadInput("release", "Which release?")
 	}
 	v, err := knowledge.ParseVersion(vtok)
 	if err != nil {
-		return knowledge.Question{}, badInput("release", "%q is not a release like 1.29.", knowledge.Echo(vtok))
+		return knowledge.Question{}, knowledge.BadInput("release", "%q is not a release like 1.29.", knowledge.Echo(vtok))
 	}
 	if lead != "" {
 		rest = append([]string{lead}, rest...)
@@ -242,13 +242,13 @@ func parseVersionQuestion(toks []string, lead string) (knowledge.Question, error
 	if len(rest) == 1 && looksVersion(word) {
 		if w, err := knowledge.ParseVersion(word); err == nil {
 			if w == v {
-				return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT, Message: "That is one release twice. " + usage("release"), Suggestions: []string{v.String()}}
+				return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT, Message: "That is one release twice. " + knowledge.Usage("release"), Suggestions: []string{v.String()}}
 			}
 			if w.Less(v) {
 				v, w = w, v
 			}
 			d := knowledge.Question{Kind: knowledge.AskDiff, Version: v, To: w}
-			return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT, Message: "That is two releases. " + usage("diff"), Suggestions: []string{d.Canonical()}}
+			return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT, Message: "That is two releases. " + knowledge.Usage("diff"), Suggestions: []string{d.Canonical()}}
 		}
 	}
 	if word == "notices" || word == "notes" {
@@ -259,7 +259,7 @@ func parseVersionQuestion(toks []string, lead string) (knowledge.Question, error
 		return knowledge.Question{}, errNotUnderstood()
 	}
 	if err != nil {
-		return knowledge.Question{}, badInput("stage", "%q is not a stage; use alpha, beta or ga, or deprecations or removals.", short(word))
+		return knowledge.Question{}, knowledge.BadInput("stage", "%q is not a stage; use alpha, beta or ga, or deprecations or removals.", knowledge.Short(word))
 	}
 	switch st {
 	case knowledge.StageDeprecated:

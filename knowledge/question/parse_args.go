@@ -23,18 +23,18 @@ func parseHelp(args []string) (knowledge.Question, error) {
 		topics := knowledge.HelpTopics()
 		return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT,
 			Message:     "I have no help on that topic. Topics: " + strings.Join(topics, ", ") + ".",
-			Suggestions: prefixAll("help ", closest(topic, topics))}
+			Suggestions: prefixAll("help ", knowledge.ClosestWords(topic, topics))}
 	}
 	return knowledge.Question{Kind: knowledge.AskHelp, Words: t}, nil
 }
 
 func parseGate(args []string) (knowledge.Question, error) {
 	if len(args) != 1 {
-		return knowledge.Question{}, badInput("gate", "Give one feature gate name, written as one word.")
+		return knowledge.Question{}, knowledge.BadInput("gate", "Give one feature gate name, written as one word.")
 	}
 	name := args[0]
 	if len(name) > 100 || !isGateName(name) {
-		return knowledge.Question{}, badInput("gate", "%q is not a feature gate name; those are one word of letters and digits.", knowledge.Echo(name))
+		return knowledge.Question{}, knowledge.BadInput("gate", "%q is not a feature gate name; those are one word of letters and digits.", knowledge.Echo(name))
 	}
 	return knowledge.Question{Kind: knowledge.AskGate, Words: name}, nil
 }
@@ -42,7 +42,7 @@ func parseGate(args []string) (knowledge.Question, error) {
 func parseSearch(args []string) (knowledge.Question, error) {
 	words := strings.Join(args, " ")
 	if !strings.ContainsFunc(words, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-		return knowledge.Question{}, badInput("search", "What should I search for?")
+		return knowledge.Question{}, knowledge.BadInput("search", "What should I search for?")
 	}
 	return knowledge.Question{Kind: knowledge.AskSearch, Words: words}, nil
 }
@@ -59,7 +59,7 @@ func parseDiff(head string, args []string) (knowledge.Question, error) {
 		}
 	}
 	if len(vs) != 2 {
-		return knowledge.Question{}, badInput(head, "Give two releases, the one you run and the one you go to.")
+		return knowledge.Question{}, knowledge.BadInput(head, "Give two releases, the one you run and the one you go to.")
 	}
 	from, err1 := knowledge.ParseVersion(vs[0])
 	to, err2 := knowledge.ParseVersion(vs[1])
@@ -68,11 +68,11 @@ func parseDiff(head string, args []string) (knowledge.Question, error) {
 		if err1 == nil {
 			bad = vs[1]
 		}
-		return knowledge.Question{}, badInput(head, "%q is not a release like 1.29.", knowledge.Echo(bad))
+		return knowledge.Question{}, knowledge.BadInput(head, "%q is not a release like 1.29.", knowledge.Echo(bad))
 	}
 	switch from.Compare(to) {
 	case 0:
-		return knowledge.Question{}, badInput(head, "Those are the same release; give two different ones.")
+		return knowledge.Question{}, knowledge.BadInput(head, "Those are the same release; give two different ones.")
 	case 1:
 		fix := head + " " + to.String() + " " + from.String()
 		return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT,
@@ -98,19 +98,19 @@ func parseSIG(name string, rest []string) (knowledge.Question, error) {
 	var v knowledge.Version
 	switch last := parts[len(parts)-1]; {
 	case versions > 1 || len(parts) > 5:
-		return knowledge.Question{}, badInput("sig", "Give one SIG name and at most one release.")
+		return knowledge.Question{}, knowledge.BadInput("sig", "Give one SIG name and at most one release.")
 	case versions == 1 && !looksVersion(last):
-		return knowledge.Question{}, badInput("sig", "Give the release after the SIG name.")
+		return knowledge.Question{}, knowledge.BadInput("sig", "Give the release after the SIG name.")
 	case versions == 1:
 		w, err := knowledge.ParseVersion(last)
 		if err != nil {
-			return knowledge.Question{}, badInput("sig", "%q is not a release like 1.29.", knowledge.Echo(last))
+			return knowledge.Question{}, knowledge.BadInput("sig", "%q is not a release like 1.29.", knowledge.Echo(last))
 		}
 		v, parts = w, parts[:len(parts)-1]
 	}
 	joined := strings.TrimPrefix(strings.Join(parts, "-"), "sig-")
 	if len(parts) == 0 || !knowledge.IsSIGName(joined) {
-		return knowledge.Question{}, badInput("sig", "%q is not a SIG name.", knowledge.Echo(joined))
+		return knowledge.Question{}, knowledge.BadInput("sig", "%q is not a SIG name.", knowledge.Echo(joined))
 	}
 	return knowledge.Question{Kind: knowledge.AskSIG, Words: joined, Version: v}, nil
 }
@@ -123,7 +123,7 @@ func parseIs(args []string) (knowledge.Question, error) {
 	if len(args) == 2 && looksVersion(args[0]) && args[1] == "supported" {
 		v, err := knowledge.ParseVersion(args[0])
 		if err != nil {
-			return knowledge.Question{}, badInput("is", "%q is not a release like 1.29.", knowledge.Echo(args[0]))
+			return knowledge.Question{}, knowledge.BadInput("is", "%q is not a release like 1.29.", knowledge.Echo(args[0]))
 		}
 		return knowledge.Question{Kind: knowledge.AskSupported, Version: v}, nil
 	}
@@ -131,11 +131,11 @@ func parseIs(args []string) (knowledge.Question, error) {
 		args = args[1:]
 	}
 	if len(args) < 2 {
-		return knowledge.Question{}, badInput("is", "Ask whether a KEP is at a stage, or a release supported.")
+		return knowledge.Question{}, knowledge.BadInput("is", "Ask whether a KEP is at a stage, or a release supported.")
 	}
 	n, ok, err := kepToken(args[0])
 	if !ok {
-		return knowledge.Question{}, badInput("is", "%q is not a KEP number.", knowledge.Echo(args[0]))
+		return knowledge.Question{}, knowledge.BadInput("is", "%q is not a KEP number.", knowledge.Echo(args[0]))
 	}
 	if err != nil {
 		return knowledge.Question{}, err
@@ -144,13 +144,13 @@ func parseIs(args []string) (knowledge.Question, error) {
 	var v knowledge.Version
 	if k := len(rest); k >= 3 && rest[k-2] == "in" {
 		if v, err = knowledge.ParseVersion(rest[k-1]); err != nil {
-			return knowledge.Question{}, badInput("is", "%q is not a release like 1.29.", knowledge.Echo(rest[k-1]))
+			return knowledge.Question{}, knowledge.BadInput("is", "%q is not a release like 1.29.", knowledge.Echo(rest[k-1]))
 		}
 		rest = rest[:k-2]
 	}
 	st, err := parseStage(strings.Join(rest, " "))
 	if err != nil {
-		return knowledge.Question{}, badInput("is", "%q is not a stage; use alpha, beta, ga, deprecated or removed.", short(strings.Join(rest, " ")))
+		return knowledge.Question{}, knowledge.BadInput("is", "%q is not a stage; use alpha, beta, ga, deprecated or removed.", knowledge.Short(strings.Join(rest, " ")))
 	}
 	return knowledge.Question{Kind: knowledge.AskKEP, KEP: n, Stage: st, Version: v}, nil
 }
@@ -162,7 +162,7 @@ func isDeprecationWord(w string) bool {
 // parseSubscribe reads "deprecations" and the filters after "subscribe".
 func parseSubscribe(args []string) (knowledge.Question, error) {
 	if len(args) == 0 || !isDeprecationWord(strings.ToLower(args[0])) {
-		return knowledge.Question{}, badInput("subscribe", "I can only subscribe a channel to deprecation digests.")
+		return knowledge.Question{}, knowledge.BadInput("subscribe", "I can only subscribe a channel to deprecation digests.")
 	}
 	f, err := parseFilters(args[1:])
 	if err != nil {
@@ -194,17 +194,17 @@ func parseFilters(args []string) (map[string]string, error) {
 	for _, a := range joined {
 		k, v, ok := cutFilter(a)
 		if !ok {
-			return nil, badInput("subscribe", "%q is not a filter; filters look like sig:network.", knowledge.Echo(a))
+			return nil, knowledge.BadInput("subscribe", "%q is not a filter; filters look like sig:network.", knowledge.Echo(a))
 		}
 		k = strings.ToLower(k)
 		if !slices.Contains(keys, k) {
-			return nil, badInput("subscribe", "I don't know the filter %q; the filters are sig, from, schedule and format.", knowledge.Echo(k))
+			return nil, knowledge.BadInput("subscribe", "I don't know the filter %q; the filters are sig, from, schedule and format.", knowledge.Echo(k))
 		}
 		if _, dup := given[k]; dup {
-			return nil, badInput("subscribe", "The filter %s: is given twice; give it once.", k)
+			return nil, knowledge.BadInput("subscribe", "The filter %s: is given twice; give it once.", k)
 		}
 		if v == "" {
-			return nil, badInput("subscribe", "The filter %s: needs a value.", k)
+			return nil, knowledge.BadInput("subscribe", "The filter %s: needs a value.", k)
 		}
 		given[k] = v
 	}

@@ -33,7 +33,7 @@ func vocabulary() []string {
 	return out
 }
 
-// suggestQuestions returns up to maxSuggestions questions close to the
+// suggestQuestions returns up to knowledge.MaxSuggestions questions close to the
 // normalised text s that parse: one misspelt word replaced by a word of the
 // grammar ("kepp 4639" → "kep 4639", "1.29 gaa" → "1.29 ga"), a misspelt
 // filter name or value corrected, or a word glued to a number split.
@@ -87,7 +87,7 @@ func suggestQuestions(s string) []string {
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].dist < cands[j].dist })
 	var out []string
 	for _, c := range cands {
-		if len(out) == maxSuggestions {
+		if len(out) == knowledge.MaxSuggestions {
 			break
 		}
 		out = append(out, c.q)
