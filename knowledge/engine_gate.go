@@ -72,7 +72,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 // else as asked.
 func gateSpelling(k *KEP, notices []Notice, name string) string {
 	if k != nil {
-		for _, g := range kepGates(k) {
+		for _, g := range k.Gates() {
 			if strings.EqualFold(g, name) {
 				return g
 			}

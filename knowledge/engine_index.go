@@ -68,7 +68,7 @@ func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
 		add := func(t string, f field) { fs[t] |= f }
 		indexText(k.Title, inTitle, true, add)
 		add(strconv.Itoa(k.Number), inTitle)
-		for _, g := range kepGates(k) {
+		for _, g := range k.Gates() {
 			indexText(g, inGate, true, add)
 		}
 		indexText(strings.TrimPrefix(strings.ToLower(sigOf(k)), "sig-"), inSIG, false, add)

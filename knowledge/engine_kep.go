@@ -60,7 +60,7 @@ func kepFacts(k *KEP) *KEPFacts {
 	f := &KEPFacts{
 		Number: k.Number, Title: k.Title, SIG: k.SIG, Status: k.Status, Stage: k.CurrentStage(),
 		Milestones: make(map[string]string, len(reached)), Targets: map[string]string{},
-		FeatureGates: kepGates(k), Timeline: k.Timeline(),
+		FeatureGates: k.Gates(), Timeline: k.Timeline(),
 	}
 	for _, m := range k.History {
 		if f.Title == "" {
@@ -115,8 +115,9 @@ func changeLinkTitle(ch Change) string {
 	return t
 }
 
-// kepGates lists k's feature gates and those its history names, each once.
-func kepGates(k *KEP) []string {
+// Gates lists k's feature gates and those its history names, each once
+// whatever its case, never nil.
+func (k *KEP) Gates() []string {
 	out := []string{}
 	add := func(gs []string) {
 		for _, g := range gs {

@@ -3,8 +3,6 @@ package question
 import (
 	"slices"
 	"strings"
-
-	"github.com/kepbot/kepbot/knowledge"
 )
 
 // aliases are names people give features that neither a KEP's name, its
@@ -66,23 +64,6 @@ func stemPhrase(words []string) string {
 		}
 	}
 	return b.String()
-}
-
-// gatesOf lists k's feature gates and those its documents name, each once.
-func gatesOf(k *knowledge.KEP) []string {
-	var out []string
-	add := func(gs []string) {
-		for _, g := range gs {
-			if g != "" && !containsFold(out, g) {
-				out = append(out, g)
-			}
-		}
-	}
-	add(k.FeatureGates)
-	for _, m := range k.History {
-		add(m.FeatureGates)
-	}
-	return out
 }
 
 // containsFold reports whether ss holds s, ignoring case.

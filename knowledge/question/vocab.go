@@ -92,7 +92,7 @@ func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 			terms = append(terms, nameTermsOf(n))
 		}
 		vk.gates = len(terms)
-		for _, g := range gatesOf(k) {
+		for _, g := range k.Gates() {
 			lg := strings.ToLower(g)
 			if _, dup := v.gates[lg]; !dup {
 				v.gates[lg], v.gateOf[lg] = i, g
