@@ -176,10 +176,7 @@ func (e *Engine) Swap(ctx context.Context, write func() error) error {
 	e.srcMu.Lock()
 	e.srcs.Store(nil)
 	e.srcMu.Unlock()
-	c, err := e.readCatalog(ctx)
-	if err != nil {
-		c = nil
-	}
+	c, _ := e.readCatalog(ctx) // nil when it fails: the next question reads the store
 	e.cat.Store(c)
 	return nil
 }
