@@ -2,6 +2,7 @@ package slack
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -21,11 +22,12 @@ func (s slackLogger) Output(_ int, msg string) error {
 
 // safeErr strips the URL from a *url.Error, whose message repeats the URL
 // it failed on: a response_url is a bearer capability and never goes into
-// a log or an error.
+// a log or an error. What the URL error wrapped stays in the chain, so a
+// timeout is still a timeout.
 func safeErr(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return errors.New(strings.ToLower(ue.Op) + " failed: " + ue.Err.Error())
+		return fmt.Errorf("%s failed: %w", strings.ToLower(ue.Op), ue.Err)
 	}
 	return err
 }

@@ -1,9 +1,12 @@
 package slack
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +88,18 @@ func TestLogsNeverHoldSecrets(t *testing.T) {
 		if m["level"] != "debug" && strings.Contains(line, word) {
 			t.Errorf("question text at level %v: %s", m["level"], line)
 		}
+	}
+}
+
+// TestSafeErr: a URL error loses its URL (a response_url is a bearer
+// capability) and keeps what it wrapped.
+func TestSafeErr(t *testing.T) {
+	secret := "https://hooks.slack.com/commands/T1/2/SECRET"
+	err := safeErr(fmt.Errorf("respond: %w", &url.Error{Op: "Post", URL: secret, Err: context.DeadlineExceeded}))
+	if strings.Contains(err.Error(), "SECRET") || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("safeErr gave %q (deadline kept: %v)", err, errors.Is(err, context.DeadlineExceeded))
+	}
+	if plain := errors.New("x"); safeErr(plain) != plain {
+		t.Error("an error without a URL changed")
 	}
 }

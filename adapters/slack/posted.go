@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
@@ -41,11 +39,7 @@ func (p *Poster) FindPosted(ctx context.Context, channel, nonce string, since ti
 			if errors.As(err, &se) && (se.Err == "missing_scope" || se.Err == "not_allowed_token_type") {
 				return "", false, ErrNoHistoryScope
 			}
-			var ue *url.Error
-			if errors.As(err, &ue) { // no URL in the error
-				err = fmt.Errorf("%s failed: %w", strings.ToLower(ue.Op), ue.Err)
-			}
-			return "", false, fmt.Errorf("slack find posted digest: conversations.history: %w", err)
+			return "", false, fmt.Errorf("slack find posted digest: conversations.history: %w", safeErr(err))
 		}
 		for _, m := range resp.Messages {
 			if m.Metadata.EventType == digestEventType && m.Metadata.EventPayload["nonce"] == nonce {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -150,11 +149,7 @@ func channelID(s string) bool {
 // postFailure turns a failed chat.postMessage into the error the worker
 // reads, keeping the chain (timeouts stay timeouts) but no URL.
 func postFailure(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = fmt.Errorf("%s failed: %w", strings.ToLower(ue.Op), ue.Err)
-	}
-	err = fmt.Errorf("slack post digest: chat.postMessage: %w", err)
+	err = fmt.Errorf("slack post digest: chat.postMessage: %w", safeErr(err))
 	var rl *slackapi.RateLimitedError
 	if errors.As(err, &rl) {
 		return delivery.RateLimit(err, rl.RetryAfter, delivery.ScopeChannel)
