@@ -195,6 +195,24 @@ func (s *Subscription) PrepareSave() error {
 	return nil
 }
 
+// Replace makes s, ready to save, the subscription in place of old (nil
+// when the channel had none): old's delivery history stays, Rev moves on
+// past old's, and s is not paused.
+func (s *Subscription) Replace(old *Subscription) {
+	if old != nil {
+		s.Rev = old.Rev
+		s.LastDigestAt, s.LastDigestID, s.LastDeliveredAt = old.LastDigestAt, old.LastDigestID, old.LastDeliveredAt
+	}
+	s.Rev++
+	s.PausedReason, s.PausedAt = "", time.Time{}
+}
+
+// Pause stops digests to s for reason, from at; Rev moves on.
+func (s *Subscription) Pause(reason string, at time.Time) {
+	s.State, s.PausedReason, s.PausedAt = SubscriptionPaused, reason, at.UTC()
+	s.Rev++
+}
+
 // SubscriptionStore keeps subscriptions, at most one per channel. The store
 // package implements it over bbolt. Misses are *Error with code ENOTFOUND.
 type SubscriptionStore interface {

@@ -49,12 +49,7 @@ func (s *SubscriptionStore) SaveSubscription(ctx context.Context, sub knowledge.
 		if err != nil {
 			return false, err
 		}
-		if old != nil {
-			sub.Rev = old.Rev
-			sub.LastDigestAt, sub.LastDigestID, sub.LastDeliveredAt = old.LastDigestAt, old.LastDigestID, old.LastDeliveredAt
-		}
-		sub.Rev++
-		sub.PausedReason, sub.PausedAt = "", time.Time{}
+		sub.Replace(old)
 		return true, putSubscription(tx, &sub)
 	})
 	if err != nil {
@@ -124,8 +119,7 @@ func pauseTx(tx *bolt.Tx, ch knowledge.ChannelRef, reason string, at time.Time) 
 	if err != nil || sub == nil {
 		return false, err
 	}
-	sub.State, sub.PausedReason, sub.PausedAt = knowledge.SubscriptionPaused, reason, at.UTC()
-	sub.Rev++
+	sub.Pause(reason, at)
 	if err := putSubscription(tx, sub); err != nil {
 		return false, err
 	}

@@ -163,8 +163,7 @@ func (s *Store) MarkDead(ctx context.Context, key, reason string, pause bool, no
 		if err != nil || sub == nil {
 			return knowledge.DeliveryDead, nil, nil, err
 		}
-		sub.State, sub.PausedReason, sub.PausedAt = knowledge.SubscriptionPaused, reason, now.UTC()
-		sub.Rev++
+		sub.Pause(reason, now)
 		cmps, ops, err := s.killPending(ctx, dv.Ref(), "subscription paused: "+reason, now, dv.Key)
 		if err != nil {
 			return "", nil, nil, err

@@ -25,12 +25,7 @@ func (s *Store) SaveSubscription(ctx context.Context, sub knowledge.Subscription
 			return nil, err
 		}
 		next := sub
-		if old != nil {
-			next.Rev = old.Rev
-			next.LastDigestAt, next.LastDigestID, next.LastDeliveredAt = old.LastDigestAt, old.LastDigestID, old.LastDeliveredAt
-		}
-		next.Rev++
-		next.PausedReason, next.PausedAt = "", time.Time{}
+		next.Replace(old)
 		raw, err := json.Marshal(&next)
 		if err != nil {
 			return nil, fmt.Errorf("encode subscription %s: %w", sub.ID, err)
@@ -61,8 +56,7 @@ func (s *Store) DeleteSubscription(ctx context.Context, ch knowledge.ChannelRef)
 // ENOTFOUND when the channel has no subscription.
 func (s *Store) PauseSubscription(ctx context.Context, ch knowledge.ChannelRef, reason string, at time.Time) error {
 	return s.changeSubscription(ctx, "pause subscription "+ch.ID(), ch, func(sub *knowledge.Subscription) (clientv3.Op, string, time.Time) {
-		sub.State, sub.PausedReason, sub.PausedAt = knowledge.SubscriptionPaused, reason, at.UTC()
-		sub.Rev++
+		sub.Pause(reason, at)
 		raw, _ := json.Marshal(sub) // a decoded subscription always encodes
 		return clientv3.OpPut(s.kSub(ch.ID()), string(raw)), "subscription paused: " + reason, at
 	})
