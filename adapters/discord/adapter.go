@@ -292,26 +292,14 @@ func (a *Adapter) ask(ctx context.Context, text string, from knowledge.Origin, l
 }
 
 func (a *Adapter) answer(ctx context.Context, text string, from knowledge.Origin, log zerolog.Logger) *knowledge.Answer {
-	q, err := a.reader.Read(ctx, text)
-	if err != nil {
-		return knowledge.ErrorAnswer(err)
-	}
-	q.From = from
 	actx, cancel := context.WithTimeout(ctx, answerTimeout)
 	defer cancel()
-	ans, err := a.answerer.Answer(actx, q)
-	if err == nil && ans == nil {
-		err = errors.New("no answer")
+	ans, err := question.NewAsker(a.reader, a.answerer).AskErr(actx, text, from)
+	if knowledge.ErrorCode(err) == knowledge.EINTERNAL {
+		a.rec.Failed(Platform, metrics.ReasonInternal)
+		log.Error().Str("error", secrets.scrub(err.Error())).Str("question", ans.Query).Msg("discord: answer failed")
 	}
-	if err != nil {
-		if knowledge.ErrorCode(err) == knowledge.EINTERNAL {
-			a.rec.Failed(Platform, metrics.ReasonInternal)
-			log.Error().Str("error", secrets.scrub(err.Error())).Str("question", string(q.Kind)).Msg("discord: answer failed")
-		}
-		ans = knowledge.ErrorAnswer(err)
-		ans.Query = q.Canonical()
-	}
-	return knowledge.Understood(ans, q) // a copy: answers may be shared
+	return ans
 }
 
 // botUser returns the bot's own user ID once the gateway is ready. discordgo

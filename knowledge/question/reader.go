@@ -176,9 +176,17 @@ func NewAsker(r *Reader, a knowledge.Answerer) *Asker { return &Asker{Reader: r,
 // only the generic apology. An answer to text read as free text says how it
 // was read (Answer.UnderstoodAs), a miss included.
 func (a *Asker) Ask(ctx context.Context, text string, from knowledge.Origin) *knowledge.Answer {
+	ans, _ := a.AskErr(ctx, text, from)
+	return ans
+}
+
+// AskErr is Ask that also returns the answerer's error, when there was
+// one, for the caller's log: the answer only apologises for an internal
+// error, and the error says what went wrong.
+func (a *Asker) AskErr(ctx context.Context, text string, from knowledge.Origin) (*knowledge.Answer, error) {
 	q, err := a.Reader.Read(ctx, text)
 	if err != nil {
-		return knowledge.ErrorAnswer(err)
+		return knowledge.ErrorAnswer(err), nil
 	}
 	q.From = from
 	ans, err := a.Answerer.Answer(ctx, q)
@@ -189,5 +197,5 @@ func (a *Asker) Ask(ctx context.Context, text string, from knowledge.Origin) *kn
 		ans = knowledge.ErrorAnswer(err)
 		ans.Query = q.Canonical()
 	}
-	return knowledge.Understood(ans, q)
+	return knowledge.Understood(ans, q), err
 }
