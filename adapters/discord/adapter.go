@@ -206,20 +206,16 @@ func (a *Adapter) Run(ctx context.Context) error {
 		}
 	}
 	if gateway {
-		if err := a.session.Open(); err != nil {
-			a.rec.Failed(Platform, metrics.ReasonConnection)
-			return fmt.Errorf("discord: open gateway: %s", secrets.scrub(err.Error()))
+		if err := a.openGateway("discord gateway connected"); err != nil {
+			return err
 		}
-		a.log.Info().Str("prefix", a.cfg.Prefix).Msg("discord gateway connected")
 	}
 	<-ctx.Done()
 	a.mu.Lock()
 	a.closing = true
 	a.mu.Unlock()
 	if gateway {
-		if err := a.session.Close(); err != nil {
-			a.log.Warn().Str("error", secrets.scrub(err.Error())).Msg("discord gateway close")
-		}
+		a.closeGateway()
 	}
 	done := make(chan struct{})
 	go func() { a.wg.Wait(); close(done) }()
@@ -229,6 +225,24 @@ func (a *Adapter) Run(ctx context.Context) error {
 		a.log.Warn().Msg("discord: answers still in flight at shutdown")
 	}
 	return nil
+}
+
+// openGateway connects to the gateway and logs note, or fails with the
+// reason, scrubbed of the token.
+func (a *Adapter) openGateway(note string) error {
+	if err := a.session.Open(); err != nil {
+		a.rec.Failed(Platform, metrics.ReasonConnection)
+		return fmt.Errorf("discord: open gateway: %s", secrets.scrub(err.Error()))
+	}
+	a.log.Info().Str("prefix", a.cfg.Prefix).Msg(note)
+	return nil
+}
+
+// closeGateway disconnects, logging a failure to.
+func (a *Adapter) closeGateway() {
+	if err := a.session.Close(); err != nil {
+		a.log.Warn().Str("error", secrets.scrub(err.Error())).Msg("discord gateway close")
+	}
 }
 
 // Register replaces the application's commands with Commands: in every

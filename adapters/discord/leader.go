@@ -2,9 +2,6 @@ package discord
 
 import (
 	"context"
-	"fmt"
-
-	"github.com/kepbot/kepbot/internal/metrics"
 )
 
 // WithLeaderGateway leaves the gateway (and registering /k8s) to
@@ -29,14 +26,10 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := a.session.Open(); err != nil {
-		a.rec.Failed(Platform, metrics.ReasonConnection)
-		return fmt.Errorf("discord: open gateway: %s", secrets.scrub(err.Error()))
+	if err := a.openGateway("discord gateway connected (this replica leads)"); err != nil {
+		return err
 	}
-	a.log.Info().Str("prefix", a.cfg.Prefix).Msg("discord gateway connected (this replica leads)")
 	<-ctx.Done()
-	if err := a.session.Close(); err != nil {
-		a.log.Warn().Str("error", secrets.scrub(err.Error())).Msg("discord gateway close")
-	}
+	a.closeGateway()
 	return nil
 }
