@@ -1,6 +1,9 @@
 package knowledge
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestNoticeAction: an upgrade note and a notice marked action required
 // belong among the urgent notes; only the marked notice of another kind
@@ -32,5 +35,26 @@ func TestParseDeliveryKey(t *testing.T) {
 	}
 	if _, ok := ParseDeliveryKey("slack/T1"); ok {
 		t.Error("a key of two parts parsed")
+	}
+}
+
+// TestTakeBack: a delivery whose post had begun comes back pending and in
+// doubt, one that had not comes back pending without doubt; only the first
+// must look for its post before posting again.
+func TestTakeBack(t *testing.T) {
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	begun := Delivery{State: DeliverySending, ClaimedAfter: "x", PartsSent: 1}
+	begun.TakeBack(true, at)
+	if begun.State != DeliveryPending || begun.InDoubt != 1 || begun.ClaimedAfter != "" || !begun.NextAttempt.Equal(at) || !begun.StillInDoubt() {
+		t.Errorf("begun: %+v", begun)
+	}
+	waiting := Delivery{State: DeliverySending}
+	waiting.TakeBack(false, at)
+	if waiting.State != DeliveryPending || waiting.InDoubt != 0 || waiting.StillInDoubt() {
+		t.Errorf("not begun: %+v", waiting)
+	}
+	begun.Reason = "retry after HTTP 503" // tried since
+	if begun.StillInDoubt() {
+		t.Error("a delivery tried since it was taken back is still in doubt")
 	}
 }

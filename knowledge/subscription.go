@@ -336,6 +336,31 @@ type Delivery struct {
 // "slack/T01/C0123/<digest ID>". The same digest is owed to a channel once.
 func DeliveryKey(ch ChannelRef, digestID string) string { return ch.ID() + "/" + digestID }
 
+// The reasons a delivery found sending after a restart is taken back with.
+const (
+	ReasonInDoubt  = "in doubt after a restart: the post may have gone out"
+	ReasonNotBegun = "not begun before a restart: claimed behind a post still under way"
+)
+
+// TakeBack returns d, found sending after a restart, to pending at now: in
+// doubt when its post had begun (it may have gone out), else not begun.
+// Every outbox's Recover does this.
+func (d *Delivery) TakeBack(begun bool, now time.Time) {
+	d.State, d.NextAttempt, d.UpdatedAt, d.ClaimedAfter = DeliveryPending, now, now, ""
+	if begun {
+		d.InDoubt++
+		d.Reason = ReasonInDoubt
+	} else {
+		d.Reason = ReasonNotBegun
+	}
+}
+
+// StillInDoubt reports whether d was taken back in doubt and is pending,
+// not tried since: its next post must first look for the last one.
+func (d *Delivery) StillInDoubt() bool {
+	return d.State == DeliveryPending && d.InDoubt > 0 && d.Reason == ReasonInDoubt
+}
+
 // ParseDeliveryKey returns the channel of a DeliveryKey, and false when
 // key is not one.
 func ParseDeliveryKey(key string) (ChannelRef, bool) {

@@ -320,13 +320,7 @@ func (o *Outbox) Recover(ctx context.Context, now time.Time) (knowledge.Recovere
 		}
 		for _, dv := range found {
 			begun := dv.ClaimedAfter == "" || !sending[dv.ClaimedAfter]
-			dv.State, dv.NextAttempt, dv.UpdatedAt, dv.ClaimedAfter = knowledge.DeliveryPending, now, now, ""
-			if begun {
-				dv.InDoubt++
-				dv.Reason = "in doubt after a restart: the post may have gone out"
-			} else {
-				dv.Reason = "not begun before a restart: claimed behind a post still under way"
-			}
+			dv.TakeBack(begun, now)
 			if err := putDelivery(tx, dv, knowledge.DeliveryPending); err != nil {
 				return false, err
 			}

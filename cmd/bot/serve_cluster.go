@@ -207,13 +207,7 @@ func (r *replica) sendDigests(ctx context.Context, t cluster.Term, fenced *etcds
 	if err != nil && ctx.Err() == nil {
 		r.log.Error().Err(err).Msg("list the deliveries still in doubt")
 	}
-	var carried []knowledge.Delivery
-	for _, d := range all {
-		if d.State == knowledge.DeliveryPending && cluster.IsInDoubt(&d) {
-			carried = append(carried, d)
-		}
-	}
-	doubt := cluster.ResolveInDoubt(back, carried, r.dg.wcfg.Posters, r.dg.wcfg.Metrics, r.dg.wcfg.Log)
+	doubt := cluster.ResolveInDoubt(back, all, r.dg.wcfg.Posters, r.dg.wcfg.Metrics, r.dg.wcfg.Log)
 	wrap := func(platform string, p delivery.Poster) delivery.Poster {
 		return cluster.GuardPoster(doubt.Wrap(platform, p), t, nil)
 	}

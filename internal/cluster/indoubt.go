@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 
@@ -42,8 +41,8 @@ type InDoubt struct {
 // (delivery.Idempotent) nor can look (Finder), it counts a possible
 // duplicate at once, as the worker does after a restart. carried are
 // deliveries an earlier leader took back in doubt and died before posting
-// again (pending, their Reason still the store's in-doubt one): they are
-// looked for too, and not counted again.
+// again (Delivery.StillInDoubt; others are passed over): they are looked
+// for too, and not counted again.
 func ResolveInDoubt(back knowledge.Recovered, carried []knowledge.Delivery, posters map[string]delivery.Poster, m delivery.Metrics, log zerolog.Logger) *InDoubt {
 	if m == nil {
 		m = delivery.NopMetrics{}
@@ -51,7 +50,7 @@ func ResolveInDoubt(back knowledge.Recovered, carried []knowledge.Delivery, post
 	r := &InDoubt{pending: map[string]time.Time{}, metrics: m, log: log}
 	for i := range carried {
 		d := &carried[i]
-		if _, finds := posters[d.Platform].(Finder); finds && d.State == knowledge.DeliveryPending && IsInDoubt(d) {
+		if _, finds := posters[d.Platform].(Finder); finds && d.StillInDoubt() {
 			r.pending[d.Channel+"/"+d.Nonce(d.PartsSent)] = d.UpdatedAt.Add(-lookBack)
 		}
 	}
@@ -102,12 +101,6 @@ func (r *InDoubt) take(channel, nonce string) (time.Time, bool) {
 	since, ok := r.pending[k]
 	delete(r.pending, k)
 	return since, ok
-}
-
-// IsInDoubt reports whether d was taken back in doubt (Recover set its
-// Reason) and not tried since: its next post must first look for the last.
-func IsInDoubt(d *knowledge.Delivery) bool {
-	return d.InDoubt > 0 && strings.HasPrefix(d.Reason, "in doubt")
 }
 
 type looking struct {

@@ -272,13 +272,10 @@ func (s *Store) Recover(ctx context.Context, now time.Time) (knowledge.Recovered
 	for _, f := range all {
 		dv := f.dv
 		begun := dv.ClaimedAfter == "" || !sending[dv.ClaimedAfter]
-		dv.State, dv.NextAttempt, dv.UpdatedAt, dv.ClaimedAfter = knowledge.DeliveryPending, now, now, ""
+		dv.TakeBack(begun, now)
 		if begun {
-			dv.InDoubt++
-			dv.Reason = "in doubt after a restart: the post may have gone out"
 			batch.InDoubt = append(batch.InDoubt, *dv)
 		} else {
-			dv.Reason = "not begun before a restart: claimed behind a post still under way"
 			batch.NotBegun = append(batch.NotBegun, *dv)
 		}
 		cmps = append(cmps, unchanged(s.kDelivery(dv.Key), f.rev))
