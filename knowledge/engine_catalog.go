@@ -9,7 +9,7 @@ import (
 
 // catalog is what questions that look across all the knowledge need, read
 // from the store once: every KEP by number, every release and notice, the
-// sources, the search index, and the parts of kep, release, stage-list and
+// sources, the search index, and the parts of release, stage-list and
 // notice-list answers (engine_parts.go). An Engine keeps it until Invalidate.
 // Nothing in it is changed after it is built, so answers may share it:
 // they hand out copies, or the parts' slices clipped so that appending to
@@ -44,7 +44,6 @@ type catalog struct {
 	endings []Item
 	index   *searchIndex
 	// The answer parts, built ahead for the engine that read the catalog.
-	kepParts     map[int]*kepParts
 	releaseParts map[Version]*releaseParts
 	stageParts   map[releaseStage]*stageParts
 	noticeParts  map[releaseNotices]*noticeParts
@@ -79,8 +78,8 @@ func (e *Engine) catalog(ctx context.Context) (*catalog, error) {
 
 // Warm reads the catalog, builds the search index and the answer parts
 // now, so that the first question that needs them does not wait (about
-// 15-25 ms over the whole corpus, a fifth of it for the parts). Serve may call it at start and after Invalidate. It fails with a
-// wrapped store error.
+// 15-25 ms over the whole corpus). Serve may call it at start and after
+// Invalidate. It fails with a wrapped store error.
 func (e *Engine) Warm(ctx context.Context) error {
 	_, err := e.catalog(ctx)
 	return err

@@ -46,11 +46,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 		a.Text = fmt.Sprintf("%s belongs to no KEP I know; %s.", gate, plural(len(notices), "notice names it", "notices name it"))
 		return a, nil
 	}
-	if p, ok := c.kepParts[k.Number]; ok {
-		a.KEP, a.Items, a.Notes = p.facts, clip(p.items), clip(p.notes)
-	} else { // k is newer than the catalog
-		a.KEP, a.Items, a.Notes = kepFacts(k), e.kepItems(k), kepNotes(k, c.sources)
-	}
+	a.KEP, a.Items, a.Notes = kepFacts(k), e.kepItems(k), kepNotes(k, c.sources)
 	a.Text = fmt.Sprintf("%s is the feature gate of %s.", gate, kepTitle(a.KEP))
 	if a.KEP.Stage != StageNone {
 		a.Text += " It is " + a.KEP.Stage.Label()

@@ -12,12 +12,15 @@ import (
 const enhancementsTree = "https://github.com/kubernetes/enhancements/tree/master/"
 
 // answerKEP answers `kep N`: the KEP's facts, its timeline, what each
-// document said of it, and where sources disagree. Once the catalog is
-// loaded that is its parts; before, the KEP is read from the store.
+// document said of it, and where sources disagree, built from the catalog's
+// KEP once the catalog is loaded, else from the store's. They are built
+// for each question rather than ahead for every KEP (tens of microseconds;
+// a repeated question is answered from the answer cache): parts kept for
+// hundreds of KEPs would be marked by every garbage collection.
 func (e *Engine) answerKEP(ctx context.Context, n int) (*Answer, error) {
 	if c := e.cat.Load(); c != nil {
-		if p, ok := c.kepParts[n]; ok {
-			return p.answer(), nil
+		if k, ok := c.byNum[n]; ok {
+			return e.kepParts(k, c.sources).answer(), nil
 		}
 		return nil, Errorf(ENOTFOUND, "I don't know KEP-%d.", n)
 	}

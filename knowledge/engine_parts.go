@@ -6,10 +6,12 @@ import (
 )
 
 // The parts of kep, release, stage-list and notice-list answers that depend
-// only on the knowledge: the catalog builds them once for every KEP, every
-// release, every (release, graduation stage) and every (release, kind of
-// notice), so that such a question, once the
-// catalog is loaded, costs a lookup and one new Answer. Parts are shared by
+// only on the knowledge. The catalog builds them once for every release,
+// every (release, graduation stage) and every (release, kind of notice),
+// so that such a question, once the catalog is loaded, costs a lookup and
+// one new Answer; there are a few hundred of them. A KEP's are built when
+// it is asked of: kept for each of some 700 KEPs they would be a fifth of
+// the live heap, which every garbage collection marks. Parts are shared by
 // every answer built from them and never changed after they are built;
 // answers hand out their slices clipped (clip), so that a caller appending
 // to one gets a copy instead of writing into the parts.
@@ -247,13 +249,10 @@ func ofKind(ns []Notice, kind NoticeKind) []Notice {
 	return out
 }
 
-// buildParts fills c's answer parts: one per KEP, per release, per release
-// and graduation stage, and per release and kind of notice.
+// buildParts fills c's answer parts: one per release, per release and
+// graduation stage, and per release and kind of notice. A KEP's are built
+// when it is asked of (answerKEP).
 func (e *Engine) buildParts(c *catalog) {
-	c.kepParts = make(map[int]*kepParts, len(c.keps))
-	for _, k := range c.keps {
-		c.kepParts[k.Number] = e.kepParts(k, c.sources)
-	}
 	c.releaseParts = make(map[Version]*releaseParts, len(c.releases))
 	c.stageParts = make(map[releaseStage]*stageParts, len(c.releases)*len(GraduationStages))
 	c.noticeParts = make(map[releaseNotices]*noticeParts, len(c.releases)*len(noticeKinds))
