@@ -2,7 +2,6 @@ package question
 
 import (
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,10 +30,6 @@ type Vocabulary struct {
 	alias    map[string]int32 // an alias phrase (aliases.go) → its KEP
 	scratch  sync.Pool        // *scratch, for resolve
 	byLen    [][]near         // English terms by length, with their letters, for misspellings
-	// deletes maps each English term of five to eight letters with one
-	// letter deleted to the terms it comes from: a misspelling one edit
-	// away is found without comparing it to every term (oneEdit).
-	deletes map[string][]string
 }
 
 // vocabKEP is one KEP as the vocabulary knows it.
@@ -65,7 +60,7 @@ const maxNames = 24
 // NewVocabulary indexes keps. It never fails; a nil or empty list gives a
 // vocabulary that knows no feature.
 func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
-	v := &Vocabulary{terms: map[string][]posting{}, idf: map[string]float64{}, gates: map[string]int32{}, deletes: map[string][]string{},
+	v := &Vocabulary{terms: map[string][]posting{}, idf: map[string]float64{}, gates: map[string]int32{},
 		gateOf: map[string]string{}, sigs: map[string]bool{}, alias: map[string]int32{}}
 	nameTerms := make([][][]string, 0, len(keps)) // per KEP, per name, its terms
 	for _, k := range keps {
@@ -176,14 +171,6 @@ func (v *Vocabulary) weigh(nameTerms [][][]string) {
 				v.byLen = append(v.byLen, nil)
 			}
 			v.byLen[len(t)] = append(v.byLen[len(t)], near{t, letterMask(t)})
-			if len(t) >= 4 && len(t) <= 8 && isASCII(t) {
-				for i := range len(t) {
-					d := t[:i] + t[i+1:]
-					if !slices.Contains(v.deletes[d], t) {
-						v.deletes[d] = append(v.deletes[d], t)
-					}
-				}
-			}
 		}
 	}
 	for _, ws := range v.byLen {

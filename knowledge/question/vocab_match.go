@@ -3,7 +3,6 @@ package question
 import (
 	"math"
 	"math/bits"
-	"slices"
 	"strings"
 )
 
@@ -262,27 +261,21 @@ func (v *Vocabulary) nearTerms(t string) []string {
 	return out
 }
 
-// oneEdit returns the terms one edit from t (t is not a term), found
-// through deletions: two words one edit apart — an insertion, a deletion,
-// a substitution or a swap of neighbours — become the same word when one
-// letter is deleted from one or both (Vocabulary.deletes).
+// oneEdit returns the terms one edit from t (t is not a term): an
+// insertion, a deletion, a substitution or a swap of neighbours. Only the
+// terms one letter shorter, as long or one longer are measured, and of
+// those only the ones holding about t's letters (closeTo): a few hundred
+// mask comparisons, instead of an index of every term with each letter
+// deleted that the collector would mark for as long as the vocabulary
+// lives.
 func (v *Vocabulary) oneEdit(t string) []string {
 	var out []string
-	add := func(ws []string) {
-		for _, w := range ws {
-			if w != t && !slices.Contains(out, w) && within(t, w, 1) <= 1 {
+	for n := len(t) - 1; n <= len(t)+1 && n < len(v.byLen); n++ {
+		closeTo(t, v.byLen[n], 1, func(w string, _ int) {
+			if w != t {
 				out = append(out, w)
 			}
-		}
-	}
-	add(v.deletes[t]) // a term with one letter more
-	var buf [maxFast]byte
-	for i := 0; i < len(t) && len(t) <= maxFast; i++ {
-		d := append(append(buf[:0], t[:i]...), t[i+1:]...)
-		if _, ok := v.terms[string(d)]; ok { // a term with one letter less
-			add([]string{string(d)})
-		}
-		add(v.deletes[string(d)]) // a letter changed, or two swapped
+		})
 	}
 	return out
 }
