@@ -30,11 +30,38 @@ type posting struct {
 // whole (lower case); CamelCase names in names and gates also by their
 // parts; Chinese, Japanese and Korean text by every character and every
 // pair of neighbouring characters (bigrams), so words need no dictionary.
+//
+// The terms and postings are kept in four flat values, with no pointer
+// per term: the index lives as long as the catalog, and every garbage
+// collection would otherwise mark each term and each posting list.
 type searchIndex struct {
-	terms  []string    // sorted
-	post   [][]posting // post[i]: the KEPs holding terms[i], by doc
-	docs   []*KEP      // by number
-	phrase []string    // each doc's name as " word word ", for phrase matches
+	text    string    // every term, sorted, one after another
+	termEnd []uint32  // termEnd[i]: where term i ends in text
+	post    []posting // every term's postings, term after term, each by doc
+	postEnd []uint32  // postEnd[i]: where term i's postings end in post
+	docs    []*KEP    // by number
+	phrase  []string  // each doc's name as " word word ", for phrase matches
+}
+
+// len is the number of terms.
+func (ix *searchIndex) len() int { return len(ix.termEnd) }
+
+// term returns term i.
+func (ix *searchIndex) term(i int) string {
+	return ix.text[ix.start(ix.termEnd, i):ix.termEnd[i]]
+}
+
+// postings returns the postings of term i: the KEPs holding it, by doc.
+func (ix *searchIndex) postings(i int) []posting {
+	return clip(ix.post[ix.start(ix.postEnd, i):ix.postEnd[i]])
+}
+
+// start is where element i of a flat list whose ends are ends begins.
+func (*searchIndex) start(ends []uint32, i int) uint32 {
+	if i == 0 {
+		return 0
+	}
+	return ends[i-1]
 }
 
 // buildIndex indexes keps (sorted by number) and the notices that name them.
@@ -87,17 +114,26 @@ func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
 		}
 		ix.phrase[i] = phraseOf(k.Title)
 	}
-	ix.terms = make([]string, 0, len(byTerm))
-	for t := range byTerm {
-		ix.terms = append(ix.terms, t)
+	terms := make([]string, 0, len(byTerm))
+	size, count := 0, 0
+	for t, ps := range byTerm {
+		terms = append(terms, t)
+		size += len(t)
+		count += len(ps)
 	}
-	sort.Strings(ix.terms)
-	ix.post = make([][]posting, len(ix.terms))
-	for i, t := range ix.terms {
+	sort.Strings(terms)
+	var text strings.Builder
+	text.Grow(size)
+	ix.termEnd, ix.postEnd = make([]uint32, len(terms)), make([]uint32, len(terms))
+	ix.post = make([]posting, 0, count)
+	for i, t := range terms {
 		ps := byTerm[t]
 		sort.Slice(ps, func(a, b int) bool { return ps[a].doc < ps[b].doc })
-		ix.post[i] = ps
+		text.WriteString(t)
+		ix.post = append(ix.post, ps...)
+		ix.termEnd[i], ix.postEnd[i] = uint32(text.Len()), uint32(len(ix.post))
 	}
+	ix.text = text.String()
 	return ix
 }
 

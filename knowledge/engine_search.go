@@ -89,13 +89,14 @@ func (ix *searchIndex) lookup(query string) []searchHit {
 // term t matches: itself, and for English terms of three letters or more,
 // every term it begins.
 func (ix *searchIndex) eachMatch(t string, fn func([]posting)) {
-	i := sort.SearchStrings(ix.terms, t)
+	n := ix.len()
+	i := sort.Search(n, func(i int) bool { return ix.term(i) >= t })
 	prefix := len(t) >= 3 && t[0] < 0x80
-	for ; i < len(ix.terms); i++ {
-		if ix.terms[i] != t && (!prefix || !strings.HasPrefix(ix.terms[i], t)) {
+	for ; i < n; i++ {
+		if term := ix.term(i); term != t && (!prefix || !strings.HasPrefix(term, t)) {
 			return
 		}
-		fn(ix.post[i])
+		fn(ix.postings(i))
 	}
 }
 
