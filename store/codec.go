@@ -77,9 +77,48 @@ type decoder struct {
 	s   string
 	off int
 	err error
+	// lists, when set, is the block strs takes its lists from, shared by
+	// the decoders of one list read (valueList).
+	lists *[]string
 }
 
 func newDecoder(b []byte) *decoder { return &decoder{s: string(b)} }
+
+// valueList is the values one list read visits (a release's items,
+// notices, entries or patches), copied as they are visited. Decoding them
+// afterwards from one string, with their string lists cut from shared
+// blocks, costs a few allocations for the whole list instead of one per
+// value and list. The engine keeps every release's lists for as long as
+// it runs, and each object kept is one more for every garbage collection
+// to mark.
+type valueList struct {
+	buf  []byte
+	ends []int
+}
+
+// add copies raw, a value bbolt gave.
+func (l *valueList) add(raw []byte) {
+	l.buf = append(l.buf, raw...)
+	l.ends = append(l.ends, len(l.buf))
+}
+
+// decode calls fn with a decoder of each value, in the order added, until
+// fn fails.
+func (l *valueList) decode(fn func(i int, d *decoder) error) error {
+	s := string(l.buf)
+	var lists []string
+	start := 0
+	for i, end := range l.ends {
+		if err := fn(i, &decoder{s: s[start:end], lists: &lists}); err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+// listBlock is how many strings a block of d.lists holds.
+const listBlock = 512
 
 func (d *decoder) fail(format string, args ...any) {
 	if d.err == nil {
@@ -152,7 +191,17 @@ func (d *decoder) strs() []string {
 	if n == 0 {
 		return nil
 	}
-	out := make([]string, n)
+	var out []string
+	if l := d.lists; l == nil {
+		out = make([]string, n)
+	} else {
+		if cap(*l)-len(*l) < n {
+			*l = make([]string, 0, max(n, listBlock))
+		}
+		at := len(*l)
+		*l = (*l)[:at+n]
+		out = (*l)[at : at+n : at+n] // full: appending to it copies
+	}
 	for i := range out {
 		out[i] = d.str()
 	}

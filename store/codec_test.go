@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -215,4 +216,32 @@ func FuzzDecode(f *testing.F) {
 		_, _, _ = decodeGate(b)
 		_, _ = decodeCorpus(b)
 	})
+}
+
+// TestListsDoNotShareRoom: a release's entries and notices are decoded
+// from one copy, their string lists cut from shared blocks; appending to
+// one list must copy it, never write into the next value's list.
+func TestListsDoNotShareRoom(t *testing.T) {
+	db := openTest(t)
+	mustReplace(t, db, sampleKnowledge())
+	ctx := t.Context()
+	kb := db.Knowledge()
+	chs, err := kb.FindChanges(ctx, v1_10)
+	if err != nil || len(chs) != 2 {
+		t.Fatalf("FindChanges(1.10) = %d entries, %v; want 2", len(chs), err)
+	}
+	_ = append(chs[0].Kinds, "clobbered")
+	_ = append(chs[0].SIGs, "clobbered")
+	if chs[0].Kinds[0] != "feature" || chs[0].SIGs[0] != "apps" || chs[1].Kinds[0] != "deprecation" || chs[1].SIGs[0] != "node" {
+		t.Errorf("entries after appending to the first's lists: %+v", chs)
+	}
+	ns, err := kb.FindNotices(ctx, v1_10, "")
+	if err != nil || len(ns) < 2 {
+		t.Fatalf("FindNotices(1.10) = %d notices, %v; want 2 or more", len(ns), err)
+	}
+	want := slices.Clone(ns[1].FeatureGates)
+	_ = append(ns[0].FeatureGates, "Clobbered")
+	if !slices.Equal(ns[1].FeatureGates, want) {
+		t.Errorf("second notice's gates after appending to the first's: %q, want %q", ns[1].FeatureGates, want)
+	}
 }

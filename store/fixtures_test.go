@@ -149,10 +149,10 @@ func readAll(tx *bolt.Tx) (*knowledge.Knowledge, error) {
 		if rec.Notices, err = releaseNotices(tx, r.Version, ""); err != nil {
 			return nil, err
 		}
-		if rec.Changes, err = releaseValues(tx, bucketChanges, r.Version, "entry", decodeChange); err != nil {
+		if rec.Changes, err = releaseValues(tx, bucketChanges, r.Version, "entry", readChange); err != nil {
 			return nil, err
 		}
-		if rec.Patches, err = releaseValues(tx, bucketPatches, r.Version, "patch", decodePatch); err != nil {
+		if rec.Patches, err = releaseValues(tx, bucketPatches, r.Version, "patch", readPatch); err != nil {
 			return nil, err
 		}
 		k.Releases = append(k.Releases, rec)

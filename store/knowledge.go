@@ -97,7 +97,7 @@ func (s *KnowledgeStore) FindChanges(ctx context.Context, v knowledge.Version) (
 	var out []knowledge.Change
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		out, err = releaseValues(tx, bucketChanges, v, "release-note entry", decodeChange)
+		out, err = releaseValues(tx, bucketChanges, v, "release-note entry", readChange)
 		return err
 	})
 	return out, err
@@ -110,7 +110,7 @@ func (s *KnowledgeStore) FindPatches(ctx context.Context, v knowledge.Version) (
 	var out []knowledge.Patch
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		out, err = releaseValues(tx, bucketPatches, v, "patch release", decodePatch)
+		out, err = releaseValues(tx, bucketPatches, v, "patch release", readPatch)
 		return err
 	})
 	return out, err
@@ -211,7 +211,7 @@ func releaseItems(tx *bolt.Tx, v knowledge.Version, stage knowledge.Stage) ([]kn
 	if !ok || b == nil {
 		return nil, nil
 	}
-	var items []knowledge.Item
+	var vals valueList
 	var seqs []int
 	c := b.Cursor()
 	for k, raw := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, raw = c.Next() {
@@ -219,13 +219,20 @@ func releaseItems(tx *bolt.Tx, v knowledge.Version, stage knowledge.Stage) ([]kn
 			return nil, fmt.Errorf("read items of %d.%d: %w: key of %d bytes", v.Major, v.Minor, errCorrupt, len(k))
 		}
 		seq, _ := seqFromKey(k)
-		items = append(items, knowledge.Item{})
-		if err := decodeItem(raw, &items[len(items)-1]); err != nil {
-			return nil, fmt.Errorf("read item %d of %d.%d: %w", seq, v.Major, v.Minor, err)
+		seqs = append(seqs, seq)
+		vals.add(raw)
+	}
+	if len(seqs) == 0 {
+		return nil, nil
+	}
+	items := make([]knowledge.Item, len(seqs))
+	if err := vals.decode(func(i int, d *decoder) error {
+		if err := readItem(d, &items[i]); err != nil {
+			return fmt.Errorf("read item %d of %d.%d: %w", seqs[i], v.Major, v.Minor, err)
 		}
-		if stage == knowledge.StageNone {
-			seqs = append(seqs, seq)
-		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	if stage == knowledge.StageNone {
 		// Keys group a release's items by stage; give them back as given.
@@ -243,7 +250,7 @@ func releaseNotices(tx *bolt.Tx, v knowledge.Version, kind knowledge.NoticeKind)
 	if !ok || b == nil {
 		return nil, nil
 	}
-	var notices []knowledge.Notice
+	var vals valueList
 	var seqs []int
 	c := b.Cursor()
 	for k, raw := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, raw = c.Next() {
@@ -251,13 +258,20 @@ func releaseNotices(tx *bolt.Tx, v knowledge.Version, kind knowledge.NoticeKind)
 			return nil, fmt.Errorf("read notices of %d.%d: %w: key of %d bytes", v.Major, v.Minor, errCorrupt, len(k))
 		}
 		seq, _ := seqFromKey(k)
-		notices = append(notices, knowledge.Notice{})
-		if err := decodeNotice(raw, &notices[len(notices)-1]); err != nil {
-			return nil, fmt.Errorf("read notice %d of %d.%d: %w", seq, v.Major, v.Minor, err)
+		seqs = append(seqs, seq)
+		vals.add(raw)
+	}
+	if len(seqs) == 0 {
+		return nil, nil
+	}
+	notices := make([]knowledge.Notice, len(seqs))
+	if err := vals.decode(func(i int, d *decoder) error {
+		if err := readNotice(d, &notices[i]); err != nil {
+			return fmt.Errorf("read notice %d of %d.%d: %w", seqs[i], v.Major, v.Minor, err)
 		}
-		if kind == "" {
-			seqs = append(seqs, seq)
-		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	if kind == "" {
 		// Keys group a release's notices by kind; give them back as given.
@@ -331,7 +345,7 @@ func (s bySeq[T]) Swap(i, j int) {
 
 // releaseValues decodes every value of bucket under release v's key
 // prefix, in key order.
-func releaseValues[T any](tx *bolt.Tx, bucket []byte, v knowledge.Version, what string, decode func([]byte, *T) error) ([]T, error) {
+func releaseValues[T any](tx *bolt.Tx, bucket []byte, v knowledge.Version, what string, read func(*decoder, *T) error) ([]T, error) {
 	if err := knowRelease(tx, v); err != nil {
 		return nil, err
 	}
@@ -340,16 +354,25 @@ func releaseValues[T any](tx *bolt.Tx, bucket []byte, v knowledge.Version, what 
 	if !ok || b == nil {
 		return nil, nil
 	}
-	var out []T
+	var vals valueList
 	c := b.Cursor()
 	for k, raw := c.Seek(prefix[:]); k != nil && bytes.HasPrefix(k, prefix[:]); k, raw = c.Next() {
 		if len(k) != versionKeyLen+seqLen {
 			return nil, fmt.Errorf("read %s of %d.%d: %w: key of %d bytes", what, v.Major, v.Minor, errCorrupt, len(k))
 		}
-		out = append(out, *new(T))
-		if err := decode(raw, &out[len(out)-1]); err != nil {
-			return nil, fmt.Errorf("read %s of %d.%d: %w", what, v.Major, v.Minor, err)
+		vals.add(raw)
+	}
+	if len(vals.ends) == 0 {
+		return nil, nil
+	}
+	out := make([]T, len(vals.ends))
+	if err := vals.decode(func(i int, d *decoder) error {
+		if err := read(d, &out[i]); err != nil {
+			return fmt.Errorf("read %s of %d.%d: %w", what, v.Major, v.Minor, err)
 		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

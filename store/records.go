@@ -253,8 +253,10 @@ func encodeItem(buf []byte, it *knowledge.Item) []byte {
 }
 
 // decodeItem reads a value encodeItem wrote into it.
-func decodeItem(b []byte, it *knowledge.Item) error {
-	d := newDecoder(b)
+func decodeItem(b []byte, it *knowledge.Item) error { return readItem(newDecoder(b), it) }
+
+// readItem reads the item d holds into it.
+func readItem(d *decoder, it *knowledge.Item) error {
 	d.header(fmtItem, "item")
 	it.KEP = d.int()
 	it.Title = d.str()
@@ -295,11 +297,13 @@ func encodeNotice(buf []byte, n *knowledge.Notice) []byte {
 // decodeNotice reads a value encodeNotice wrote into n, or one an older
 // schema wrote: the same layout without KEPVia (schema 3), or without PR,
 // URL, SIGs, Action and KEPVia (schema 2).
-func decodeNotice(b []byte, n *knowledge.Notice) error {
-	d := newDecoder(b)
+func decodeNotice(b []byte, n *knowledge.Notice) error { return readNotice(newDecoder(b), n) }
+
+// readNotice reads the notice d holds into n, as decodeNotice.
+func readNotice(d *decoder, n *knowledge.Notice) error {
 	format := fmtNotice
-	if len(b) > 0 && (b[0] == fmtNoticeV1 || b[0] == fmtNoticeV2) {
-		format = b[0]
+	if len(d.s) > 0 && (d.s[0] == fmtNoticeV1 || d.s[0] == fmtNoticeV2) {
+		format = d.s[0]
 	}
 	v1 := format == fmtNoticeV1
 	d.header(format, "notice")
@@ -339,9 +343,9 @@ func encodeChange(buf []byte, c *knowledge.Change) []byte {
 	return e.buf
 }
 
-// decodeChange reads a value encodeChange wrote into c.
-func decodeChange(b []byte, c *knowledge.Change) error {
-	d := newDecoder(b)
+// readChange reads the release-note entry d holds, a value encodeChange
+// wrote, into c.
+func readChange(d *decoder, c *knowledge.Change) error {
 	d.header(fmtChange, "release-note entry")
 	d.change(c)
 	return d.finish()
@@ -394,9 +398,9 @@ func encodePatch(buf []byte, p *knowledge.Patch) []byte {
 	return e.buf
 }
 
-// decodePatch reads a value encodePatch wrote into p.
-func decodePatch(b []byte, p *knowledge.Patch) error {
-	d := newDecoder(b)
+// readPatch reads the patch release d holds, a value encodePatch wrote,
+// into p.
+func readPatch(d *decoder, p *knowledge.Patch) error {
 	d.header(fmtPatch, "patch release")
 	p.Release = d.version()
 	p.Number = d.int()
