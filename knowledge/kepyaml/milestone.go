@@ -1,7 +1,7 @@
 package kepyaml
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -42,7 +42,7 @@ const (
 	readExtraText
 )
 
-var versionLike = regexp.MustCompile(`[vV]?[0-9]+\.[0-9]+(?:\.[0-9]+)?`)
+var versionLike = lazyre.New(`[vV]?[0-9]+\.[0-9]+(?:\.[0-9]+)?`)
 
 // placeholders are the words kep.yaml files use for "no release yet".
 var placeholders = map[string]bool{
@@ -63,7 +63,7 @@ func readMilestone(text string) (knowledge.Version, outcome) {
 		return v, readOK
 	}
 	var found []knowledge.Version
-	for _, m := range versionLike.FindAllString(t, 8) {
+	for _, m := range versionLike().FindAllString(t, 8) {
 		if v, err := knowledge.ParseVersion(m); err == nil && !containsVersion(found, v) {
 			found = append(found, v)
 		}

@@ -16,7 +16,7 @@ package lifecycle
 import (
 	"errors"
 	"fmt"
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strconv"
 	"time"
 
@@ -86,11 +86,11 @@ func fileError(name string, err error) error {
 }
 
 // patchRe is a patch release's name: 1.30.2, v1.30.2.
-var patchRe = regexp.MustCompile(`^v?1\.(\d{1,3})\.(\d{1,4})$`)
+var patchRe = lazyre.New(`^v?1\.(\d{1,3})\.(\d{1,4})$`)
 
 // parsePatchName returns the release and patch number of "1.30.2".
 func parsePatchName(s string) (knowledge.Version, int, bool) {
-	m := patchRe.FindStringSubmatch(s)
+	m := patchRe().FindStringSubmatch(s)
 	if m == nil {
 		return knowledge.Version{}, 0, false
 	}

@@ -17,7 +17,7 @@ package provenance
 
 import (
 	"bytes"
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 	"time"
 )
@@ -55,9 +55,9 @@ func (p Provenance) For(base string) Stamp {
 }
 
 var (
-	snapshotCommit = regexp.MustCompile("(?i)snapshot commit:\\s*`?([0-9a-f]{7,40})`?")
-	commitDate     = regexp.MustCompile(`(?i)commit date[:\s]\s*(\d{4}-\d{2}-\d{2}(?:T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?)`)
-	fileStamp      = regexp.MustCompile("^\\s*[-*]\\s*`([^`/]+)`:.*?\\bcommit\\s+`([0-9a-f]{7,40})`(?:\\s*\\((\\d{4}-\\d{2}-\\d{2}(?:T[0-9:.]+(?:Z|[+-]\\d{2}:?\\d{2})?)?)\\))?")
+	snapshotCommit = lazyre.New("(?i)snapshot commit:\\s*`?([0-9a-f]{7,40})`?")
+	commitDate     = lazyre.New(`(?i)commit date[:\s]\s*(\d{4}-\d{2}-\d{2}(?:T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?)`)
+	fileStamp      = lazyre.New("^\\s*[-*]\\s*`([^`/]+)`:.*?\\bcommit\\s+`([0-9a-f]{7,40})`(?:\\s*\\((\\d{4}-\\d{2}-\\d{2}(?:T[0-9:.]+(?:Z|[+-]\\d{2}:?\\d{2})?)?)\\))?")
 )
 
 // Parse reads a SOURCE.md. It never fails: what it cannot find stays empty.
@@ -67,17 +67,17 @@ func Parse(data []byte) Provenance {
 	}
 	var p Provenance
 	for _, line := range items(string(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")))) {
-		if m := fileStamp.FindStringSubmatch(line); m != nil {
+		if m := fileStamp().FindStringSubmatch(line); m != nil {
 			if p.Files == nil {
 				p.Files = map[string]Stamp{}
 			}
 			p.Files[m[1]] = Stamp{Commit: m[2], Date: day(m[3])}
 			continue
 		}
-		if m := snapshotCommit.FindStringSubmatch(line); m != nil && p.Commit == "" {
+		if m := snapshotCommit().FindStringSubmatch(line); m != nil && p.Commit == "" {
 			p.Commit = m[1]
 		}
-		if m := commitDate.FindStringSubmatch(line); m != nil && p.Date == "" {
+		if m := commitDate().FindStringSubmatch(line); m != nil && p.Date == "" {
 			p.Date = day(m[1])
 		}
 	}

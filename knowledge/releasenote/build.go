@@ -1,7 +1,7 @@
 package releasenote
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -36,9 +36,9 @@ type itemFacts struct {
 }
 
 var (
-	reStageSuffix = regexp.MustCompile(`(?i)\s*(?:[（(]\s*(?:alpha|beta|ga|stable)\s*[)）]|(?:特性|功能)?\s*(?:升级为|进入|达到)?\s*(?:alpha|beta|GA))\s*$`)
-	reReleased    = regexp.MustCompile(`\s*(?:现已|已)?正式发布\s*`)
-	reBracketLead = regexp.MustCompile(`^\s*\[[^\[\]()]{1,30}\](?:[^(]|$)`)
+	reStageSuffix = lazyre.New(`(?i)\s*(?:[（(]\s*(?:alpha|beta|ga|stable)\s*[)）]|(?:特性|功能)?\s*(?:升级为|进入|达到)?\s*(?:alpha|beta|GA))\s*$`)
+	reReleased    = lazyre.New(`\s*(?:现已|已)?正式发布\s*`)
+	reBracketLead = lazyre.New(`^\s*\[[^\[\]()]{1,30}\](?:[^(]|$)`)
 )
 
 // facts reads the parts of an item every rule needs.
@@ -63,7 +63,7 @@ func (b *builder) facts(it item) itemFacts {
 	plainName := strings.ReplaceAll(inline(name), "`", "")
 	switch it.kind {
 	case itemHeading:
-		f.title = clip(strings.TrimSpace(reStageSuffix.ReplaceAllString(reReleased.ReplaceAllString(plainName, ""), "")), maxTitleRunes)
+		f.title = clip(strings.TrimSpace(reStageSuffix().ReplaceAllString(reReleased().ReplaceAllString(plainName, ""), "")), maxTitleRunes)
 		if f.title == "" {
 			f.title = clip(plainName, maxTitleRunes)
 		}
@@ -118,7 +118,7 @@ func (b *builder) add(it item) {
 	switch {
 	case it.sec.kind == secSkip:
 		return
-	case it.sec.kind == secContrib && (it.kind != itemList || !reBracketLead.MatchString(it.raw)):
+	case it.sec.kind == secContrib && (it.kind != itemList || !reBracketLead().MatchString(it.raw)):
 		return
 	case it.sec.kind.isNoticeKind():
 		b.addNotices(it, b.noticeKind(it))

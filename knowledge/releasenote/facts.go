@@ -2,6 +2,7 @@ package releasenote
 
 import (
 	"fmt"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,29 +13,29 @@ import (
 
 var (
 	// reKubeVersion is "Kubernetes 1.29", "Kubernetes v1.30", "K8s 1.31".
-	reKubeVersion = regexp.MustCompile(`(?i)(?:kubernetes|k8s)\s*v?([0-9]{1,2})\.([0-9]{1,3})(?:[^0-9.]|$)`)
+	reKubeVersion = lazyre.New(`(?i)(?:kubernetes|k8s)\s*v?([0-9]{1,2})\.([0-9]{1,3})(?:[^0-9.]|$)`)
 	// reVVersion is "v1.29" on its own.
-	reVVersion = regexp.MustCompile(`(?:^|[^A-Za-z0-9])v([0-9]{1,2})\.([0-9]{1,3})(?:[^0-9.]|$)`)
+	reVVersion = lazyre.New(`(?:^|[^A-Za-z0-9])v([0-9]{1,2})\.([0-9]{1,3})(?:[^0-9.]|$)`)
 	// reCNDate is "2023 年 12 月 13 日".
-	reCNDate = regexp.MustCompile(`([0-9]{4})\s*年\s*([0-9]{1,2})\s*月\s*([0-9]{1,2})\s*日`)
+	reCNDate = lazyre.New(`([0-9]{4})\s*年\s*([0-9]{1,2})\s*月\s*([0-9]{1,2})\s*日`)
 	// reISODate is "2023-12-13" at the start of a front-matter value.
-	reISODate = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})`)
+	reISODate = lazyre.New(`^([0-9]{4})-([0-9]{2})-([0-9]{2})`)
 	// reReleaseDay marks the sentence that gives the release day.
-	reReleaseDay = regexp.MustCompile(`太平洋时间|正式发布|Pacific|released on`)
+	reReleaseDay = lazyre.New(`太平洋时间|正式发布|Pacific|released on`)
 
-	reTheme = []*regexp.Regexp{
-		regexp.MustCompile(`主题为\s*(.*?)\s*的\s*(?:Kubernetes|K8s)`),
-		regexp.MustCompile(`主题是\s*[:：]?\s*([^。\n]*)`),
-		regexp.MustCompile(`(?i)release theme is\s*:?\s*([^.\n]*)`),
-	}
-	reQuoted      = regexp.MustCompile(`[“"「]([^”"」]{2,40})[”"」]`)
-	rePlaceholder = regexp.MustCompile(`\{[^{}]*\}`)
+	reTheme = lazyre.List(
+		`主题为\s*(.*?)\s*的\s*(?:Kubernetes|K8s)`,
+		`主题是\s*[:：]?\s*([^。\n]*)`,
+		`(?i)release theme is\s*:?\s*([^.\n]*)`,
+	)
+	reQuoted      = lazyre.New(`[“"「]([^”"」]{2,40})[”"」]`)
+	rePlaceholder = lazyre.New(`\{[^{}]*\}`)
 
-	reCountTotal  = regexp.MustCompile(`([0-9]{1,3})\s*(?:个|项)\s*(?:enhancements?|改进|增强)`)
-	reCountStable = regexp.MustCompile(`([0-9]{1,3})\s*(?:个|项)[^，,。；;0-9]{0,12}?(?:稳定版|稳定|GA|[Ss]table)`)
-	reCountBeta   = regexp.MustCompile(`([0-9]{1,3})\s*(?:个|项)[^，,。；;0-9]{0,16}?[Bb]eta`)
-	reCountAlpha  = regexp.MustCompile(`([0-9]{1,3})\s*(?:个|项)[^，,。；;0-9]{0,16}?[Aa]lpha`)
-	reCountNew    = regexp.MustCompile(`新增\s*([0-9]{1,3})\s*(?:个|项)\s*(?:全新)?(?:功能|特性)`)
+	reCountTotal  = lazyre.New(`([0-9]{1,3})\s*(?:个|项)\s*(?:enhancements?|改进|增强)`)
+	reCountStable = lazyre.New(`([0-9]{1,3})\s*(?:个|项)[^，,。；;0-9]{0,12}?(?:稳定版|稳定|GA|[Ss]table)`)
+	reCountBeta   = lazyre.New(`([0-9]{1,3})\s*(?:个|项)[^，,。；;0-9]{0,16}?[Bb]eta`)
+	reCountAlpha  = lazyre.New(`([0-9]{1,3})\s*(?:个|项)[^，,。；;0-9]{0,16}?[Aa]lpha`)
+	reCountNew    = lazyre.New(`新增\s*([0-9]{1,3})\s*(?:个|项)\s*(?:全新)?(?:功能|特性)`)
 )
 
 // docVersion finds the release a document is about: the version in its
@@ -63,7 +64,7 @@ func docVersion(fm frontMatter, blocks []block) (knowledge.Version, error) {
 		if b.kind == blockCode {
 			continue
 		}
-		for _, re := range []*regexp.Regexp{reKubeVersion, reVVersion} {
+		for _, re := range []*regexp.Regexp{reKubeVersion(), reVVersion()} {
 			for _, m := range re.FindAllStringSubmatch(b.text, -1) {
 				v, err := knowledge.ParseVersion(m[1] + "." + m[2])
 				if err != nil || v.Major != 1 {
@@ -89,7 +90,7 @@ func docVersion(fm frontMatter, blocks []block) (knowledge.Version, error) {
 }
 
 func versionIn(s string) (knowledge.Version, bool) {
-	for _, re := range []*regexp.Regexp{reKubeVersion, reVVersion} {
+	for _, re := range []*regexp.Regexp{reKubeVersion(), reVVersion()} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			if v, err := knowledge.ParseVersion(m[1] + "." + m[2]); err == nil && v.Major == 1 {
 				return v, true
@@ -105,17 +106,17 @@ func versionIn(s string) (knowledge.Version, bool) {
 func releaseDate(fm frontMatter, preamble []string, v knowledge.Version) string {
 	for _, p := range preamble {
 		for _, sent := range strings.FieldsFunc(p, func(r rune) bool { return r == '。' || r == '\n' }) {
-			if !reReleaseDay.MatchString(sent) || !namesRelease(sent, v) {
+			if !reReleaseDay().MatchString(sent) || !namesRelease(sent, v) {
 				continue
 			}
-			if m := reCNDate.FindStringSubmatch(sent); m != nil {
+			if m := reCNDate().FindStringSubmatch(sent); m != nil {
 				if d, ok := validDate(m[1], m[2], m[3]); ok {
 					return d
 				}
 			}
 		}
 	}
-	if m := reISODate.FindStringSubmatch(fm["date"]); m != nil {
+	if m := reISODate().FindStringSubmatch(fm["date"]); m != nil {
 		if d, ok := validDate(m[1], m[2], m[3]); ok {
 			return d
 		}
@@ -140,14 +141,14 @@ func validDate(y, mo, d string) (string, bool) {
 // follows in the same paragraph. It returns "" when the note gives none.
 func releaseTheme(paras []string) string {
 	for _, p := range paras {
-		for _, re := range reTheme {
+		for _, re := range reTheme() {
 			m := re.FindStringSubmatchIndex(p)
 			if m == nil {
 				continue
 			}
 			t := cleanTheme(p[m[2]:m[3]])
-			if t == "" && rePlaceholder.FindString(p[m[2]:m[3]]) == "" {
-				if q := reQuoted.FindStringSubmatch(p[m[1]:]); q != nil {
+			if t == "" && rePlaceholder().FindString(p[m[2]:m[3]]) == "" {
+				if q := reQuoted().FindStringSubmatch(p[m[1]:]); q != nil {
 					t = cleanTheme(q[1])
 				}
 			}
@@ -162,7 +163,7 @@ func releaseTheme(paras []string) string {
 // cleanTheme keeps the theme's name: no placeholder, no gloss in brackets,
 // no trailing emoji or punctuation.
 func cleanTheme(s string) string {
-	if rePlaceholder.MatchString(s) {
+	if rePlaceholder().MatchString(s) {
 		return ""
 	}
 	if i := strings.IndexAny(s, "（(，,。"); i >= 0 {
@@ -189,11 +190,11 @@ func releaseCounts(preamble []string) knowledge.Counts {
 				*dst, _ = strconv.Atoi(m[1])
 			}
 		}
-		get(reCountTotal, &c.Total)
-		get(reCountStable, &c.Stable)
-		get(reCountBeta, &c.Beta)
-		get(reCountAlpha, &c.Alpha)
-		get(reCountNew, &c.Alpha)
+		get(reCountTotal(), &c.Total)
+		get(reCountStable(), &c.Stable)
+		get(reCountBeta(), &c.Beta)
+		get(reCountAlpha(), &c.Alpha)
+		get(reCountNew(), &c.Alpha)
 	}
 	return c
 }

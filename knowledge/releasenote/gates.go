@@ -1,7 +1,7 @@
 package releasenote
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"sort"
 	"strings"
 )
@@ -26,14 +26,14 @@ const (
 )
 
 var (
-	reGateRun  = regexp.MustCompile(gateName + `(?:` + gateJoin + gateName + `)*`)
-	reGateWord = regexp.MustCompile(gateWord)
+	reGateRun  = lazyre.New(gateName + `(?:` + gateJoin + gateName + `)*`)
+	reGateWord = lazyre.New(gateWord)
 	// reGateAfter reads the run of names right after a gate word, and the
 	// noun that may follow it.
-	reGateAfter   = regexp.MustCompile(`^\s*[:：]?\s*(` + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `(?:` + gateJoin + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `)*)(\s*(?:准入插件|插件|字段|标志|参数|控制器|环境变量|admission|plugin|API))?`)
-	reGateFlag    = regexp.MustCompile(`--feature-gates[= ]\s*((?:[A-Za-z0-9]+=[A-Za-z0-9]+,?)+)`)
-	reGateFeature = regexp.MustCompile(`功能\s*` + "`?([A-Z][A-Za-z0-9]{2,80})`?")
-	reGateName    = regexp.MustCompile(gateName)
+	reGateAfter   = lazyre.New(`^\s*[:：]?\s*(` + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `(?:` + gateJoin + "`?[A-Z][A-Za-z0-9]{2,80}`?" + `)*)(\s*(?:准入插件|插件|字段|标志|参数|控制器|环境变量|admission|plugin|API))?`)
+	reGateFlag    = lazyre.New(`--feature-gates[= ]\s*((?:[A-Za-z0-9]+=[A-Za-z0-9]+,?)+)`)
+	reGateFeature = lazyre.New(`功能\s*` + "`?([A-Z][A-Za-z0-9]{2,80})`?")
+	reGateName    = lazyre.New(gateName)
 )
 
 // gateWindow is how far around a gate word a run of names is looked for.
@@ -79,7 +79,7 @@ func featureGates(text string) []string {
 		hits = append(hits, gatesAround(text, w)...)
 	}
 	if hasFlag {
-		for _, m := range reGateFlag.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range reGateFlag().FindAllStringSubmatchIndex(text, -1) {
 			var names []string
 			for _, kv := range strings.Split(text[m[2]:m[3]], ",") {
 				if k, _, ok := strings.Cut(kv, "="); ok {
@@ -90,7 +90,7 @@ func featureGates(text string) []string {
 		}
 	}
 	if hasFeature {
-		for _, m := range reGateFeature.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range reGateFeature().FindAllStringSubmatchIndex(text, -1) {
 			if !strings.Contains(clauseAt(text, m[0]), "依赖") {
 				hits = append(hits, gateHit{m[2], []string{text[m[2]:m[3]]}})
 			}
@@ -118,7 +118,7 @@ func featureGates(text string) []string {
 func gatesAround(text string, w [2]int) []gateHit {
 	var hits []gateHit
 	after := text[w[1]:min(len(text), w[1]+gateWindow)]
-	if m := reGateAfter.FindStringSubmatchIndex(after); m != nil {
+	if m := reGateAfter().FindStringSubmatchIndex(after); m != nil {
 		names := runNames(after[m[2]:m[3]])
 		if m[4] >= 0 && len(names) > 0 {
 			names = names[:len(names)-1]
@@ -146,7 +146,7 @@ func clauseSubjects(text string) []gateHit {
 		if len(gateWords(c)) == 0 {
 			continue
 		}
-		if m := reGateName.FindStringSubmatchIndex(c); m != nil && m[0] == 0 {
+		if m := reGateName().FindStringSubmatchIndex(c); m != nil && m[0] == 0 {
 			hits = append(hits, gateHit{max(i, 0), []string{c[m[2]:m[3]]}})
 		}
 	}
@@ -172,7 +172,7 @@ func gateWords(text string) [][2]int {
 		i = j + len("门控")
 	}
 	if strings.Contains(text, "eature") {
-		for _, m := range reGateWord.FindAllStringIndex(text, -1) {
+		for _, m := range reGateWord().FindAllStringIndex(text, -1) {
 			if text[m[0]] == 'F' || text[m[0]] == 'f' {
 				out = append(out, [2]int{m[0], m[1]})
 			}
@@ -238,8 +238,8 @@ func trimSpaceBack(s string, i int) int {
 // runNames splits a run of names joined by 、 和 commas into the names.
 func runNames(run string) []string {
 	var out []string
-	for _, m := range reGateRun.FindAllStringSubmatch(run, -1) {
-		for _, n := range reGateName.FindAllStringSubmatch(m[0], -1) {
+	for _, m := range reGateRun().FindAllStringSubmatch(run, -1) {
+		for _, n := range reGateName().FindAllStringSubmatch(m[0], -1) {
 			out = append(out, n[1])
 		}
 	}

@@ -1,6 +1,7 @@
 package releasenote
 
 import (
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"regexp"
 	"strings"
 
@@ -8,12 +9,12 @@ import (
 )
 
 var (
-	reRemovalVerb     = regexp.MustCompile(`(?i)删除|移除|撤回|removed|removal|remove`)
-	reDeprecationVerb = regexp.MustCompile(`(?i)弃用|废弃|deprecat`)
-	reFuture          = regexp.MustCompile(`(?i)将|未来|计划|will|plan`)
+	reRemovalVerb     = lazyre.New(`(?i)删除|移除|撤回|removed|removal|remove`)
+	reDeprecationVerb = lazyre.New(`(?i)弃用|废弃|deprecat`)
+	reFuture          = lazyre.New(`(?i)将|未来|计划|will|plan`)
 	// reGroupVersion is an API group/version: flowcontrol.apiserver.k8s.io/v1beta3.
-	reGroupVersion = regexp.MustCompile(`([a-z0-9]+(?:[.-][a-z0-9]+)*\.k8s\.io)/(v[0-9]+(?:(?:alpha|beta)[0-9]+)?)`)
-	reKindWord     = regexp.MustCompile(`[A-Z][A-Za-z0-9]{3,80}`)
+	reGroupVersion = lazyre.New(`([a-z0-9]+(?:[.-][a-z0-9]+)*\.k8s\.io)/(v[0-9]+(?:(?:alpha|beta)[0-9]+)?)`)
+	reKindWord     = lazyre.New(`[A-Z][A-Za-z0-9]{3,80}`)
 )
 
 // noticeKind decides what an item in a notice section warns of. Sections
@@ -49,8 +50,8 @@ func (b *builder) noticeKind(it item) knowledge.NoticeKind {
 // verbKind returns the kind of the first deprecation or removal word in s,
 // or "".
 func verbKind(s string) knowledge.NoticeKind {
-	d := reDeprecationVerb.FindStringIndex(s)
-	r := reRemovalVerb.FindStringIndex(s)
+	d := reDeprecationVerb().FindStringIndex(s)
+	r := reRemovalVerb().FindStringIndex(s)
 	switch {
 	case d != nil && (r == nil || d[0] < r[0]):
 		return knowledge.NoticeDeprecation
@@ -67,13 +68,13 @@ func classifyNotice(text string, rel knowledge.Version) knowledge.NoticeKind {
 	for _, want := range []struct {
 		re   *regexp.Regexp
 		kind knowledge.NoticeKind
-	}{{reRemovalVerb, knowledge.NoticeRemoval}, {reDeprecationVerb, knowledge.NoticeDeprecation}} {
+	}{{reRemovalVerb(), knowledge.NoticeRemoval}, {reDeprecationVerb(), knowledge.NoticeDeprecation}} {
 		for _, c := range clauses(text) {
 			loc := want.re.FindStringIndex(c)
 			if loc == nil {
 				continue
 			}
-			if reFuture.MatchString(c[:loc[0]]) && !namesRelease(c, rel) {
+			if reFuture().MatchString(c[:loc[0]]) && !namesRelease(c, rel) {
 				continue
 			}
 			return want.kind
@@ -113,7 +114,7 @@ func (b *builder) addNoticesFrom(it item, f itemFacts, kind knowledge.NoticeKind
 // clause, and a later version of the same group is the replacement. It
 // returns nil when the text names no group/version.
 func apiChange(text string) *knowledge.APIChange {
-	ms := reGroupVersion.FindAllStringSubmatchIndex(text, -1)
+	ms := reGroupVersion().FindAllStringSubmatchIndex(text, -1)
 	if len(ms) == 0 {
 		return nil
 	}
@@ -126,7 +127,7 @@ func apiChange(text string) *knowledge.APIChange {
 	}
 	group, version := text[pick[2]:pick[3]], text[pick[4]:pick[5]]
 	ch := &knowledge.APIChange{GroupVersion: group + "/" + version}
-	for _, w := range reKindWord.FindAllString(clauseAt(text, pick[0]), -1) {
+	for _, w := range reKindWord().FindAllString(clauseAt(text, pick[0]), -1) {
 		if gateLike(w) && !strings.Contains(group, strings.ToLower(w)) && !hasString(ch.Kinds, w) {
 			ch.Kinds = append(ch.Kinds, w)
 		}

@@ -1,7 +1,7 @@
 package releasenote
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,10 +13,10 @@ const maxKEP = 99999
 var (
 	// reKEPText is a KEP named in text: KEP-3866, KEP 3866, KEP3141, KEP-0024.
 	// Word boundaries are checked by kepsInText (RE2 has no look-around).
-	reKEPText = regexp.MustCompile(`(?i)KEP[-‐ ]?0*([0-9]{1,6})`)
+	reKEPText = lazyre.New(`(?i)KEP[-‐ ]?0*([0-9]{1,6})`)
 	// reKEPURL is a link target that names a KEP: the kep.k8s.io short link,
 	// an enhancements issue (issues carry the KEP's number) or a KEP folder.
-	reKEPURL = regexp.MustCompile(`(?i)(?:kep\.k8s\.io/0*([0-9]{1,5})(?:[^0-9]|$)|github\.com/kubernetes/enhancements/issues/([0-9]{1,5})(?:[^0-9]|$)|github\.com/kubernetes/enhancements/(?:tree|blob)/[^/\s]+/keps/[^/\s]+/0*([0-9]{1,5})-)`)
+	reKEPURL = lazyre.New(`(?i)(?:kep\.k8s\.io/0*([0-9]{1,5})(?:[^0-9]|$)|github\.com/kubernetes/enhancements/issues/([0-9]{1,5})(?:[^0-9]|$)|github\.com/kubernetes/enhancements/(?:tree|blob)/[^/\s]+/keps/[^/\s]+/0*([0-9]{1,5})-)`)
 )
 
 // kepRef is one KEP a piece of text names, and the link that named it.
@@ -27,7 +27,7 @@ type kepRef struct {
 
 // kepFromURL returns the KEP number a link target names, or 0.
 func kepFromURL(u string) int {
-	m := reKEPURL.FindStringSubmatch(u)
+	m := reKEPURL().FindStringSubmatch(u)
 	if m == nil {
 		return 0
 	}
@@ -54,7 +54,7 @@ func kepsInText(s string) []int {
 // kepTextAt returns each KEP number written out in s with its byte offset.
 func kepTextAt(s string) [][2]int {
 	var out [][2]int
-	for _, m := range reKEPText.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range reKEPText().FindAllStringSubmatchIndex(s, -1) {
 		if m[0] > 0 && isASCIIAlnum(s[m[0]-1]) {
 			continue // "someKEP-1" is not a KEP reference
 		}
@@ -93,7 +93,7 @@ func kepRefs(s string) []kepRef {
 		seen[r.num] = len(found)
 		found = append(found, placed{r, pos})
 	}
-	for _, loc := range reLink.FindAllStringSubmatchIndex(s, -1) {
+	for _, loc := range reLink().FindAllStringSubmatchIndex(s, -1) {
 		text, url := s[loc[2]:loc[3]], s[loc[4]:loc[5]]
 		if n := kepFromURL(url); n > 0 {
 			add(kepRef{num: n, link: url}, loc[0])
@@ -104,7 +104,7 @@ func kepRefs(s string) []kepRef {
 		}
 	}
 	// Outside links: blank the links out, keeping byte offsets.
-	rest := reLink.ReplaceAllStringFunc(s, func(l string) string { return strings.Repeat(" ", len(l)) })
+	rest := reLink().ReplaceAllStringFunc(s, func(l string) string { return strings.Repeat(" ", len(l)) })
 	for _, p := range kepTextAt(rest) {
 		add(kepRef{num: p[0]}, p[1])
 	}
@@ -133,20 +133,20 @@ func kepRefs(s string) []kepRef {
 // stripKEPs removes KEP numbers, KEP links and their separators from a
 // heading or item title, leaving the feature's name.
 func stripKEPs(s string) string {
-	s = reLink.ReplaceAllStringFunc(s, func(l string) string {
-		m := reLink.FindStringSubmatch(l)
+	s = reLink().ReplaceAllStringFunc(s, func(l string) string {
+		m := reLink().FindStringSubmatch(l)
 		if kepFromURL(m[2]) > 0 || len(kepsInText(m[1])) > 0 {
 			return m[1] // the text may carry the title: [KEP-N title](url)
 		}
 		return l
 	})
-	s = reKEPList.ReplaceAllString(s, " ")
+	s = reKEPList().ReplaceAllString(s, " ")
 	return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s), ":：-–—/ "))
 }
 
 // reKEPList is a run of KEP numbers with their joiners: "KEP-3063/KEP-4381",
 // "KEP-2831 和 KEP-647", "KEP-3866：".
-var reKEPList = regexp.MustCompile(`(?i)KEP[-‐ ]?[0-9]{1,5}(?:\s*(?:和|与|及|/|,|、|and)\s*KEP[-‐ ]?[0-9]{1,5})*\s*[:：]?`)
+var reKEPList = lazyre.New(`(?i)KEP[-‐ ]?[0-9]{1,5}(?:\s*(?:和|与|及|/|,|、|and)\s*KEP[-‐ ]?[0-9]{1,5})*\s*[:：]?`)
 
 func hasInt(xs []int, n int) bool {
 	for _, x := range xs {

@@ -1,7 +1,7 @@
 package releasenote
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -31,24 +31,24 @@ type section struct {
 }
 
 var (
-	reSecSkip    = regexp.MustCompile(`(?i)历史|参考|致谢|发行说明|署名|版本标志|主题|徽标|logo|reference|history|acknowledg|further reading`)
-	reSecContrib = regexp.MustCompile(`(?i)DaoCloud|社区贡献|参与功能|contribution`)
-	reSecUpgrade = regexp.MustCompile(`(?i)升级注意|升级须知|破坏性变更|breaking|upgrade note|urgent upgrade`)
-	reSecDeprec  = regexp.MustCompile(`(?i)弃用|废弃|deprecat|不顶用`)
-	reSecRemoval = regexp.MustCompile(`(?i)删除|移除|remov|不顶用`)
+	reSecSkip    = lazyre.New(`(?i)历史|参考|致谢|发行说明|署名|版本标志|主题|徽标|logo|reference|history|acknowledg|further reading`)
+	reSecContrib = lazyre.New(`(?i)DaoCloud|社区贡献|参与功能|contribution`)
+	reSecUpgrade = lazyre.New(`(?i)升级注意|升级须知|破坏性变更|breaking|upgrade note|urgent upgrade`)
+	reSecDeprec  = lazyre.New(`(?i)弃用|废弃|deprecat|不顶用`)
+	reSecRemoval = lazyre.New(`(?i)删除|移除|remov|不顶用`)
 )
 
 // classify reads what a section heading announces.
 func classify(title string) (sectionKind, knowledge.Stage) {
 	switch {
-	case reSecContrib.MatchString(title):
+	case reSecContrib().MatchString(title):
 		return secContrib, knowledge.StageNone
-	case reSecSkip.MatchString(title):
+	case reSecSkip().MatchString(title):
 		return secSkip, knowledge.StageNone
-	case reSecUpgrade.MatchString(title):
+	case reSecUpgrade().MatchString(title):
 		return secUpgrade, knowledge.StageNone
 	}
-	dep, rem := reSecDeprec.MatchString(title), reSecRemoval.MatchString(title)
+	dep, rem := reSecDeprec().MatchString(title), reSecRemoval().MatchString(title)
 	switch {
 	case dep && rem:
 		return secNotices, knowledge.StageNone

@@ -1,7 +1,7 @@
 package releasenote
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 )
 
@@ -50,11 +50,11 @@ func sigOf(tag string) string {
 
 var (
 	// reBracketTag is a leading "[网络]" tag; "[text](url)" is a link, not a tag.
-	reBracketTag = regexp.MustCompile(`^\s*\[([^\[\]()]{1,30})\](?:[^(]|$)`)
+	reBracketTag = lazyre.New(`^\s*\[([^\[\]()]{1,30})\](?:[^(]|$)`)
 	// reDashTag is a leading "存储 - " or "API Machinery - " tag.
-	reDashTag = regexp.MustCompile(`^\s*([^\s\-–—][^\-–—]{0,20}?)\s+[-–—]\s+`)
+	reDashTag = lazyre.New(`^\s*([^\s\-–—][^\-–—]{0,20}?)\s+[-–—]\s+`)
 	// reBoldTag is a pseudo-heading such as "**APPS:**" or "**网络：**".
-	reBoldTag = regexp.MustCompile(`^\*\*([^*]{1,30}?)\s*[:：]?\s*\*\*\s*[:：]?$`)
+	reBoldTag = lazyre.New(`^\*\*([^*]{1,30}?)\s*[:：]?\s*\*\*\s*[:：]?$`)
 )
 
 // leadingTag splits a leading SIG tag off a title: "[网络] KEP-1" gives
@@ -64,11 +64,11 @@ var (
 // of the title.
 func leadingTag(s string) (sig, rest string) {
 	rest = s
-	if m := reBracketTag.FindStringSubmatchIndex(rest); m != nil {
+	if m := reBracketTag().FindStringSubmatchIndex(rest); m != nil {
 		sig = sigOf(rest[m[2]:m[3]])
 		rest = strings.TrimSpace(rest[m[3]+1:])
 	}
-	if m := reDashTag.FindStringSubmatchIndex(rest); m != nil {
+	if m := reDashTag().FindStringSubmatchIndex(rest); m != nil {
 		if s := sigOf(rest[m[2]:m[3]]); s != "" {
 			if sig == "" {
 				sig = s
@@ -81,7 +81,7 @@ func leadingTag(s string) (sig, rest string) {
 
 // boldTag returns the label of a "**APPS:**" pseudo-heading line, or "".
 func boldTag(s string) string {
-	if m := reBoldTag.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+	if m := reBoldTag().FindStringSubmatch(strings.TrimSpace(s)); m != nil {
 		return strings.TrimSpace(m[1])
 	}
 	return ""

@@ -1,7 +1,7 @@
 package releasenote
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -13,17 +13,17 @@ var (
 	// ASCII letter or digit before it ("v1beta1", "v1Beta") means it is part
 	// of another word. "Alpha2" (a second alpha) is alpha; "Bata" is a typo
 	// the notes make for Beta.
-	reStageWord = regexp.MustCompile(`(?i:alpha|beta|bata)|GA|General Availability|稳定版|正式发布|测试版|测试阶段`)
+	reStageWord = lazyre.New(`(?i:alpha|beta|bata)|GA|General Availability|稳定版|正式发布|测试版|测试阶段`)
 	// reSkipped is a stage a feature skipped: "跳过 Alpha", "skipping alpha".
-	reSkipped = regexp.MustCompile(`(?i)(?:跳过|跳过了|skip|skipped|skipping)\s*$`)
+	reSkipped = lazyre.New(`(?i)(?:跳过|跳过了|skip|skipped|skipping)\s*$`)
 	// reVersion is a Kubernetes version named in running text: v1.29, 1.29.
-	reVersion = regexp.MustCompile(`(?i)(?:^|[^0-9.])v?1\.([0-9]{1,2})(?:[^0-9]|$)`)
+	reVersion = lazyre.New(`(?i)(?:^|[^0-9.])v?1\.([0-9]{1,2})(?:[^0-9]|$)`)
 )
 
 // stageWord returns the stage of the first stage word in s that is a word on
 // its own and not one a feature skipped, or StageNone.
 func stageWord(s string) knowledge.Stage {
-	for _, m := range reStageWord.FindAllStringIndex(s, -1) {
+	for _, m := range reStageWord().FindAllStringIndex(s, -1) {
 		if m[0] > 0 && isASCIIAlnum(s[m[0]-1]) {
 			continue
 		}
@@ -34,7 +34,7 @@ func stageWord(s string) knowledge.Stage {
 		if m[1] < len(s) && isDigit(s[m[1]]) && !strings.EqualFold(w, "alpha") {
 			continue // "beta1" belongs to a version; "Alpha2" is alpha
 		}
-		if reSkipped.MatchString(s[:m[0]]) {
+		if reSkipped().MatchString(s[:m[0]]) {
 			continue
 		}
 		switch strings.ToLower(w) {
@@ -81,7 +81,7 @@ func bodyStage(text string, rel knowledge.Version) knowledge.Stage {
 
 // namesOtherRelease reports whether clause c names a 1.x release other than rel.
 func namesOtherRelease(c string, rel knowledge.Version) bool {
-	for _, m := range reVersion.FindAllStringSubmatch(c, -1) {
+	for _, m := range reVersion().FindAllStringSubmatch(c, -1) {
 		if n, err := strconv.Atoi(m[1]); err == nil && (rel.Major != 1 || n != rel.Minor) {
 			return true
 		}
@@ -91,7 +91,7 @@ func namesOtherRelease(c string, rel knowledge.Version) bool {
 
 // namesRelease reports whether clause c names release rel.
 func namesRelease(c string, rel knowledge.Version) bool {
-	for _, m := range reVersion.FindAllStringSubmatch(c, -1) {
+	for _, m := range reVersion().FindAllStringSubmatch(c, -1) {
 		if n, err := strconv.Atoi(m[1]); err == nil && rel.Major == 1 && n == rel.Minor {
 			return true
 		}

@@ -1,7 +1,7 @@
 package releasenote
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,15 +14,15 @@ const (
 )
 
 var (
-	reImage    = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
-	reLink     = regexp.MustCompile(`\[([^\]]*)\]\(([^)\s]*)(?:\s+"[^"]*")?\)`)
-	reAutoLink = regexp.MustCompile(`<(https?://[^>\s]+)>`)
-	reHTMLTag  = regexp.MustCompile(`<[^>]{1,300}>`)
+	reImage    = lazyre.New(`!\[([^\]]*)\]\([^)]*\)`)
+	reLink     = lazyre.New(`\[([^\]]*)\]\(([^)\s]*)(?:\s+"[^"]*")?\)`)
+	reAutoLink = lazyre.New(`<(https?://[^>\s]+)>`)
+	reHTMLTag  = lazyre.New(`<[^>]{1,300}>`)
 	// reCondition opens a condition: "如果 X，则 Y" is kept whole in a title.
-	reCondition = regexp.MustCompile(`^(?:如果|若|假如|当|If\s|When\s)`)
+	reCondition = lazyre.New(`^(?:如果|若|假如|当|If\s|When\s)`)
 	// reContext is a clause that sets the scene rather than names the
 	// feature: "在 Kubernetes v1.29 中", "当 ... 时", "如果 ...".
-	reContext = regexp.MustCompile(`^(?:(?:在|从|自|当|随着|由于|In|When|As|Since)\s.*|(?:在|从|自|当|随着|由于).*)(?:中|时|后|下|里|前|起|开始|以来|之后|之前)$|^(?:如果|若|假如|If)`)
+	reContext = lazyre.New(`^(?:(?:在|从|自|当|随着|由于|In|When|As|Since)\s.*|(?:在|从|自|当|随着|由于).*)(?:中|时|后|下|里|前|起|开始|以来|之后|之前)$|^(?:如果|若|假如|If)`)
 )
 
 // inline turns Markdown inline syntax into text for reading: images go,
@@ -30,14 +30,14 @@ var (
 // its backticks. Spaces are collapsed.
 func inline(s string) string {
 	if strings.Contains(s, "![") {
-		s = reImage.ReplaceAllString(s, "")
+		s = reImage().ReplaceAllString(s, "")
 	}
 	if strings.Contains(s, "](") {
-		s = reLink.ReplaceAllString(s, "$1")
+		s = reLink().ReplaceAllString(s, "$1")
 	}
 	if strings.Contains(s, "<") {
-		s = reAutoLink.ReplaceAllString(s, "$1")
-		s = reHTMLTag.ReplaceAllString(s, "")
+		s = reAutoLink().ReplaceAllString(s, "$1")
+		s = reHTMLTag().ReplaceAllString(s, "")
 	}
 	if strings.Contains(s, "**") || strings.Contains(s, "__") {
 		s = emphasis.Replace(s)
@@ -96,8 +96,8 @@ func titleOf(s string) string {
 		if i == 0 {
 			pick = p
 		}
-		if utf8.RuneCountInString(p) < 4 || strings.HasSuffix(p, "的") || reContext.MatchString(p) {
-			if reCondition.MatchString(p) && i+1 < len(parts) {
+		if utf8.RuneCountInString(p) < 4 || strings.HasSuffix(p, "的") || reContext().MatchString(p) {
+			if reCondition().MatchString(p) && i+1 < len(parts) {
 				pick = p + "，" + strings.TrimSpace(parts[i+1]) // "如果 X，则 Y" says it whole
 				break
 			}

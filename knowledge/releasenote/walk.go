@@ -1,7 +1,7 @@
 package releasenote
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 	"unicode/utf8"
 
@@ -89,8 +89,8 @@ type item struct {
 }
 
 var (
-	reEndsWithURL = regexp.MustCompile(`https?://\S+\s*$`)
-	reIntroPara   = regexp.MustCompile(`^(?:本节|本文|更多|以下|详情|如下|See |For more)`)
+	reEndsWithURL = lazyre.New(`https?://\S+\s*$`)
+	reIntroPara   = lazyre.New(`^(?:本节|本文|更多|以下|详情|如下|See |For more)`)
 )
 
 // walker keeps the state of one pass over a document's blocks.
@@ -199,7 +199,7 @@ func (w *walker) other(b block) {
 		}
 		txt := inline(b.text)
 		switch {
-		case reIntroPara.MatchString(txt) || reEndsWithURL.MatchString(txt):
+		case reIntroPara().MatchString(txt) || reEndsWithURL().MatchString(txt):
 		case titleLike(txt):
 			w.pending, w.pendLine = txt, b.line
 		default:

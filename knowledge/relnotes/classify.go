@@ -1,7 +1,7 @@
 package relnotes
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -49,8 +49,8 @@ func Classify(kinds []string, text string, action bool) knowledge.NoticeKind {
 		}
 		return knowledge.NoticeDeprecation
 	}
-	if !fixRe.MatchString(t) {
-		if (has["api-change"] || has["cleanup"]) && statesRemoval(t) && removedThingRe.MatchString(t) {
+	if !fixRe().MatchString(t) {
+		if (has["api-change"] || has["cleanup"]) && statesRemoval(t) && removedThingRe().MatchString(t) {
 			return knowledge.NoticeRemoval
 		}
 		if (has["api-change"] || has["cleanup"] || has["feature"]) && statesDeprecation(t) {
@@ -67,25 +67,25 @@ func Classify(kinds []string, text string, action bool) knowledge.NoticeKind {
 const prefix = `^(?:[\w./\[\] -]{1,40}:\s*)?(?:action[- ]required:?\s*)?`
 
 var (
-	fixRe = regexp.MustCompile(`(?i)^fix(?:es|ed)?\b`)
+	fixRe = lazyre.New(`(?i)^fix(?:es|ed)?\b`)
 
-	removalOpenRe = regexp.MustCompile(`(?i)` + prefix + `(?:remove|removes|removing|drop|drops|dropping)\b`)
-	removalWordRe = regexp.MustCompile(`(?i)\b(?:removed|dropped|no longer served|no longer supported|no longer supports?|stopped serving)\b`)
+	removalOpenRe = lazyre.New(`(?i)` + prefix + `(?:remove|removes|removing|drop|drops|dropping)\b`)
+	removalWordRe = lazyre.New(`(?i)\b(?:removed|dropped|no longer served|no longer supported|no longer supports?|stopped serving)\b`)
 	// clauseEndRe ends a clause: a sentence's end, a comma, a bracket, a
 	// new line, a list dash.
-	clauseEndRe = regexp.MustCompile(`[.;:!?](?:\s|$)|[,()\n]|\s-\s`)
+	clauseEndRe = lazyre.New(`[.;:!?](?:\s|$)|[,()\n]|\s-\s`)
 	// notNowRe, before a removal word in its clause, puts the removal in
 	// the future or in an earlier release.
-	notNowRe = regexp.MustCompile(`(?i)\b(?:will|be|before|once|until|would|should|could|can|may|might|planned|when|if|given|since|because|after)\b`)
+	notNowRe = lazyre.New(`(?i)\b(?:will|be|before|once|until|would|should|could|can|may|might|planned|when|if|given|since|because|after)\b`)
 	// notAThingRe, right after a removal word, says what went is no thing
 	// users name.
-	notAThingRe    = regexp.MustCompile(`(?i)^\s+(?:(?:the|an?)\s+)?(?:(?:inaccurate|misleading|incorrect|unused)\s+)?(?:usage|use|cleanup|mention|note|statement|restrictions?|limitations?|requirements?|a purpose)\b`)
-	fromDefaultsRe = regexp.MustCompile(`(?i)^[^.;]{0,60}?\bfrom\s+(?:the\s+)?defaults?\b`)
+	notAThingRe    = lazyre.New(`(?i)^\s+(?:(?:the|an?)\s+)?(?:(?:inaccurate|misleading|incorrect|unused)\s+)?(?:usage|use|cleanup|mention|note|statement|restrictions?|limitations?|requirements?|a purpose)\b`)
+	fromDefaultsRe = lazyre.New(`(?i)^[^.;]{0,60}?\bfrom\s+(?:the\s+)?defaults?\b`)
 
-	removedThingRe = regexp.MustCompile(`(?i:deprecat|feature[- ]?gates?|featuregate|feature flag|\bflags?\b|\bv\d+(?:alpha|beta)\d+\b|in-?tree|plugins?|providers?|annotations?|\bfields?\b|metrics?|support for|environment variable|generally available)|\bAPIs?\b|\bGA\b`)
+	removedThingRe = lazyre.New(`(?i:deprecat|feature[- ]?gates?|featuregate|feature flag|\bflags?\b|\bv\d+(?:alpha|beta)\d+\b|in-?tree|plugins?|providers?|annotations?|\bfields?\b|metrics?|support for|environment variable|generally available)|\bAPIs?\b|\bGA\b`)
 
-	deprecationOpenRe = regexp.MustCompile(`(?i)` + prefix + `deprecat(?:e|ed|es|ing)\b`)
-	deprecationRe     = regexp.MustCompile(`(?i)\b(?:(?:is|are|was|were|been|be|now|being|as)\s+(?:now\s+|officially\s+|also\s+)?deprecated|deprecates?|deprecation (?:of|for))\b`)
+	deprecationOpenRe = lazyre.New(`(?i)` + prefix + `deprecat(?:e|ed|es|ing)\b`)
+	deprecationRe     = lazyre.New(`(?i)\b(?:(?:is|are|was|were|been|be|now|being|as)\s+(?:now\s+|officially\s+|also\s+)?deprecated|deprecates?|deprecation (?:of|for))\b`)
 )
 
 // maxClauseLook bounds how far before a removal word its clause is read.
@@ -98,12 +98,12 @@ func statesRemoval(t string) bool {
 	if !strings.Contains(low, "remov") && !strings.Contains(low, "drop") && !strings.Contains(low, "no longer") && !strings.Contains(low, "stopped serving") {
 		return false
 	}
-	if removalOpenRe.MatchString(t) {
+	if removalOpenRe().MatchString(t) {
 		return true
 	}
-	ends := clauseEndRe.FindAllStringIndex(t, -1)
+	ends := clauseEndRe().FindAllStringIndex(t, -1)
 	e := 0 // ends[:e] end before the current match
-	for _, m := range removalWordRe.FindAllStringIndex(t, -1) {
+	for _, m := range removalWordRe().FindAllStringIndex(t, -1) {
 		for e < len(ends) && ends[e][1] <= m[0] {
 			e++
 		}
@@ -111,11 +111,11 @@ func statesRemoval(t string) bool {
 		if e > 0 {
 			start = max(start, ends[e-1][1])
 		}
-		if notNowRe.MatchString(t[start:m[0]]) {
+		if notNowRe().MatchString(t[start:m[0]]) {
 			continue
 		}
 		after := t[m[1]:]
-		if notAThingRe.MatchString(after) || fromDefaultsRe.MatchString(after) {
+		if notAThingRe().MatchString(after) || fromDefaultsRe().MatchString(after) {
 			continue
 		}
 		return true
@@ -129,7 +129,7 @@ func statesDeprecation(t string) bool {
 	if !strings.Contains(strings.ToLower(t), "deprecat") {
 		return false
 	}
-	return deprecationOpenRe.MatchString(t) || deprecationRe.MatchString(t)
+	return deprecationOpenRe().MatchString(t) || deprecationRe().MatchString(t)
 }
 
 // unwrapQuotes drops one pair of quotes around a whole text: some entries

@@ -1,7 +1,7 @@
 package relnotes
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strconv"
 	"strings"
 	"time"
@@ -12,10 +12,10 @@ import (
 const monthNames = `January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec`
 
 var (
-	dayMonthYearRe = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4})\b`)
-	monthDayYearRe = regexp.MustCompile(`(?i)\b(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
-	isoDateRe      = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
-	weekdayEndRe   = regexp.MustCompile(`(?i)\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues|Tue|Wed|Thurs|Thur|Thu|Fri|Sat|Sun)\.?,?\s*$`)
+	dayMonthYearRe = lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4})\b`)
+	monthDayYearRe = lazyre.New(`(?i)\b(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	isoDateRe      = lazyre.New(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	weekdayEndRe   = lazyre.New(`(?i)\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues|Tue|Wed|Thurs|Thur|Thu|Fri|Sat|Sun)\.?,?\s*$`)
 )
 
 // foundDate is the first date of a text: the day, and the weekday the
@@ -38,20 +38,20 @@ func firstDate(s string) (foundDate, bool) {
 			best, at = day, m[0]
 		}
 	}
-	for _, m := range dayMonthYearRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range dayMonthYearRe().FindAllStringSubmatchIndex(s, -1) {
 		consider(m, s[m[6]:m[7]], s[m[4]:m[5]], s[m[2]:m[3]])
 	}
-	for _, m := range monthDayYearRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range monthDayYearRe().FindAllStringSubmatchIndex(s, -1) {
 		consider(m, s[m[6]:m[7]], s[m[2]:m[3]], s[m[4]:m[5]])
 	}
-	for _, m := range isoDateRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range isoDateRe().FindAllStringSubmatchIndex(s, -1) {
 		consider(m, s[m[2]:m[3]], s[m[4]:m[5]], s[m[6]:m[7]])
 	}
 	if at < 0 {
 		return foundDate{}, false
 	}
 	fd := foundDate{day: best}
-	if w := weekdayEndRe.FindStringSubmatch(s[:at]); w != nil {
+	if w := weekdayEndRe().FindStringSubmatch(s[:at]); w != nil {
 		t, _ := time.Parse(time.DateOnly, best)
 		if !strings.HasPrefix(strings.ToLower(t.Weekday().String()), strings.ToLower(w[1][:3])) {
 			fd.badWeekday = w[1]

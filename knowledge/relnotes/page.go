@@ -3,6 +3,7 @@ package relnotes
 import (
 	"bytes"
 	"fmt"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"regexp"
 	"strings"
 	"unicode"
@@ -128,7 +129,7 @@ func bodyLines(lines []string) []string {
 	return out
 }
 
-var headingRe = regexp.MustCompile(`^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
+var headingRe = lazyre.New(`^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
 
 // firstHeading returns the text of the first level-1 ATX heading; a line
 // longer than maxLineBytes is no heading.
@@ -137,7 +138,7 @@ func firstHeading(lines []string) (string, bool) {
 		if len(l) > maxLineBytes || !strings.HasPrefix(strings.TrimLeft(l, " "), "#") {
 			continue
 		}
-		if m := headingRe.FindStringSubmatch(l); m != nil {
+		if m := headingRe().FindStringSubmatch(l); m != nil {
 			if h := plain(m[1]); h != "" {
 				return h, true
 			}
@@ -147,19 +148,19 @@ func firstHeading(lines []string) (string, bool) {
 }
 
 var (
-	imageRe    = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
-	linkRe     = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	emphasisRe = regexp.MustCompile("\\*\\*|__|`|<[^>]{1,100}>")
-	versionRe  = regexp.MustCompile(`\b[vV]?(1\.\d{1,3})(?:\.0)?\b`)
+	imageRe    = lazyre.New(`!\[[^\]]*\]\([^)]*\)`)
+	linkRe     = lazyre.New(`\[([^\]]*)\]\([^)]*\)`)
+	emphasisRe = lazyre.New("\\*\\*|__|`|<[^>]{1,100}>")
+	versionRe  = lazyre.New(`\b[vV]?(1\.\d{1,3})(?:\.0)?\b`)
 	separators = ":-–—|"
 )
 
 // plain drops Markdown from a heading: images, link targets, emphasis,
 // code ticks and inline HTML tags.
 func plain(s string) string {
-	s = imageRe.ReplaceAllString(s, "")
-	s = linkRe.ReplaceAllString(s, "$1")
-	s = emphasisRe.ReplaceAllString(s, "")
+	s = imageRe().ReplaceAllString(s, "")
+	s = linkRe().ReplaceAllString(s, "$1")
+	s = emphasisRe().ReplaceAllString(s, "")
 	return strings.Join(strings.Fields(s), " ")
 }
 
@@ -176,7 +177,7 @@ func plain(s string) string {
 // dropped; a release name standing before the version in place of
 // "Kubernetes" leads, with what follows in brackets.
 func parseHeading(h string) (knowledge.Version, string) {
-	m := versionRe.FindStringSubmatchIndex(h)
+	m := versionRe().FindStringSubmatchIndex(h)
 	if m == nil {
 		return knowledge.Version{}, ""
 	}

@@ -1,6 +1,7 @@
 package relnotes
 
 import (
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"regexp"
 	"sort"
 	"strconv"
@@ -16,16 +17,16 @@ var (
 	// github.com/kubernetes/enhancements/issues/3902 (also the misspelt
 	// .../issue/4193), and its short form features.k8s.io/2845. Issues of
 	// forks are other numbers and are not read.
-	kepIssueRe = regexp.MustCompile(`(?i)(?:github\.com/kubernetes/enhancements/issues?/|features\.k8s\.io/|kep\.k8s\.io/)0*(\d{1,5})\b`)
+	kepIssueRe = lazyre.New(`(?i)(?:github\.com/kubernetes/enhancements/issues?/|features\.k8s\.io/|kep\.k8s\.io/)0*(\d{1,5})\b`)
 	// kepFolderRe is a KEP's folder in kubernetes/enhancements or a fork of
 	// it, at any branch or commit, through github.com or git.k8s.io:
 	// .../keps/sig-node/2400-node-swap, .../keps/sig-cluster-lifecycle/kubeadm/4656-x/README.md.
 	// The folder is NNNN-name; a file such as 0034-distributed-tracing-kep.md
 	// is a provisional KEP of the old numbering, not a KEP number, and is
 	// not read.
-	kepFolderRe = regexp.MustCompile(`(?i)(?:github\.com/[\w.-]+/enhancements|git\.k8s\.io/enhancements)/(?:[^\s)\]>]*?/)?keps/(?:[\w.-]+/){0,2}?0*(\d{1,5})-[a-z0-9-]+(?:[/#?)\]>\s]|$)`)
+	kepFolderRe = lazyre.New(`(?i)(?:github\.com/[\w.-]+/enhancements|git\.k8s\.io/enhancements)/(?:[^\s)\]>]*?/)?keps/(?:[\w.-]+/){0,2}?0*(\d{1,5})-[a-z0-9-]+(?:[/#?)\]>\s]|$)`)
 	// kepTextRe is a KEP named in words: "KEP-3178", "KEP 127", "KEP #2008".
-	kepTextRe = regexp.MustCompile(`\bKEP[- ]*#?\s?0*(\d{1,5})\b`)
+	kepTextRe = lazyre.New(`\bKEP[- ]*#?\s?0*(\d{1,5})\b`)
 )
 
 // keps returns the KEP numbers of the links and text, in order of first
@@ -51,10 +52,10 @@ func keps(links []string, text string) []int {
 		var res []*regexp.Regexp
 		low := strings.ToLower(s)
 		if strings.Contains(low, "enhancements/") || strings.Contains(low, "k8s.io/") {
-			res = append(res, kepIssueRe, kepFolderRe)
+			res = append(res, kepIssueRe(), kepFolderRe())
 		}
 		if strings.Contains(s, "KEP") {
-			res = append(res, kepTextRe)
+			res = append(res, kepTextRe())
 		}
 		for _, re := range res {
 			for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
@@ -76,7 +77,7 @@ func keps(links []string, text string) []int {
 // maxNameBytes caps one code name; longer backticked spans are code, not names.
 const maxNameBytes = 100
 
-var codeSpanRe = regexp.MustCompile("`([^`\n]{1,200})`")
+var codeSpanRe = lazyre.New("`([^`\n]{1,200})`")
 
 // names returns the code names a text puts in backticks — flags, fields,
 // feature gates, API versions, metrics — in order, once each, at most
@@ -86,7 +87,7 @@ var codeSpanRe = regexp.MustCompile("`([^`\n]{1,200})`")
 func names(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range codeSpanRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range codeSpanRe().FindAllStringSubmatch(text, -1) {
 		s := strings.TrimSpace(m[1])
 		if s == "" || len(s) > maxNameBytes || strings.ContainsAny(s, " \t") || seen[s] || !nameStart(s) || isValue(s) {
 			continue

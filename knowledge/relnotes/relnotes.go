@@ -15,7 +15,7 @@ package relnotes
 import (
 	"errors"
 	"fmt"
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strconv"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -80,12 +80,12 @@ func notesSource(v knowledge.Version, asOf string) knowledge.Source {
 }
 
 // releaseDirRe is a release's folder name in sig-release.
-var releaseDirRe = regexp.MustCompile(`(?:^|/)release-(\d{1,3})\.(\d{1,3})(?:/|$)`)
+var releaseDirRe = lazyre.New(`(?:^|/)release-(\d{1,3})\.(\d{1,3})(?:/|$)`)
 
 // ReleaseOf returns the release a path or URL names by its folder
 // release-1.N (the last such folder wins); false when it names none.
 func ReleaseOf(path string) (knowledge.Version, bool) {
-	ms := releaseDirRe.FindAllStringSubmatch(path, -1)
+	ms := releaseDirRe().FindAllStringSubmatch(path, -1)
 	if len(ms) == 0 {
 		return knowledge.Version{}, false
 	}

@@ -1,7 +1,7 @@
 package website
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -10,13 +10,13 @@ import (
 
 var (
 	// announceRe is the opening of a release announcement.
-	announceRe = regexp.MustCompile(`(?i)\bannouncing the release of Kubernetes\s+v?(1\.\d{1,2})\b`)
+	announceRe = lazyre.New(`(?i)\bannouncing the release of Kubernetes\s+v?(1\.\d{1,2})\b`)
 	// titleThemeRe reads "Kubernetes v1.31: Elli".
-	titleThemeRe = regexp.MustCompile(`(?i)^Kubernetes\s+v?(1\.\d{1,2})\s*:\s*(.+)$`)
+	titleThemeRe = lazyre.New(`(?i)^Kubernetes\s+v?(1\.\d{1,2})\s*:\s*(.+)$`)
 	// themeSentenceRe reads `theme is "X".` and "theme for Kubernetes v1.NN is X." sentences.
-	themeSentenceRe = regexp.MustCompile(`(?i)\btheme\b(?:\s+for\s+Kubernetes\s+v?1\.\d+)?\s+is\s+"?([^".]+?)"?\s*\.`)
-	totalRe         = regexp.MustCompile(`(?i)\bconsists?\s+of\s+(\d+)\s+enhancements\b`)
-	stageCountRe    = regexp.MustCompile(`(?i)\b(\d+)\s+(?:of\s+(?:those|these)\s+enhancements\s+)?(?:are|have|has|is)\s+(?:[a-z]+\s+){0,3}?(alpha|beta|stable)\b`)
+	themeSentenceRe = lazyre.New(`(?i)\btheme\b(?:\s+for\s+Kubernetes\s+v?1\.\d+)?\s+is\s+"?([^".]+?)"?\s*\.`)
+	totalRe         = lazyre.New(`(?i)\bconsists?\s+of\s+(\d+)\s+enhancements\b`)
+	stageCountRe    = lazyre.New(`(?i)\b(\d+)\s+(?:of\s+(?:those|these)\s+enhancements\s+)?(?:are|have|has|is)\s+(?:[a-z]+\s+){0,3}?(alpha|beta|stable)\b`)
 )
 
 // parseAnnouncement reads a release announcement: the release's facts, a
@@ -31,7 +31,7 @@ func parseAnnouncement(d *doc) *knowledge.Corpus {
 	var notices []knowledge.Notice
 	for s := 1; s < len(d.o); s++ {
 		sec := d.o[s]
-		if sec.children > 0 || d.o.inBoilerplate(s) || itemOnlySkipRe.MatchString(d.o.heading(s)) {
+		if sec.children > 0 || d.o.inBoilerplate(s) || itemOnlySkipRe().MatchString(d.o.heading(s)) {
 			continue // a container's own body is its introduction
 		}
 		c := d.contextOf(s)
@@ -62,14 +62,14 @@ func parseAnnouncement(d *doc) *knowledge.Corpus {
 }
 
 // actionRequiredRe marks a feature's words that ask for action before upgrading.
-var actionRequiredRe = regexp.MustCompile(`(?i)\baction required before upgrading\b`)
+var actionRequiredRe = lazyre.New(`(?i)\baction required before upgrading\b`)
 
 // actionRequired makes an upgrade Notice of a feature section whose body
 // says "Action required before upgrading", with the paragraph that says so.
 func (d *doc) actionRequired(s int) []knowledge.Notice {
 	sec := d.o[s]
 	for _, p := range paragraphs(sec.body) {
-		if !containsFold(p, "action required") || !actionRequiredRe.MatchString(p) {
+		if !containsFold(p, "action required") || !actionRequiredRe().MatchString(p) {
 			continue
 		}
 		n := knowledge.Notice{
@@ -104,14 +104,14 @@ func kepsFromMentions(ns []knowledge.Notice, ms []knowledge.Mention) []knowledge
 // theme is the part of the title after "Kubernetes v1.31:", else what a
 // sentence names as the theme.
 func theme(d *doc) string {
-	if m := titleThemeRe.FindStringSubmatch(d.title); m != nil {
+	if m := titleThemeRe().FindStringSubmatch(d.title); m != nil {
 		if t := strings.TrimSpace(plain(m[2])); t != "" {
 			return t
 		}
 	}
 	for _, sec := range d.o {
 		for _, p := range paragraphs(sec.body) {
-			if m := themeSentenceRe.FindStringSubmatch(p); m != nil {
+			if m := themeSentenceRe().FindStringSubmatch(p); m != nil {
 				return strings.TrimSpace(m[1])
 			}
 		}
@@ -125,10 +125,10 @@ func theme(d *doc) string {
 func counts(preamble []block) knowledge.Counts {
 	var c knowledge.Counts
 	for _, p := range paragraphs(preamble) {
-		if m := totalRe.FindStringSubmatch(p); m != nil && c.Total == 0 {
+		if m := totalRe().FindStringSubmatch(p); m != nil && c.Total == 0 {
 			c.Total, _ = strconv.Atoi(m[1])
 		}
-		for _, m := range stageCountRe.FindAllStringSubmatch(p, -1) {
+		for _, m := range stageCountRe().FindAllStringSubmatch(p, -1) {
 			n, _ := strconv.Atoi(m[1])
 			switch stageWord(m[2]) {
 			case knowledge.StageAlpha:

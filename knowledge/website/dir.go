@@ -3,10 +3,10 @@ package website
 import (
 	"errors"
 	"fmt"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -89,8 +89,8 @@ func readCapped(path string) ([]byte, error) {
 }
 
 var (
-	sourceHeadingRe = regexp.MustCompile(`(?i)^sources?(?:\s*:|\s+of\b)`)
-	fileColumnRe    = regexp.MustCompile(`(?i)^\|\s*file\s*\|`)
+	sourceHeadingRe = lazyre.New(`(?i)^sources?(?:\s*:|\s+of\b)`)
+	fileColumnRe    = lazyre.New(`(?i)^\|\s*file\s*\|`)
 )
 
 // isSourceList reports whether a document is a list of where the others
@@ -103,12 +103,12 @@ func isSourceList(name string, fm frontMatter, o outline) bool {
 	if strings.EqualFold(name, "SOURCE.md") {
 		return true
 	}
-	if len(o) < 2 || o[1].level != 1 || !sourceHeadingRe.MatchString(o.heading(1)) {
+	if len(o) < 2 || o[1].level != 1 || !sourceHeadingRe().MatchString(o.heading(1)) {
 		return false
 	}
 	for _, s := range o {
 		for _, b := range s.body {
-			if b.kind == blockTable && fileColumnRe.MatchString(b.text) {
+			if b.kind == blockTable && fileColumnRe().MatchString(b.text) {
 				return true
 			}
 		}
@@ -117,8 +117,8 @@ func isSourceList(name string, fm frontMatter, o outline) bool {
 }
 
 var (
-	repoLineRe = regexp.MustCompile(`(?i)\bRepository:\s*(https://github\.com/[\w.-]+/[\w.-]+)`)
-	commitRe   = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	repoLineRe = lazyre.New(`(?i)\bRepository:\s*(https://github\.com/[\w.-]+/[\w.-]+)`)
+	commitRe   = lazyre.New(`^[0-9a-f]{40}$`)
 )
 
 // sourceURLs reads a SOURCE.md table (columns "file", "repository path",
@@ -128,7 +128,7 @@ var (
 func sourceURLs(md string) map[string]string {
 	out := map[string]string{}
 	repo := ""
-	if m := repoLineRe.FindStringSubmatch(md); m != nil {
+	if m := repoLineRe().FindStringSubmatch(md); m != nil {
 		repo = m[1]
 	}
 	col := map[string]int{}
@@ -169,7 +169,7 @@ func pageURL(repo, path, commit string) string {
 		rest = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(rest, ".md"), "_index"), "index")
 		return "https://kubernetes.io/docs/" + strings.TrimSuffix(rest, "/") + "/"
 	}
-	if repo == "" || !commitRe.MatchString(commit) || strings.ContainsAny(path, " <>\"") {
+	if repo == "" || !commitRe().MatchString(commit) || strings.ContainsAny(path, " <>\"") {
 		return ""
 	}
 	return repo + "/blob/" + commit + "/" + path

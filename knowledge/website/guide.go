@@ -1,7 +1,7 @@
 package website
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -9,11 +9,11 @@ import (
 
 var (
 	// guideTitleRe is the deprecated API migration guide's title.
-	guideTitleRe = regexp.MustCompile(`(?i)^deprecated api migration guide$`)
+	guideTitleRe = lazyre.New(`(?i)^deprecated api migration guide$`)
 	// guideSectionRe is the heading over its removals by release.
-	guideSectionRe = regexp.MustCompile(`(?i)^removed apis by release$`)
+	guideSectionRe = lazyre.New(`(?i)^removed apis by release$`)
 	// releaseHeadingRe is a heading that is only a release: "v1.32".
-	releaseHeadingRe = regexp.MustCompile(`^v?(1\.\d{1,2})$`)
+	releaseHeadingRe = lazyre.New(`^v?(1\.\d{1,2})$`)
 )
 
 // guideTextMax caps a guide notice's text: the notable changes of a removal
@@ -23,11 +23,11 @@ const guideTextMax = 2400
 // isGuide reports whether a document is the deprecated API migration guide:
 // its title says so, or it has a "Removed APIs by release" section.
 func isGuide(title string, o outline) bool {
-	if guideTitleRe.MatchString(strings.TrimSpace(title)) {
+	if guideTitleRe().MatchString(strings.TrimSpace(title)) {
 		return true
 	}
 	for s := 1; s < len(o); s++ {
-		if guideSectionRe.MatchString(o.heading(s)) {
+		if guideSectionRe().MatchString(o.heading(s)) {
 			return true
 		}
 	}
@@ -73,7 +73,7 @@ func parseGuide(d *doc) *knowledge.Corpus {
 // section s (not s itself).
 func (d *doc) guideRelease(s int) (knowledge.Version, bool) {
 	for _, a := range d.o.ancestors(s) {
-		if m := releaseHeadingRe.FindStringSubmatch(d.o.heading(a)); m != nil {
+		if m := releaseHeadingRe().FindStringSubmatch(d.o.heading(a)); m != nil {
 			v, err := knowledge.ParseVersion(m[1])
 			return v, err == nil
 		}

@@ -1,7 +1,7 @@
 package website
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,8 +14,8 @@ type link struct {
 }
 
 var (
-	shortcodeRe = regexp.MustCompile(`\{\{[<%].*?[>%]\}\}`)
-	htmlTagRe   = regexp.MustCompile(`</?[a-zA-Z][^<>]*>`)
+	shortcodeRe = lazyre.New(`\{\{[<%].*?[>%]\}\}`)
+	htmlTagRe   = lazyre.New(`</?[a-zA-Z][^<>]*>`)
 )
 
 // links returns the links in a Markdown text, images left out.
@@ -57,7 +57,7 @@ func linkTexts(md string) string {
 // removed (code keeps its characters), and whitespace collapses.
 func plain(md string) string {
 	if strings.Contains(md, "{{") {
-		md = shortcodeRe.ReplaceAllString(md, "")
+		md = shortcodeRe().ReplaceAllString(md, "")
 	}
 	md = linkTexts(md)
 	var b strings.Builder
@@ -69,7 +69,7 @@ func plain(md string) string {
 			continue
 		}
 		if strings.Contains(p, "<") {
-			p = htmlTagRe.ReplaceAllString(p, "")
+			p = htmlTagRe().ReplaceAllString(p, "")
 		}
 		b.WriteString(stripEmphasis(p))
 	}

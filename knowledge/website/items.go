@@ -35,7 +35,7 @@ func (d *doc) contextOf(s int) context {
 		if c.notice || c.stage != knowledge.StageNone {
 			continue
 		}
-		if has(noticeHeadingRe, h, "deprecat", "remov", "withdraw", "upgrade", "action") {
+		if has(noticeHeadingRe(), h, "deprecat", "remov", "withdraw", "upgrade", "action") {
 			c.notice = true
 		} else if st := headingStage(d.o[j].title); st != knowledge.StageNone {
 			c.stage = st
@@ -190,7 +190,7 @@ func withAPI(n knowledge.Notice, text string) []knowledge.Notice {
 
 // noticeTitle is a heading without its trailing "(KEP 4004)" or "(SIG ...)".
 func noticeTitle(title string) string {
-	t := trailerRe.ReplaceAllString(plain(title), "")
+	t := trailerRe().ReplaceAllString(plain(title), "")
 	if t == "" {
 		return plain(title)
 	}

@@ -1,6 +1,7 @@
 package website
 
 import (
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"regexp"
 	"strings"
 	"unicode"
@@ -10,20 +11,20 @@ import (
 
 // noticeHeadingRe marks a heading (or a list label such as "Removals:") that
 // announces deprecations, removals or upgrade actions.
-var noticeHeadingRe = regexp.MustCompile(`(?i)deprecat|\bremovals?\b|\bremoved\b|\bwithdraw|upgrade action|action required`)
+var noticeHeadingRe = lazyre.New(`(?i)deprecat|\bremovals?\b|\bremoved\b|\bwithdraw|upgrade action|action required`)
 
 var (
-	removalHeadingRe     = regexp.MustCompile(`(?i)\b(?:removals?|removed|removing|removes?|withdrawal|withdrawn)\b`)
-	deprecationHeadingRe = regexp.MustCompile(`(?i)\b(?:deprecations?|deprecating|deprecates?)\b|\b(?:is|are|now|been)\s+deprecated\b`)
-	upgradeHeadingRe     = regexp.MustCompile(`(?i)\bupgrade action|action required|before upgrading`)
+	removalHeadingRe     = lazyre.New(`(?i)\b(?:removals?|removed|removing|removes?|withdrawal|withdrawn)\b`)
+	deprecationHeadingRe = lazyre.New(`(?i)\b(?:deprecations?|deprecating|deprecates?)\b|\b(?:is|are|now|been)\s+deprecated\b`)
+	upgradeHeadingRe     = lazyre.New(`(?i)\bupgrade action|action required|before upgrading`)
 
-	removalBodyRe = regexp.MustCompile(`(?i)\b(?:has|have)\s+(?:now\s+)?been\s+(?:completely\s+|fully\s+)?removed\b` +
+	removalBodyRe = lazyre.New(`(?i)\b(?:has|have)\s+(?:now\s+)?been\s+(?:completely\s+|fully\s+)?removed\b` +
 		`|\bwas\s+removed\b|\bwill\s+remove\b|\bremoves\b|\bwill\s+be\s+removed\b` +
 		`|\bno\s+longer\s+(?:be\s+)?served\b|\bstop(?:s|ped)?\s+serving\b`)
 	// laterRe follows "will be removed" in a deprecation: "in a future release".
-	laterRe           = regexp.MustCompile(`(?i)^\s+in\s+(?:a\s+)?(?:future|later)\b`)
-	deprecationBodyRe = regexp.MustCompile(`(?i)\bdeprecat`)
-	upgradeBodyRe     = regexp.MustCompile(`(?i)\bbefore\s+(?:you\s+)?upgrad|\baction\s+required\b|\byou\s+must\b`)
+	laterRe           = lazyre.New(`(?i)^\s+in\s+(?:a\s+)?(?:future|later)\b`)
+	deprecationBodyRe = lazyre.New(`(?i)\bdeprecat`)
+	upgradeBodyRe     = lazyre.New(`(?i)\bbefore\s+(?:you\s+)?upgrad|\baction\s+required\b|\byou\s+must\b`)
 )
 
 // noticeKind decides what a notice warns of: the heading's words first,
@@ -31,19 +32,19 @@ var (
 // section it sits in announces, else a deprecation.
 func noticeKind(heading, context, body string) knowledge.NoticeKind {
 	switch {
-	case has(removalHeadingRe, heading, "remov", "withdraw"):
+	case has(removalHeadingRe(), heading, "remov", "withdraw"):
 		return knowledge.NoticeRemoval
-	case has(deprecationHeadingRe, heading, "deprecat"):
+	case has(deprecationHeadingRe(), heading, "deprecat"):
 		return knowledge.NoticeDeprecation
-	case has(upgradeHeadingRe, heading, "upgrad", "action") || has(upgradeHeadingRe, context, "upgrad", "action"):
+	case has(upgradeHeadingRe(), heading, "upgrad", "action") || has(upgradeHeadingRe(), context, "upgrad", "action"):
 		return knowledge.NoticeUpgrade
 	case saysRemoved(body):
 		return knowledge.NoticeRemoval
-	case has(deprecationBodyRe, body, "deprecat"):
+	case has(deprecationBodyRe(), body, "deprecat"):
 		return knowledge.NoticeDeprecation
-	case has(upgradeBodyRe, body, "upgrad", "action", "must"):
+	case has(upgradeBodyRe(), body, "upgrad", "action", "must"):
 		return knowledge.NoticeUpgrade
-	case has(removalHeadingRe, context, "remov", "withdraw") && !has(deprecationHeadingRe, context, "deprecat"):
+	case has(removalHeadingRe(), context, "remov", "withdraw") && !has(deprecationHeadingRe(), context, "deprecat"):
 		return knowledge.NoticeRemoval
 	}
 	return knowledge.NoticeDeprecation
@@ -66,8 +67,8 @@ func saysRemoved(body string) bool {
 	if !containsFold(body, "remov") && !containsFold(body, "serv") {
 		return false
 	}
-	for _, m := range removalBodyRe.FindAllStringIndex(body, -1) {
-		if !laterRe.MatchString(body[m[1]:]) {
+	for _, m := range removalBodyRe().FindAllStringIndex(body, -1) {
+		if !laterRe().MatchString(body[m[1]:]) {
 			return true
 		}
 	}
@@ -76,20 +77,20 @@ func saysRemoved(body string) bool {
 
 // gvRe matches an API group/version: "flowcontrol.apiserver.k8s.io/v1beta3",
 // "batch/v1beta1", "extensions/v1beta1".
-var gvRe = regexp.MustCompile(`\b([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\b`)
+var gvRe = lazyre.New(`\b([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\b`)
 
 var (
 	// "The G/V API version of A and B is no longer served", also with
 	// several versions before "API versions of".
-	apiOfRe = regexp.MustCompile(`(?i)\bAPI\s+versions?\s+of\s+(.+?)\s+(?:is|are|was|were|will|has|have)\b`)
+	apiOfRe = lazyre.New(`(?i)\bAPI\s+versions?\s+of\s+(.+?)\s+(?:is|are|was|were|will|has|have)\b`)
 	// "Kind in the G/V API version is no longer served".
-	kindInRe = regexp.MustCompile(`\b([A-Z][A-Za-z]+)\s+in\s+the\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\s+API\s+version`)
+	kindInRe = lazyre.New(`\b([A-Z][A-Za-z]+)\s+in\s+the\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\s+API\s+version`)
 	// "Removal of G/V from Kind".
-	fromKindRe = regexp.MustCompile(`(?i)\bremoval\s+of\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\s+from\s+([A-Z][A-Za-z]+)\b`)
+	fromKindRe = lazyre.New(`(?i)\bremoval\s+of\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\s+from\s+([A-Z][A-Za-z]+)\b`)
 	// "use the G/V API version" names the replacement.
-	useRe    = regexp.MustCompile(`(?i)\buse\s+the\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\b`)
-	kindRe   = regexp.MustCompile(`^[A-Z][A-Za-z]+$`)
-	kindSepR = regexp.MustCompile(`\s*,\s*(?:and\s+)?|\s+and\s+`)
+	useRe    = lazyre.New(`(?i)\buse\s+the\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\b`)
+	kindRe   = lazyre.New(`^[A-Z][A-Za-z]+$`)
+	kindSepR = lazyre.New(`\s*,\s*(?:and\s+)?|\s+and\s+`)
 )
 
 // apiRemovals reads the API versions a text says stop being served, with
@@ -103,12 +104,12 @@ func apiRemovals(text string) []knowledge.APIChange {
 		if !strings.Contains(s, "/v") {
 			continue // names no group/version
 		}
-		if m := apiOfRe.FindStringSubmatchIndex(s); m != nil {
+		if m := apiOfRe().FindStringSubmatchIndex(s); m != nil {
 			kinds = splitKinds(s[m[2]:m[3]])
-			gvs = gvRe.FindAllString(s[:m[0]], -1)
-		} else if m := kindInRe.FindStringSubmatch(s); m != nil {
+			gvs = gvRe().FindAllString(s[:m[0]], -1)
+		} else if m := kindInRe().FindStringSubmatch(s); m != nil {
 			kinds, gvs = []string{m[1]}, []string{m[2]}
-		} else if m := fromKindRe.FindStringSubmatch(s); m != nil {
+		} else if m := fromKindRe().FindStringSubmatch(s); m != nil {
 			kinds, gvs = []string{m[2]}, []string{m[1]}
 		}
 		if len(kinds) > 0 && len(gvs) > 0 {
@@ -126,7 +127,7 @@ func apiRemovals(text string) []knowledge.APIChange {
 	for _, gv := range gvs {
 		removed[gv] = true
 	}
-	for _, m := range useRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range useRe().FindAllStringSubmatch(text, -1) {
 		if !removed[m[1]] {
 			replaced = m[1]
 			break
@@ -146,12 +147,12 @@ func apiRemovals(text string) []knowledge.APIChange {
 // splitKinds reads "A, B, and C" into kinds, or nil if any is not a kind name.
 func splitKinds(s string) []string {
 	var out []string
-	for _, k := range kindSepR.Split(strings.TrimSpace(s), -1) {
+	for _, k := range kindSepR().Split(strings.TrimSpace(s), -1) {
 		k = strings.TrimSpace(strings.TrimPrefix(k, "and "))
 		if k == "" {
 			continue
 		}
-		if !kindRe.MatchString(k) {
+		if !kindRe().MatchString(k) {
 			return nil
 		}
 		out = append(out, k)

@@ -1,7 +1,7 @@
 package website
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 )
 
@@ -62,19 +62,19 @@ func (o outline) heading(s int) string { return o[s].name }
 // boilerplateRe matches the headings of a post's standing parts: the theme,
 // the policy explainer, availability, the team, velocity, events, webinar,
 // how to get involved. Nothing under them is a feature or a notice.
-var boilerplateRe = regexp.MustCompile(`(?i)^(release theme|the kubernetes api removal and deprecation process|want to know more|availability|release team|project velocity|ecosystem update|event update|upcoming release webinar|get involved|a quick look)`)
+var boilerplateRe = lazyre.New(`(?i)^(release theme|the kubernetes api removal and deprecation process|want to know more|availability|release team|project velocity|ecosystem update|event update|upcoming release webinar|get involved|a quick look)`)
 
 // itemOnlySkipRe matches headings that hold pointers, not facts, but whose
 // children can still be items ("Release notes and upgrade actions required").
-var itemOnlySkipRe = regexp.MustCompile(`(?i)^release notes\b`)
+var itemOnlySkipRe = lazyre.New(`(?i)^release notes\b`)
 
 // inBoilerplate reports whether s or an ancestor is a standing part.
 func (o outline) inBoilerplate(s int) bool {
-	if boilerplateRe.MatchString(o.heading(s)) {
+	if boilerplateRe().MatchString(o.heading(s)) {
 		return true
 	}
 	for _, a := range o.ancestors(s) {
-		if boilerplateRe.MatchString(o.heading(a)) {
+		if boilerplateRe().MatchString(o.heading(a)) {
 			return true
 		}
 	}
@@ -163,7 +163,7 @@ func itemText(body []block) string {
 
 // trackerRe matches a link to a KEP, an issue or a pull request of the
 // Kubernetes project: what a list of graduations or removals links to.
-var trackerRe = regexp.MustCompile(`(?i)kep\.k8s\.io/\d|github\.com/kubernetes/[\w.-]+/(?:issues|pull)/\d|/keps/sig-`)
+var trackerRe = lazyre.New(`(?i)kep\.k8s\.io/\d|github\.com/kubernetes/[\w.-]+/(?:issues|pull)/\d|/keps/sig-`)
 
 // listEntries returns the list items of a body that start with a link to a
 // KEP, issue or pull request ("* [Widget support](https://kep.k8s.io/NNNN)"),
@@ -177,7 +177,7 @@ func listEntries(body []block) (entries []block, labels []string) {
 		case blockParagraph:
 			label = b.plain
 		case blockItem:
-			if ls := links(b.text); len(ls) > 0 && strings.HasPrefix(strings.TrimSpace(b.text), "[") && trackerRe.MatchString(ls[0].URL) {
+			if ls := links(b.text); len(ls) > 0 && strings.HasPrefix(strings.TrimSpace(b.text), "[") && trackerRe().MatchString(ls[0].URL) {
 				entries = append(entries, b)
 				labels = append(labels, label)
 			}

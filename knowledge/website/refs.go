@@ -1,6 +1,7 @@
 package website
 
 import (
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"regexp"
 	"sort"
 	"strconv"
@@ -190,8 +191,8 @@ func asciiLower(s string) string {
 }
 
 var (
-	sigLinkRe = regexp.MustCompile(`^(?:tree|blob)/[^/\s)]+/(sig-[a-z0-9-]+)`)
-	sigTextRe = regexp.MustCompile(`\bSIG ([A-Z][A-Za-z0-9-]*(?: [A-Z][A-Za-z0-9-]*)*)`)
+	sigLinkRe = lazyre.New(`^(?:tree|blob)/[^/\s)]+/(sig-[a-z0-9-]+)`)
+	sigTextRe = lazyre.New(`\bSIG ([A-Z][A-Za-z0-9-]*(?: [A-Z][A-Za-z0-9-]*)*)`)
 )
 
 // sigOf returns the first SIG a Markdown text (md, and text, its plain
@@ -206,7 +207,7 @@ func sigOf(md, text string) string {
 			break
 		}
 		from += i + len(community)
-		if m := sigLinkRe.FindStringSubmatch(low[from:]); m != nil {
+		if m := sigLinkRe().FindStringSubmatch(low[from:]); m != nil {
 			return m[1]
 		}
 	}
@@ -218,24 +219,24 @@ func sigOf(md, text string) string {
 	if !strings.Contains(text, "SIG ") {
 		return ""
 	}
-	if m := sigTextRe.FindStringSubmatch(text); m != nil {
+	if m := sigTextRe().FindStringSubmatch(text); m != nil {
 		return "sig-" + strings.ToLower(strings.ReplaceAll(m[1], " ", "-"))
 	}
 	return ""
 }
 
 var (
-	codeSpanRe  = regexp.MustCompile("`([^`]+)`")
-	gateNameRe  = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$`)
-	featureGate = regexp.MustCompile(`(?i)\bfeature[- ]gates?\b`)
-	leadingGate = regexp.MustCompile("^\\s*`([A-Z][A-Za-z0-9]+)`")
+	codeSpanRe  = lazyre.New("`([^`]+)`")
+	gateNameRe  = lazyre.New(`^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$`)
+	featureGate = lazyre.New(`(?i)\bfeature[- ]gates?\b`)
+	leadingGate = lazyre.New("^\\s*`([A-Z][A-Za-z0-9]+)`")
 
 	// gateRunRe is one or more code spans in a row: "`A`", "`A` and `B`", "`A`, `B`, and `C`".
 	gateRun = "`[A-Z][A-Za-z0-9]*`(?:\\s*(?:,\\s*and|,\\s*or|,|and|or)\\s*`[A-Z][A-Za-z0-9]*`)*"
 	// gateBeforeRe: "the `FooBar` feature gate".
-	gateBeforeRe = regexp.MustCompile(`(?i)(` + gateRun + `)\s+feature[- ]gates?\b`)
+	gateBeforeRe = lazyre.New(`(?i)(` + gateRun + `)\s+feature[- ]gates?\b`)
 	// gateAfterRe: "feature gate `X`", "feature gate named `X`", "feature gates `A` and `B`".
-	gateAfterRe = regexp.MustCompile(`(?i)\bfeature[- ]gates?\s*[,:]?\s*(?:(?:called|named|is|are|to|change|option|both)\s+){0,4}(` + gateRun + `)`)
+	gateAfterRe = lazyre.New(`(?i)\bfeature[- ]gates?\s*[,:]?\s*(?:(?:called|named|is|are|to|change|option|both)\s+){0,4}(` + gateRun + `)`)
 )
 
 // gatesIn returns the feature gates a body names: gate-shaped code spans
@@ -255,17 +256,17 @@ func gatesIn(body []block) []string {
 	for _, b := range textBlocks(body) {
 		hasCode := strings.Contains(b.text, "`")
 		if listing && hasCode {
-			if m := leadingGate.FindStringSubmatch(b.text); m != nil {
+			if m := leadingGate().FindStringSubmatch(b.text); m != nil {
 				add(m[1])
 				continue
 			}
 		}
-		if hasCode && containsFold(b.text, "feature") && featureGate.MatchString(b.text) {
+		if hasCode && containsFold(b.text, "feature") && featureGate().MatchString(b.text) {
 			text := linkTexts(b.text) // keep code spans, drop link targets
-			for _, re := range []*regexp.Regexp{gateBeforeRe, gateAfterRe} {
+			for _, re := range []*regexp.Regexp{gateBeforeRe(), gateAfterRe()} {
 				for _, m := range re.FindAllStringSubmatch(text, -1) {
-					for _, c := range codeSpanRe.FindAllStringSubmatch(m[1], -1) {
-						if gateNameRe.MatchString(c[1]) && len(c[1]) >= 4 {
+					for _, c := range codeSpanRe().FindAllStringSubmatch(m[1], -1) {
+						if gateNameRe().MatchString(c[1]) && len(c[1]) >= 4 {
 							add(c[1])
 						}
 					}
@@ -275,7 +276,7 @@ func gatesIn(body []block) []string {
 		listing = false
 		if ss := sentences(b.plain); len(ss) > 0 {
 			last := ss[len(ss)-1]
-			listing = strings.HasSuffix(last, ":") && featureGate.MatchString(last)
+			listing = strings.HasSuffix(last, ":") && featureGate().MatchString(last)
 		}
 	}
 	return out
@@ -285,8 +286,8 @@ func gatesIn(body []block) []string {
 // ("`FooDefault` graduates to stable").
 func gatesInHeading(title string) []string {
 	var out []string
-	for _, m := range codeSpanRe.FindAllStringSubmatch(title, -1) {
-		if gateNameRe.MatchString(m[1]) && len(m[1]) >= 4 {
+	for _, m := range codeSpanRe().FindAllStringSubmatch(title, -1) {
+		if gateNameRe().MatchString(m[1]) && len(m[1]) >= 4 {
 			out = addName(out, m[1])
 		}
 	}
@@ -304,12 +305,12 @@ func addName(list []string, name string) []string {
 
 // versionRe finds Kubernetes minor versions in text: "v1.29", "1.29",
 // "Kubernetes 1.29". "go1.24" is not one (no word boundary).
-var versionRe = regexp.MustCompile(`\bv?(1)\.(\d{1,2})\b`)
+var versionRe = lazyre.New(`\bv?(1)\.(\d{1,2})\b`)
 
 // versionsIn returns the versions a text names, in order.
 func versionsIn(text string) []knowledge.Version {
 	var out []knowledge.Version
-	for _, m := range versionRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range versionRe().FindAllStringSubmatch(text, -1) {
 		minor, _ := strconv.Atoi(m[2])
 		out = append(out, knowledge.Version{Major: 1, Minor: minor})
 	}

@@ -1,7 +1,7 @@
 package website
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -10,19 +10,19 @@ import (
 // headingStageRe finds a stage word in a heading: "Graduations to stable",
 // "New alpha features", "... graduates to GA", "Generally available: ...",
 // "Mixed version proxy (alpha)". "v1beta2" holds no stage word.
-var headingStageRe = regexp.MustCompile(`(?i)\b(alpha|beta|stable|ga|generally available|general availability)\b`)
+var headingStageRe = lazyre.New(`(?i)\b(alpha|beta|stable|ga|generally available|general availability)\b`)
 
 // bodyStageRes are the ways a post's body says a feature reached a stage in
 // the release it announces. They are stricter than the heading rule: a body
 // mentions stages of other things in passing ("has been generally
 // available for a while").
-var bodyStageRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:graduat\w*|promot\w*|mov\w*|advanc\w*|goes|go|going|got|migrat\w*)\s+(?:to|as)\s+(alpha|beta|stable|ga|general availability)\b`),
-	regexp.MustCompile(`(?i)\b(?:this|new|an?)\s+(alpha|beta|stable)\s+(?:feature|mechanism|api)\b`),
-	regexp.MustCompile(`(?i)\bas\s+an?\s+(alpha|beta)\b`),
-	regexp.MustCompile(`(?i)\b(?:is|are|now|became|becomes)\s+(?:now\s+)?(alpha|beta|stable|ga|generally available)\b`),
-	regexp.MustCompile(`(?i)\b(alpha|beta|stable)\s+in\s+this\s+release\b`),
-}
+var bodyStageRes = lazyre.List(
+	`(?i)\b(?:graduat\w*|promot\w*|mov\w*|advanc\w*|goes|go|going|got|migrat\w*)\s+(?:to|as)\s+(alpha|beta|stable|ga|general availability)\b`,
+	`(?i)\b(?:this|new|an?)\s+(alpha|beta|stable)\s+(?:feature|mechanism|api)\b`,
+	`(?i)\bas\s+an?\s+(alpha|beta)\b`,
+	`(?i)\b(?:is|are|now|became|becomes)\s+(?:now\s+)?(alpha|beta|stable|ga|generally available)\b`,
+	`(?i)\b(alpha|beta|stable)\s+in\s+this\s+release\b`,
+)
 
 // stageWord reads one matched stage word.
 func stageWord(w string) knowledge.Stage {
@@ -43,7 +43,7 @@ func headingStage(title string) knowledge.Stage {
 	if !hasStageWord(t) {
 		return knowledge.StageNone
 	}
-	m := headingStageRe.FindStringSubmatch(t)
+	m := headingStageRe().FindStringSubmatch(t)
 	if m == nil {
 		return knowledge.StageNone
 	}
@@ -63,7 +63,7 @@ func bodyStage(body []block, rel knowledge.Version) knowledge.Stage {
 			if !hasStageWord(s) || otherRelease(s, rel) {
 				continue
 			}
-			for _, re := range bodyStageRes {
+			for _, re := range bodyStageRes() {
 				if m := re.FindStringSubmatch(s); m != nil {
 					return stageWord(m[1])
 				}
@@ -92,9 +92,9 @@ func otherRelease(s string, rel knowledge.Version) bool {
 // stageSuffixRe and stagePrefixRe strip the stage from a feature's heading,
 // leaving its name: "`FooDefault` graduates to stable" is FooDefault.
 var (
-	stageSuffixRe = regexp.MustCompile(`(?i)\s*(?:\((?:alpha|beta|stable|ga)\)|,?\s+(?:graduates?|goes|moves?|is now|are now|advances?)\s+(?:to\s+)?(?:alpha|beta|stable|ga)|\s+generally available)\s*$`)
-	stagePrefixRe = regexp.MustCompile(`(?i)^generally available:\s*`)
-	trailerRe     = regexp.MustCompile(`\s*\([^()]*\b(?:SIG|KEP)\b[^()]*\)\s*$`)
+	stageSuffixRe = lazyre.New(`(?i)\s*(?:\((?:alpha|beta|stable|ga)\)|,?\s+(?:graduates?|goes|moves?|is now|are now|advances?)\s+(?:to\s+)?(?:alpha|beta|stable|ga)|\s+generally available)\s*$`)
+	stagePrefixRe = lazyre.New(`(?i)^generally available:\s*`)
+	trailerRe     = lazyre.New(`\s*\([^()]*\b(?:SIG|KEP)\b[^()]*\)\s*$`)
 )
 
 // featureName is a heading without its stage words and its trailing
@@ -104,11 +104,11 @@ func featureName(title string) string {
 	for {
 		u := t
 		if strings.HasSuffix(u, ")") {
-			u = trailerRe.ReplaceAllString(u, "")
+			u = trailerRe().ReplaceAllString(u, "")
 		}
 		if hasStageWord(u) {
-			u = stageSuffixRe.ReplaceAllString(u, "")
-			u = stagePrefixRe.ReplaceAllString(u, "")
+			u = stageSuffixRe().ReplaceAllString(u, "")
+			u = stagePrefixRe().ReplaceAllString(u, "")
 		}
 		if u == t {
 			break

@@ -1,7 +1,7 @@
 package website
 
 import (
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -11,13 +11,13 @@ var (
 	// made: "Kubernetes Removals and Major Changes In v1.27", "Kubernetes
 	// Removals, Deprecations, and Major Changes in Kubernetes 1.29", "A Peek
 	// at Kubernetes v1.30", "Kubernetes v1.32 sneak peek".
-	upcomingTitleRe = regexp.MustCompile(`(?i)\b(removals|deprecations|major changes|sneak peek|peek at|upcoming changes)\b`)
+	upcomingTitleRe = lazyre.New(`(?i)\b(removals|deprecations|major changes|sneak peek|peek at|upcoming changes)\b`)
 	// previewRe marks a post, or a section of one, that previews features.
-	previewRe = regexp.MustCompile(`(?i)\b(sneak peek|peek at|major changes for|enhancements)\b`)
+	previewRe = lazyre.New(`(?i)\b(sneak peek|peek at|major changes for|enhancements)\b`)
 	// lookingAheadRe marks a section about a release after the post's own.
-	lookingAheadRe = regexp.MustCompile(`(?i)^looking ahead\b`)
+	lookingAheadRe = lazyre.New(`(?i)^looking ahead\b`)
 	// noticePostRe is the title of a post about deprecations and removals.
-	noticePostRe = regexp.MustCompile(`(?i)\b(removals|deprecations)\b`)
+	noticePostRe = lazyre.New(`(?i)\b(removals|deprecations)\b`)
 )
 
 // parseUpcoming reads a post about a coming release (a deprecations and
@@ -31,7 +31,7 @@ func parseUpcoming(d *doc, kind string) *knowledge.Corpus {
 	var notices []knowledge.Notice
 	for s := 1; s < len(d.o); s++ {
 		sec := d.o[s]
-		if sec.children > 0 || d.o.inBoilerplate(s) || itemOnlySkipRe.MatchString(d.o.heading(s)) {
+		if sec.children > 0 || d.o.inBoilerplate(s) || itemOnlySkipRe().MatchString(d.o.heading(s)) {
 			continue
 		}
 		c := d.contextOf(s)
@@ -42,7 +42,7 @@ func parseUpcoming(d *doc, kind string) *knowledge.Corpus {
 			mentions = append(mentions, d.mentionsOf(s, knowledge.StageNone, false)...)
 		default:
 			rel := d.rel
-			if lookingAheadRe.MatchString(d.o.heading(s)) {
+			if lookingAheadRe().MatchString(d.o.heading(s)) {
 				rel = laterRelease(paragraphs(sec.body), d.rel)
 			}
 			notices = append(notices, d.noticesOf(s, c, rel)...)
@@ -59,11 +59,11 @@ func parseUpcoming(d *doc, kind string) *knowledge.Corpus {
 // a "Sneak peek of ..." or "Major changes for ..." heading, or anywhere in
 // a post whose title says it is a peek.
 func (d *doc) previews(s int) bool {
-	if previewRe.MatchString(d.title) && !upcomingNoticeTitle(d.title) {
+	if previewRe().MatchString(d.title) && !upcomingNoticeTitle(d.title) {
 		return true
 	}
 	for _, a := range append([]int{s}, d.o.ancestors(s)...) {
-		if previewRe.MatchString(d.o.heading(a)) {
+		if previewRe().MatchString(d.o.heading(a)) {
 			return true
 		}
 	}
@@ -73,7 +73,7 @@ func (d *doc) previews(s int) bool {
 // upcomingNoticeTitle reports whether a post's title says it is about
 // deprecations and removals.
 func upcomingNoticeTitle(title string) bool {
-	return noticePostRe.MatchString(title)
+	return noticePostRe().MatchString(title)
 }
 
 // laterRelease returns the first release after rel the text names, or rel.

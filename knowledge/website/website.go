@@ -20,7 +20,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -81,11 +81,11 @@ func Parse(name string, data []byte) (*knowledge.Corpus, error) {
 		d.rel = v
 		return parseAnnouncement(d), nil
 	}
-	if upcomingTitleRe.MatchString(d.title) {
+	if upcomingTitleRe().MatchString(d.title) {
 		if v, ok := firstVersion(d.title, fm["slug"]); ok {
 			d.rel = v
 			kind := "deprecations and removals"
-			if !noticePostRe.MatchString(d.title) {
+			if !noticePostRe().MatchString(d.title) {
 				kind = "sneak peek"
 			}
 			return parseUpcoming(d, kind), nil
@@ -126,7 +126,7 @@ func announcedRelease(d *doc, blocks []block) (knowledge.Version, bool) {
 			return v, true
 		}
 	}
-	m := titleThemeRe.FindStringSubmatch(d.title)
+	m := titleThemeRe().FindStringSubmatch(d.title)
 	if m == nil {
 		return knowledge.Version{}, false
 	}
@@ -134,7 +134,7 @@ func announcedRelease(d *doc, blocks []block) (knowledge.Version, bool) {
 		if b.kind != blockParagraph {
 			continue
 		}
-		if a := announceRe.FindStringSubmatch(b.plain); a != nil && a[1] == m[1] {
+		if a := announceRe().FindStringSubmatch(b.plain); a != nil && a[1] == m[1] {
 			v, err := knowledge.ParseVersion(m[1])
 			return v, err == nil
 		}
@@ -143,7 +143,7 @@ func announcedRelease(d *doc, blocks []block) (knowledge.Version, bool) {
 }
 
 // slugVersionRe reads "1-32" from a slug like "kubernetes-1-32-upcoming-changes".
-var slugVersionRe = regexp.MustCompile(`\bv?1-(\d{1,2})\b`)
+var slugVersionRe = lazyre.New(`\bv?1-(\d{1,2})\b`)
 
 // firstVersion returns the first Kubernetes version a title names, else
 // the one its slug spells with a dash.
@@ -151,7 +151,7 @@ func firstVersion(title, slug string) (knowledge.Version, bool) {
 	if vs := versionsIn(title); len(vs) > 0 {
 		return vs[0], true
 	}
-	if m := slugVersionRe.FindStringSubmatch(slug); m != nil {
+	if m := slugVersionRe().FindStringSubmatch(slug); m != nil {
 		v, err := knowledge.ParseVersion("1." + m[1])
 		return v, err == nil
 	}
@@ -181,14 +181,14 @@ func (d *doc) source(kind knowledge.SourceKind, label, asOf string) knowledge.So
 	return knowledge.Source{ID: d.name, Name: name, Kind: kind, Lang: "en", AsOf: asOf, URL: blogURL(d.fm)}
 }
 
-var slugRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+var slugRe = lazyre.New(`^[a-z0-9][a-z0-9-]*$`)
 
 // blogURL is where kubernetes.io publishes a blog post, from its front
 // matter's date and slug (/blog/2024/08/13/kubernetes-v1-31-release/), or ""
 // when the front matter lacks either.
 func blogURL(fm frontMatter) string {
 	date, slug := frontDate(fm), strings.TrimSpace(fm["slug"])
-	if date == "" || !slugRe.MatchString(slug) {
+	if date == "" || !slugRe().MatchString(slug) {
 		return ""
 	}
 	return "https://kubernetes.io/blog/" + strings.ReplaceAll(date, "-", "/") + "/" + slug + "/"
