@@ -17,12 +17,21 @@ import (
 // parts, and as an acronym: DRA), and a few names people use that no
 // document gives (aliases.go); and every SIG's name. A Vocabulary never
 // changes once built, so readers share it.
+//
+// A Vocabulary lives as long as the knowledge it was built from, and every
+// garbage collection marks what it holds, so it holds few objects: its
+// terms are pieces of one string, and what it knows of each term sits in
+// lists without pointers, found by the term's number.
 type Vocabulary struct {
-	keps   []vocabKEP
-	terms  map[string][]posting // a word (stemmed) or a Chinese bigram → the names holding it
-	idf    map[string]float64   // how rare a term is: rare terms name a feature, common ones do not
-	gates  map[string]int32     // a feature gate, lower case → its KEP
-	gateOf map[string]string    // a feature gate, lower case → as written
+	keps []vocabKEP
+	// terms numbers every term: a word (stemmed) or a Chinese bigram. The
+	// keys are pieces of one string, term after term.
+	terms   map[string]int32
+	postEnd []uint32          // where term i's postings end in posts
+	posts   []posting         // the names holding each term, term after term, by KEP
+	idf     []float64         // how rare term i is: rare terms name a feature, common ones do not
+	gates   map[string]int32  // a feature gate, lower case → its KEP
+	gateOf  map[string]string // a feature gate, lower case → as written
 	// gateList is every feature gate, lower case, with its letters, for
 	// misspelt gates.
 	gateList []vocabGate
@@ -36,7 +45,7 @@ type Vocabulary struct {
 type vocabKEP struct {
 	number int
 	title  string
-	names  []float64 // the weight (summed idf) of each of its names
+	names  []float64 // the weight (summed idf) of each of its names, a piece of one list
 	gates  int       // the first of names that is a feature gate
 }
 
@@ -60,8 +69,8 @@ const maxNames = 24
 // NewVocabulary indexes keps. It never fails; a nil or empty list gives a
 // vocabulary that knows no feature.
 func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
-	v := &Vocabulary{terms: map[string][]posting{}, idf: map[string]float64{}, gates: map[string]int32{},
-		gateOf: map[string]string{}, sigs: map[string]bool{}, alias: map[string]int32{}}
+	v := &Vocabulary{gates: map[string]int32{}, gateOf: map[string]string{}, sigs: map[string]bool{}, alias: map[string]int32{}}
+	byTerm := map[string][]posting{}
 	nameTerms := make([][][]string, 0, len(keps)) // per KEP, per name, its terms
 	for _, k := range keps {
 		i := int32(len(v.keps))
@@ -100,12 +109,13 @@ func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 		}
 		for n, ts := range terms {
 			for _, t := range dedupe(ts) {
-				v.terms[t] = append(v.terms[t], posting{kep: i, name: uint8(n)})
+				byTerm[t] = append(byTerm[t], posting{kep: i, name: uint8(n)})
 			}
 		}
 		nameTerms = append(nameTerms, terms)
 		v.keps = append(v.keps, vk)
 	}
+	v.pack(byTerm)
 	v.weigh(nameTerms)
 	v.scratch.New = func() any {
 		return newScratch(len(v.keps))
@@ -116,6 +126,71 @@ func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 		}
 	}
 	return v
+}
+
+// pack numbers the terms of byTerm, in order, and keeps them and their
+// postings in the flat lists of v; a gate that is also a term (a whole
+// gate, lower case, always is unless its KEP has too many names) is keyed
+// by the term's piece of text.
+func (v *Vocabulary) pack(byTerm map[string][]posting) {
+	terms := make([]string, 0, len(byTerm))
+	size, count := 0, 0
+	for t, ps := range byTerm {
+		terms = append(terms, t)
+		size += len(t)
+		count += len(ps)
+	}
+	sort.Strings(terms)
+	var b strings.Builder
+	b.Grow(size)
+	for _, t := range terms {
+		b.WriteString(t)
+	}
+	text := b.String()
+	v.terms = make(map[string]int32, len(terms))
+	v.postEnd = make([]uint32, len(terms))
+	v.posts = make([]posting, 0, count)
+	own := make(map[string]string, len(v.gateList)) // a gate → the same term's piece of text
+	at := 0
+	for i, t := range terms {
+		key := text[at : at+len(t)]
+		at += len(t)
+		v.terms[key] = int32(i)
+		v.posts = append(v.posts, byTerm[t]...)
+		v.postEnd[i] = uint32(len(v.posts))
+		if _, ok := v.gates[t]; ok {
+			own[t] = key
+		}
+	}
+	for i := range v.gateList {
+		g := &v.gateList[i]
+		if key, ok := own[g.name]; ok {
+			kep, as := v.gates[g.name], v.gateOf[g.name]
+			delete(v.gates, g.name)
+			delete(v.gateOf, g.name)
+			g.name = key
+			v.gates[key], v.gateOf[key] = kep, as
+		}
+	}
+}
+
+// term returns the names holding t, by KEP, and how rare t is; none and 0
+// when t is not a term.
+func (v *Vocabulary) term(t string) ([]posting, float64) {
+	i, ok := v.terms[t]
+	if !ok {
+		return nil, 0
+	}
+	return v.postings(i), v.idf[i]
+}
+
+// postings returns the names holding term i, by KEP.
+func (v *Vocabulary) postings(i int32) []posting {
+	start := uint32(0)
+	if i > 0 {
+		start = v.postEnd[i-1]
+	}
+	return v.posts[start:v.postEnd[i]:v.postEnd[i]]
 }
 
 // nameHas reports whether a name of KEP i holds every term of word w.
@@ -130,7 +205,7 @@ func (v *Vocabulary) nameHas(i int32, w string) bool {
 		ts = nameTermsOf(w)
 	}
 	for _, t := range ts {
-		ps := v.terms[t]
+		ps, _ := v.term(t)
 		j := sort.Search(len(ps), func(j int) bool { return ps[j].kep >= i })
 		if j == len(ps) || ps[j].kep != i {
 			return false
@@ -156,7 +231,9 @@ func (v *Vocabulary) knows(w string) bool {
 // length.
 func (v *Vocabulary) weigh(nameTerms [][][]string) {
 	n := float64(max(len(v.keps), 1))
-	for t, ps := range v.terms {
+	v.idf = make([]float64, len(v.postEnd))
+	for t, i := range v.terms {
+		ps := v.postings(i)
 		docs := 0
 		last := int32(-1)
 		for _, p := range ps {
@@ -165,7 +242,7 @@ func (v *Vocabulary) weigh(nameTerms [][][]string) {
 				last = p.kep
 			}
 		}
-		v.idf[t] = math.Log(1 + n/float64(docs))
+		v.idf[i] = math.Log(1 + n/float64(docs))
 		if r, _ := utf8.DecodeRuneInString(t); r < utf8.RuneSelf && len(t) >= 3 {
 			for len(v.byLen) <= len(t) {
 				v.byLen = append(v.byLen, nil)
@@ -176,13 +253,21 @@ func (v *Vocabulary) weigh(nameTerms [][][]string) {
 	for _, ws := range v.byLen {
 		sort.Slice(ws, func(i, j int) bool { return ws[i].word < ws[j].word })
 	}
+	total := 0
+	for _, names := range nameTerms {
+		total += len(names)
+	}
+	weights := make([]float64, total)
 	for i, names := range nameTerms {
-		v.keps[i].names = make([]float64, len(names))
+		w := weights[:len(names):len(names)]
+		weights = weights[len(names):]
 		for j, ts := range names {
 			for _, t := range dedupe(ts) {
-				v.keps[i].names[j] += v.idf[t]
+				_, idf := v.term(t)
+				w[j] += idf
 			}
 		}
+		v.keps[i].names = w
 	}
 }
 

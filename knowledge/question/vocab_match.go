@@ -53,7 +53,7 @@ func (v *Vocabulary) resolve(words []string) feature {
 	terms := queryTerms(words)
 	total := 0.0
 	for ti, t := range terms {
-		ps, w := v.terms[t], v.idf[t]
+		ps, w := v.term(t)
 		var more []string // a misspelt term: the terms it may be
 		if len(ps) == 0 {
 			if more = v.nearTerms(t); len(more) == 0 {
@@ -63,9 +63,10 @@ func (v *Vocabulary) resolve(words []string) feature {
 			}
 			f.fixed = true
 			for _, n := range more {
-				w = max(w, v.idf[n])
+				_, idf := v.term(n)
+				w = max(w, idf)
 			}
-			ps = v.terms[more[0]]
+			ps, _ = v.term(more[0])
 			more = more[1:]
 		}
 		total += w
@@ -74,7 +75,8 @@ func (v *Vocabulary) resolve(words []string) feature {
 			if len(more) == 0 {
 				break
 			}
-			ps, more = v.terms[more[0]], more[1:]
+			ps, _ = v.term(more[0])
+			more = more[1:]
 		}
 	}
 	var top [maxChoices + 1]match // the best, best first
