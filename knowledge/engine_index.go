@@ -40,7 +40,15 @@ type searchIndex struct {
 	post    []posting // every term's postings, term after term, each by doc
 	postEnd []uint32  // postEnd[i]: where term i's postings end in post
 	docs    []*KEP    // by number
-	phrase  []string  // each doc's name as " word word ", for phrase matches
+	// phrases holds each doc's name as " word word ", for phrase matches,
+	// doc after doc; phraseEnd[d] is where doc d's ends.
+	phrases   string
+	phraseEnd []uint32
+}
+
+// phrase returns doc d's name as " word word ".
+func (ix *searchIndex) phrase(d int) string {
+	return ix.phrases[ix.start(ix.phraseEnd, d):ix.phraseEnd[d]]
 }
 
 // len is the number of terms.
@@ -66,7 +74,8 @@ func (*searchIndex) start(ends []uint32, i int) uint32 {
 
 // buildIndex indexes keps (sorted by number) and the notices that name them.
 func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
-	ix := &searchIndex{docs: keps, phrase: make([]string, len(keps))}
+	ix := &searchIndex{docs: keps, phraseEnd: make([]uint32, len(keps))}
+	var phrases strings.Builder
 	doc := make(map[int]int, len(keps))
 	for i, k := range keps {
 		doc[k.Number] = i
@@ -112,7 +121,8 @@ func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
 		for t, f := range fs {
 			byTerm[t] = append(byTerm[t], posting{doc: int32(i), fields: f})
 		}
-		ix.phrase[i] = phraseOf(k.Title)
+		phrases.WriteString(phraseOf(k.Title))
+		ix.phraseEnd[i] = uint32(phrases.Len())
 	}
 	terms := make([]string, 0, len(byTerm))
 	size, count := 0, 0
@@ -133,7 +143,7 @@ func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
 		ix.post = append(ix.post, ps...)
 		ix.termEnd[i], ix.postEnd[i] = uint32(text.Len()), uint32(len(ix.post))
 	}
-	ix.text = text.String()
+	ix.text, ix.phrases = text.String(), phrases.String()
 	return ix
 }
 

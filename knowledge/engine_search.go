@@ -78,7 +78,7 @@ func (ix *searchIndex) lookup(query string) []searchHit {
 	for _, d := range touched {
 		h := hits[d]
 		h.doc = d
-		h.phrase = len(phrase) > 2 && strings.Contains(ix.phrase[d], phrase)
+		h.phrase = len(phrase) > 2 && strings.Contains(ix.phrase(int(d)), phrase)
 		out = append(out, h)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].before(out[j]) })
