@@ -101,23 +101,18 @@ func (e *Engine) KEPs(ctx context.Context) ([]*KEP, error) {
 // store, indexes them and builds the answer parts.
 func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	kb := e.kb
-	nums, err := kb.ListKEPNumbers(ctx)
+	keps, err := kb.ListKEPs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list KEPs: %w", err)
 	}
-	c := &catalog{byNum: make(map[int]*KEP, len(nums)), items: map[Version][]Item{}, notices: map[Version][]Notice{},
+	c := &catalog{keps: keps, byNum: make(map[int]*KEP, len(keps)), items: map[Version][]Item{}, notices: map[Version][]Notice{},
 		changes: map[Version][]Change{}, patches: map[Version][]Patch{}, notesData: map[Version]bool{},
 		sources: map[string]Source{}, gateNotices: map[string][]Notice{}, sigs: map[string][]*KEP{},
 		repeats: map[stageAt]Version{}}
-	for _, n := range nums {
-		k, err := kb.FindKEPByNumber(ctx, n)
-		if err != nil {
-			return nil, fmt.Errorf("find KEP-%d: %w", n, err)
-		}
-		c.keps = append(c.keps, k)
-		c.byNum[n] = k
-	}
 	sort.Slice(c.keps, func(i, j int) bool { return c.keps[i].Number < c.keps[j].Number })
+	for _, k := range c.keps {
+		c.byNum[k.Number] = k
+	}
 	if c.releases, err = kb.ListReleases(ctx); err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
 	}

@@ -90,7 +90,7 @@ func TestEngineWarm(t *testing.T) {
 		t.Errorf("Warm: %v", err)
 	}
 	err := knowledge.NewEngine(failingStore{openStore(t, synthetic(t))}).Warm(context.Background())
-	if err == nil || knowledge.ErrorCode(err) != knowledge.EINTERNAL || !strings.Contains(err.Error(), "find KEP-") {
+	if err == nil || knowledge.ErrorCode(err) != knowledge.EINTERNAL || !strings.Contains(err.Error(), "list KEPs") {
 		t.Errorf("Warm over a failing store: %v; want the wrapped store error", err)
 	}
 }

@@ -241,13 +241,13 @@ func contains(ss []string, s string) bool {
 }
 
 // catalogReads is a real store that counts how often the catalog is read
-// (it is the only reader of every KEP number).
+// (it is the only reader of every KEP at once).
 type catalogReads struct {
 	knowledge.KnowledgeStore
 	n int
 }
 
-func (s *catalogReads) ListKEPNumbers(ctx context.Context) ([]int, error) {
+func (s *catalogReads) ListKEPs(ctx context.Context) ([]*knowledge.KEP, error) {
 	s.n++
-	return s.KnowledgeStore.ListKEPNumbers(ctx)
+	return s.KnowledgeStore.ListKEPs(ctx)
 }

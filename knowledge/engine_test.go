@@ -354,6 +354,10 @@ func (failingStore) FindKEPByNumber(context.Context, int) (*knowledge.KEP, error
 	return nil, errors.New("read /var/lib/kepbot.db: input/output error")
 }
 
+func (failingStore) ListKEPs(context.Context) ([]*knowledge.KEP, error) {
+	return nil, errors.New("read /var/lib/kepbot.db: input/output error")
+}
+
 func TestEngineHidesInternalErrors(t *testing.T) {
 	e := knowledge.NewEngine(failingStore{openStore(t, synthetic(t))})
 	a := ask(t, e, "kep 9001")

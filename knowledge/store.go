@@ -28,6 +28,8 @@ type KnowledgeStore interface {
 	ListGates(ctx context.Context) ([]string, error)
 	// ListKEPNumbers returns every known KEP number, ascending.
 	ListKEPNumbers(ctx context.Context) ([]int, error)
+	// ListKEPs returns every known KEP with its History, by number.
+	ListKEPs(ctx context.Context) ([]*KEP, error)
 	// ListSources returns the sources the knowledge was built from.
 	ListSources(ctx context.Context) ([]Source, error)
 	// ReplaceKnowledge swaps everything known for k in one transaction:

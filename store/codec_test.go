@@ -245,3 +245,34 @@ func TestListsDoNotShareRoom(t *testing.T) {
 		t.Errorf("second notice's gates after appending to the first's: %q, want %q", ns[1].FeatureGates, want)
 	}
 }
+
+// TestListKEPs: the KEPs read at once are those read one by one, and
+// appending to one's lists leaves the next KEP's alone.
+func TestListKEPs(t *testing.T) {
+	db := openTest(t)
+	mustReplace(t, db, sampleKnowledge())
+	ctx := t.Context()
+	kb := db.Knowledge()
+	keps, err := kb.ListKEPs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nums, err := kb.ListKEPNumbers(ctx)
+	if err != nil || len(nums) != len(keps) || len(keps) < 2 {
+		t.Fatalf("ListKEPs gave %d KEPs, ListKEPNumbers %d (%v); want the same, two or more", len(keps), len(nums), err)
+	}
+	for i, n := range nums {
+		one, err := kb.FindKEPByNumber(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(one, keps[i]); diff != "" {
+			t.Errorf("KEP-%d at once vs alone (-alone +at once):\n%s", n, diff)
+		}
+	}
+	want := slices.Clone(keps[1].FeatureGates)
+	_ = append(keps[0].FeatureGates, "Clobbered")
+	if !slices.Equal(keps[1].FeatureGates, want) {
+		t.Errorf("second KEP's gates after appending to the first's: %q, want %q", keps[1].FeatureGates, want)
+	}
+}

@@ -138,6 +138,20 @@ func (s *KnowledgeStore) ListKEPNumbers(ctx context.Context) ([]int, error) {
 	return out, err
 }
 
+// ListKEPs returns every known KEP with its History, by number: what
+// FindKEPByNumber returns for each, read at once. The engine keeps them
+// for as long as it runs, so they are decoded from one copy of their
+// values, into one array (valueList).
+func (s *KnowledgeStore) ListKEPs(ctx context.Context) ([]*knowledge.KEP, error) {
+	var out []*knowledge.KEP
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		var err error
+		out, err = listKEPs(tx)
+		return err
+	})
+	return out, err
+}
+
 // ListSources returns the sources the knowledge was built from, in the
 // order they were given.
 func (s *KnowledgeStore) ListSources(ctx context.Context) ([]knowledge.Source, error) {
@@ -312,6 +326,40 @@ func listKEPNumbers(tx *bolt.Tx) ([]int, error) {
 		return nil
 	})
 	return out, err
+}
+
+func listKEPs(tx *bolt.Tx) ([]*knowledge.KEP, error) {
+	b := tx.Bucket(bucketKEPs)
+	if b == nil {
+		return nil, nil
+	}
+	var vals valueList
+	var nums []int
+	err := b.ForEach(func(k, raw []byte) error {
+		n, err := kepFromKey(k)
+		if err != nil {
+			return fmt.Errorf("list KEPs: %w", err)
+		}
+		nums = append(nums, n)
+		vals.add(raw)
+		return nil
+	})
+	if err != nil || len(nums) == 0 {
+		return nil, err
+	}
+	keps := make([]knowledge.KEP, len(nums))
+	out := make([]*knowledge.KEP, len(nums))
+	err = vals.decode(func(i int, d *decoder) error {
+		if err := readKEP(d, &keps[i]); err != nil {
+			return fmt.Errorf("read KEP-%d: %w", nums[i], err)
+		}
+		out[i] = &keps[i]
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func listSources(tx *bolt.Tx) ([]knowledge.Source, error) {

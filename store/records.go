@@ -88,14 +88,22 @@ func (e *encoder) mention(m *knowledge.Mention) {
 // layout without Changes) or schema 1 (without Disagreements either); it
 // fails with errCorrupt on anything else.
 func decodeKEP(b []byte) (*knowledge.KEP, error) {
-	d := newDecoder(b)
+	k := new(knowledge.KEP)
+	if err := readKEP(newDecoder(b), k); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// readKEP reads the KEP d holds into k, as decodeKEP.
+func readKEP(d *decoder, k *knowledge.KEP) error {
 	format := fmtKEP
-	if len(b) > 0 && (b[0] == fmtKEPv1 || b[0] == fmtKEPv2) {
-		format = b[0]
+	if len(d.s) > 0 && (d.s[0] == fmtKEPv1 || d.s[0] == fmtKEPv2) {
+		format = d.s[0]
 	}
 	v1 := format == fmtKEPv1
 	d.header(format, "KEP")
-	k := &knowledge.KEP{
+	*k = knowledge.KEP{
 		Number: d.int(),
 		Title:  d.str(),
 		SIG:    d.str(),
@@ -134,10 +142,7 @@ func decodeKEP(b []byte) (*knowledge.KEP, error) {
 			}
 		}
 	}
-	if err := d.finish(); err != nil {
-		return nil, err
-	}
-	return k, nil
+	return d.finish()
 }
 
 func (d *decoder) mention(m *knowledge.Mention) {
