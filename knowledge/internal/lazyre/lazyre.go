@@ -14,47 +14,55 @@ import (
 // all holds every expression New and List were given, for CompileAll.
 var (
 	mu  sync.Mutex
-	all []func()
+	all []*lazy
 )
+
+// lazy is one list of expressions, compiled on first use.
+type lazy struct {
+	once  sync.Once
+	exprs []string
+	res   []*regexp.Regexp
+}
+
+func (l *lazy) compile() []*regexp.Regexp {
+	l.once.Do(func() {
+		res := make([]*regexp.Regexp, len(l.exprs))
+		for i, e := range l.exprs {
+			res[i] = regexp.MustCompile(e)
+		}
+		l.res = res
+	})
+	return l.res
+}
+
+func (l *lazy) first() *regexp.Regexp { return l.compile()[0] }
 
 // New returns a function that compiles expr on its first call, panicking
 // as regexp.MustCompile does if expr is not a valid expression, and
 // returns the same *regexp.Regexp on every call, from any goroutine.
-func New(expr string) func() *regexp.Regexp {
-	f := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-	register(func() { f() })
-	return f
-}
+func New(expr string) func() *regexp.Regexp { return register(expr).first }
 
 // List is New for a list of expressions, compiled together.
-func List(exprs ...string) func() []*regexp.Regexp {
-	f := sync.OnceValue(func() []*regexp.Regexp {
-		out := make([]*regexp.Regexp, len(exprs))
-		for i, e := range exprs {
-			out[i] = regexp.MustCompile(e)
-		}
-		return out
-	})
-	register(func() { f() })
-	return f
-}
+func List(exprs ...string) func() []*regexp.Regexp { return register(exprs...).compile }
 
-func register(compile func()) {
+func register(exprs ...string) *lazy {
+	l := &lazy{exprs: exprs}
 	mu.Lock()
 	defer mu.Unlock()
-	all = append(all, compile)
+	all = append(all, l)
+	return l
 }
 
 // CompileAll compiles every expression of the packages linked in, so that
 // a test finds an invalid one without having to reach the code that uses
-// it. It panics as regexp.MustCompile does, and returns how many it
-// compiled.
+// it. It panics as regexp.MustCompile does, and returns how many lists it
+// compiled (an expression of New is a list of one).
 func CompileAll() int {
 	mu.Lock()
-	fs := append([]func(){}, all...)
+	ls := append([]*lazy{}, all...)
 	mu.Unlock()
-	for _, f := range fs {
-		f()
+	for _, l := range ls {
+		l.compile()
 	}
-	return len(fs)
+	return len(ls)
 }
