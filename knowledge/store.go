@@ -26,8 +26,6 @@ type KnowledgeStore interface {
 	FindKEPByGate(ctx context.Context, name string) (*KEP, error)
 	// ListGates returns the spelling of every feature gate a KEP owns.
 	ListGates(ctx context.Context) ([]string, error)
-	// ListKEPNumbers returns every known KEP number, ascending.
-	ListKEPNumbers(ctx context.Context) ([]int, error)
 	// ListKEPs returns every known KEP with its History, by number.
 	ListKEPs(ctx context.Context) ([]*KEP, error)
 	// ListSources returns the sources the knowledge was built from.

@@ -257,9 +257,9 @@ func TestListKEPs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nums, err := kb.ListKEPNumbers(ctx)
-	if err != nil || len(nums) != len(keps) || len(keps) < 2 {
-		t.Fatalf("ListKEPs gave %d KEPs, ListKEPNumbers %d (%v); want the same, two or more", len(keps), len(nums), err)
+	nums := []int{7, 99, 100, 1000} // sampleKnowledge's, by number
+	if len(keps) != len(nums) {
+		t.Fatalf("ListKEPs gave %d KEPs; want %d", len(keps), len(nums))
 	}
 	for i, n := range nums {
 		one, err := kb.FindKEPByNumber(ctx, n)

@@ -64,7 +64,7 @@ func TestCorruptValues(t *testing.T) {
 		{"source", bucketSources, src[:], append(encodeSource(nil, &knowledge.Source{ID: "a"}), 0),
 			func(ctx context.Context, s *KnowledgeStore) error { _, err := s.ListSources(ctx); return err }, "1 bytes left over"},
 		{"KEP key of the wrong length", bucketKEPs, []byte("abc"), encodeKEP(nil, &knowledge.KEP{}),
-			func(ctx context.Context, s *KnowledgeStore) error { _, err := s.ListKEPNumbers(ctx); return err }, "KEP key is 3 bytes"},
+			func(ctx context.Context, s *KnowledgeStore) error { _, err := s.ListKEPs(ctx); return err }, "KEP key is 3 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := openTest(t)

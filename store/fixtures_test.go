@@ -157,15 +157,11 @@ func readAll(tx *bolt.Tx) (*knowledge.Knowledge, error) {
 		}
 		k.Releases = append(k.Releases, rec)
 	}
-	numbers, err := listKEPNumbers(tx)
+	keps, err := listKEPs(tx)
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range numbers {
-		kp, err := findKEP(tx, n)
-		if err != nil {
-			return nil, err
-		}
+	for _, kp := range keps {
 		k.KEPs = append(k.KEPs, *kp)
 	}
 	return k, nil

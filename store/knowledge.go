@@ -127,17 +127,6 @@ func (s *KnowledgeStore) ListReleases(ctx context.Context) ([]knowledge.Release,
 	return out, err
 }
 
-// ListKEPNumbers returns every known KEP number, ascending.
-func (s *KnowledgeStore) ListKEPNumbers(ctx context.Context) ([]int, error) {
-	var out []int
-	err := s.view(ctx, func(tx *bolt.Tx) error {
-		var err error
-		out, err = listKEPNumbers(tx)
-		return err
-	})
-	return out, err
-}
-
 // ListKEPs returns every known KEP with its History, by number: what
 // FindKEPByNumber returns for each, read at once. The engine keeps them
 // for as long as it runs, so they are decoded from one copy of their
@@ -306,23 +295,6 @@ func listReleases(tx *bolt.Tx) ([]knowledge.Release, error) {
 			return fmt.Errorf("read release key %x: %w", k, err)
 		}
 		out = append(out, *r)
-		return nil
-	})
-	return out, err
-}
-
-func listKEPNumbers(tx *bolt.Tx) ([]int, error) {
-	b := tx.Bucket(bucketKEPs)
-	if b == nil {
-		return nil, nil
-	}
-	var out []int
-	err := b.ForEach(func(k, _ []byte) error {
-		n, err := kepFromKey(k)
-		if err != nil {
-			return fmt.Errorf("list KEP numbers: %w", err)
-		}
-		out = append(out, n)
 		return nil
 	})
 	return out, err

@@ -164,9 +164,13 @@ func TestListsAreOrdered(t *testing.T) {
 		t.Errorf("release order (-want +got):\n%s", diff)
 	}
 
-	numbers, err := s.ListKEPNumbers(t.Context())
+	keps, err := s.ListKEPs(t.Context())
 	if err != nil {
 		t.Fatal(err)
+	}
+	var numbers []int
+	for _, k := range keps {
+		numbers = append(numbers, k.Number)
 	}
 	if diff := cmp.Diff([]int{7, 99, 100, 1000}, numbers); diff != "" {
 		t.Errorf("KEP order (-want +got):\n%s", diff)
@@ -201,9 +205,9 @@ func TestNewStoreIsEmpty(t *testing.T) {
 	_, err = s.FindReleaseItems(ctx, v1_10, knowledge.StageStable)
 	checkNotFound(t, err, "I don't know Kubernetes 1.10.")
 	for name, list := range map[string]func() (int, error){
-		"ListReleases":   func() (int, error) { l, err := s.ListReleases(ctx); return len(l), err },
-		"ListKEPNumbers": func() (int, error) { l, err := s.ListKEPNumbers(ctx); return len(l), err },
-		"ListSources":    func() (int, error) { l, err := s.ListSources(ctx); return len(l), err },
+		"ListReleases": func() (int, error) { l, err := s.ListReleases(ctx); return len(l), err },
+		"ListKEPs":     func() (int, error) { l, err := s.ListKEPs(ctx); return len(l), err },
+		"ListSources":  func() (int, error) { l, err := s.ListSources(ctx); return len(l), err },
 	} {
 		if n, err := list(); n != 0 || err != nil {
 			t.Errorf("%s of a new store = %d values, %v; want none", name, n, err)
@@ -292,7 +296,7 @@ func TestReadsHonourContext(t *testing.T) {
 		"FindReleaseItems":     func() error { _, err := s.FindReleaseItems(ctx, v1_9, 0); return err },
 		"FindNotices":          func() error { _, err := s.FindNotices(ctx, v1_9, ""); return err },
 		"ListReleases":         func() error { _, err := s.ListReleases(ctx); return err },
-		"ListKEPNumbers":       func() error { _, err := s.ListKEPNumbers(ctx); return err },
+		"ListKEPs":             func() error { _, err := s.ListKEPs(ctx); return err },
 		"ListSources":          func() error { _, err := s.ListSources(ctx); return err },
 		"Info":                 func() error { _, err := s.Info(ctx); return err },
 		"IsEmpty":              func() error { _, err := s.IsEmpty(ctx); return err },

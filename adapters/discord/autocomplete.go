@@ -55,17 +55,13 @@ func NewStaticCatalog(keps []KEPName, versions []knowledge.Version, gates []stri
 // LoadCatalog reads a StaticCatalog from kb: every KEP with its title and
 // feature gates, and every release. It fails when kb does.
 func LoadCatalog(ctx context.Context, kb knowledge.KnowledgeStore) (*StaticCatalog, error) {
-	nums, err := kb.ListKEPNumbers(ctx)
+	all, err := kb.ListKEPs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
 	var keps []KEPName
 	var gates []string
-	for _, n := range nums {
-		k, err := kb.FindKEPByNumber(ctx, n)
-		if err != nil {
-			return nil, fmt.Errorf("load catalog: KEP %d: %w", n, err)
-		}
+	for _, k := range all {
 		keps = append(keps, KEPName{Number: k.Number, Title: k.Title})
 		gates = append(gates, k.FeatureGates...)
 		for _, m := range k.History {

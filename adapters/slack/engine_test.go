@@ -39,11 +39,11 @@ func realEngine(tb testing.TB) (*knowledge.Engine, *store.KnowledgeStore) {
 func TestSlashCommandEndToEnd(t *testing.T) {
 	eng, kb := realEngine(t)
 	a, _ := newHTTPAdapter(t, eng)
-	nums, err := kb.ListKEPNumbers(context.Background())
-	if err != nil || len(nums) == 0 {
+	keps, err := kb.ListKEPs(context.Background())
+	if err != nil || len(keps) == 0 {
 		t.Fatalf("the snapshot has no KEPs (%v)", err)
 	}
-	kep := nums[len(nums)/2]
+	kep := keps[len(keps)/2].Number
 	want := question.NewAsker(nil, eng).Ask(context.Background(), "kep "+strconv.Itoa(kep), knowledge.Origin{})
 	tests := []struct {
 		text, wantKind, wantType string
@@ -82,7 +82,7 @@ func TestSlashCommandEndToEnd(t *testing.T) {
 func TestEveryAnswerInTheKnowledgeFits(t *testing.T) {
 	eng, kb := realEngine(t)
 	ctx := context.Background()
-	nums, err := kb.ListKEPNumbers(ctx)
+	keps, err := kb.ListKEPs(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +93,8 @@ func TestEveryAnswerInTheKnowledgeFits(t *testing.T) {
 	questions := []string{"releases", "help", "help subscribe", "search a", "search e", "sig node", "sig network",
 		"diff " + rels[0].Version.String() + " " + rels[len(rels)-1].Version.String(),
 		"upgrade " + rels[0].Version.String() + " " + rels[len(rels)-1].Version.String()}
-	for _, n := range nums {
-		questions = append(questions, "kep "+strconv.Itoa(n))
+	for _, k := range keps {
+		questions = append(questions, "kep "+strconv.Itoa(k.Number))
 	}
 	for _, r := range rels {
 		v := r.Version.String()

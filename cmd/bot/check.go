@@ -39,19 +39,14 @@ func runCheck(ctx context.Context, io stdio, args []string) int {
 	}
 	defer db.Close()
 	kb := db.Knowledge()
-	nums, err := kb.ListKEPNumbers(ctx)
+	keps, err := kb.ListKEPs(ctx)
 	if err != nil {
 		fmt.Fprintf(io.err, "bot check: %v\n", err)
 		return exitFailure
 	}
 	byKind := map[knowledge.DisagreementKind][]knowledge.Disagreement{}
 	all := []knowledge.Disagreement{}
-	for _, n := range nums {
-		kp, err := kb.FindKEPByNumber(ctx, n)
-		if err != nil {
-			fmt.Fprintf(io.err, "bot check: %v\n", err)
-			return exitFailure
-		}
+	for _, kp := range keps {
 		for _, d := range kp.Disagreements {
 			byKind[d.Kind] = append(byKind[d.Kind], d)
 			all = append(all, d)
