@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"github.com/kepbot/kepbot/knowledge/internal/flat"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,51 +32,20 @@ type posting struct {
 // parts; Chinese, Japanese and Korean text by every character and every
 // pair of neighbouring characters (bigrams), so words need no dictionary.
 //
-// The terms and postings are kept in four flat values, with no pointer
-// per term: the index lives as long as the catalog, and every garbage
-// collection would otherwise mark each term and each posting list.
+// Its terms, postings and phrases are kept flat (one string, one slice):
+// the index lives as long as the catalog, and every garbage collection
+// would otherwise mark each term and each posting list.
 type searchIndex struct {
-	text    string    // every term, sorted, one after another
-	termEnd []uint32  // termEnd[i]: where term i ends in text
-	post    []posting // every term's postings, term after term, each by doc
-	postEnd []uint32  // postEnd[i]: where term i's postings end in post
-	docs    []*KEP    // by number
-	// phrases holds each doc's name as " word word ", for phrase matches,
-	// doc after doc; phraseEnd[d] is where doc d's ends.
-	phrases   string
-	phraseEnd []uint32
-}
-
-// phrase returns doc d's name as " word word ".
-func (ix *searchIndex) phrase(d int) string {
-	return ix.phrases[ix.start(ix.phraseEnd, d):ix.phraseEnd[d]]
-}
-
-// len is the number of terms.
-func (ix *searchIndex) len() int { return len(ix.termEnd) }
-
-// term returns term i.
-func (ix *searchIndex) term(i int) string {
-	return ix.text[ix.start(ix.termEnd, i):ix.termEnd[i]]
-}
-
-// postings returns the postings of term i: the KEPs holding it, by doc.
-func (ix *searchIndex) postings(i int) []posting {
-	return clip(ix.post[ix.start(ix.postEnd, i):ix.postEnd[i]])
-}
-
-// start is where element i of a flat list whose ends are ends begins.
-func (*searchIndex) start(ends []uint32, i int) uint32 {
-	if i == 0 {
-		return 0
-	}
-	return ends[i-1]
+	terms   flat.Strings        // sorted
+	post    flat.Lists[posting] // post.At(i): the KEPs holding terms.At(i), by doc
+	docs    []*KEP              // by number
+	phrases flat.Strings        // each doc's name as " word word ", for phrase matches
 }
 
 // buildIndex indexes keps (sorted by number) and the notices that name them.
 func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
-	ix := &searchIndex{docs: keps, phraseEnd: make([]uint32, len(keps))}
-	var phrases strings.Builder
+	ix := &searchIndex{docs: keps}
+	phrases := make([]string, len(keps))
 	doc := make(map[int]int, len(keps))
 	for i, k := range keps {
 		doc[k.Number] = i
@@ -121,29 +91,20 @@ func buildIndex(keps []*KEP, notices map[Version][]Notice) *searchIndex {
 		for t, f := range fs {
 			byTerm[t] = append(byTerm[t], posting{doc: int32(i), fields: f})
 		}
-		phrases.WriteString(phraseOf(k.Title))
-		ix.phraseEnd[i] = uint32(phrases.Len())
+		phrases[i] = phraseOf(k.Title)
 	}
 	terms := make([]string, 0, len(byTerm))
-	size, count := 0, 0
-	for t, ps := range byTerm {
+	for t := range byTerm {
 		terms = append(terms, t)
-		size += len(t)
-		count += len(ps)
 	}
 	sort.Strings(terms)
-	var text strings.Builder
-	text.Grow(size)
-	ix.termEnd, ix.postEnd = make([]uint32, len(terms)), make([]uint32, len(terms))
-	ix.post = make([]posting, 0, count)
+	post := make([][]posting, len(terms))
 	for i, t := range terms {
 		ps := byTerm[t]
 		sort.Slice(ps, func(a, b int) bool { return ps[a].doc < ps[b].doc })
-		text.WriteString(t)
-		ix.post = append(ix.post, ps...)
-		ix.termEnd[i], ix.postEnd[i] = uint32(text.Len()), uint32(len(ix.post))
+		post[i] = ps
 	}
-	ix.text, ix.phrases = text.String(), phrases.String()
+	ix.terms, ix.post, ix.phrases = flat.NewStrings(terms), flat.NewLists(post), flat.NewStrings(phrases)
 	return ix
 }
 

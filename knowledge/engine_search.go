@@ -78,7 +78,7 @@ func (ix *searchIndex) lookup(query string) []searchHit {
 	for _, d := range touched {
 		h := hits[d]
 		h.doc = d
-		h.phrase = len(phrase) > 2 && strings.Contains(ix.phrase(int(d)), phrase)
+		h.phrase = len(phrase) > 2 && strings.Contains(ix.phrases.At(int(d)), phrase)
 		out = append(out, h)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].before(out[j]) })
@@ -89,14 +89,12 @@ func (ix *searchIndex) lookup(query string) []searchHit {
 // term t matches: itself, and for English terms of three letters or more,
 // every term it begins.
 func (ix *searchIndex) eachMatch(t string, fn func([]posting)) {
-	n := ix.len()
-	i := sort.Search(n, func(i int) bool { return ix.term(i) >= t })
 	prefix := len(t) >= 3 && t[0] < 0x80
-	for ; i < n; i++ {
-		if term := ix.term(i); term != t && (!prefix || !strings.HasPrefix(term, t)) {
+	for i := ix.terms.Search(t); i < ix.terms.Len(); i++ {
+		if term := ix.terms.At(i); term != t && (!prefix || !strings.HasPrefix(term, t)) {
 			return
 		}
-		fn(ix.postings(i))
+		fn(ix.post.At(i))
 	}
 }
 

@@ -1,6 +1,7 @@
 package question
 
 import (
+	"github.com/kepbot/kepbot/knowledge/internal/flat"
 	"math"
 	"sort"
 	"strings"
@@ -24,14 +25,14 @@ import (
 // lists without pointers, found by the term's number.
 type Vocabulary struct {
 	keps []vocabKEP
-	// terms numbers every term: a word (stemmed) or a Chinese bigram. The
-	// keys are pieces of one string, term after term.
-	terms   map[string]int32
-	postEnd []uint32          // where term i's postings end in posts
-	posts   []posting         // the names holding each term, term after term, by KEP
-	idf     []float64         // how rare term i is: rare terms name a feature, common ones do not
-	gates   map[string]int32  // a feature gate, lower case → its KEP
-	gateOf  map[string]string // a feature gate, lower case → as written
+	// terms numbers every term: a word (stemmed) or a Chinese bigram. Its
+	// keys are text's pieces.
+	terms  map[string]int32
+	text   flat.Strings        // every term, sorted
+	posts  flat.Lists[posting] // posts.At(i): the names holding term i, by KEP
+	idf    []float64           // how rare term i is: rare terms name a feature, common ones do not
+	gates  map[string]int32    // a feature gate, lower case → its KEP
+	gateOf map[string]string   // a feature gate, lower case → as written
 	// gateList is every feature gate, lower case, with its letters, for
 	// misspelt gates.
 	gateList []vocabGate
@@ -45,7 +46,7 @@ type Vocabulary struct {
 type vocabKEP struct {
 	number int
 	title  string
-	names  []float64 // the weight (summed idf) of each of its names, a piece of one list
+	names  []float64 // the weight (summed idf) of each of its names
 	gates  int       // the first of names that is a feature gate
 }
 
@@ -129,49 +130,33 @@ func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 }
 
 // pack numbers the terms of byTerm, in order, and keeps them and their
-// postings in the flat lists of v; a gate that is also a term (a whole
-// gate, lower case, always is unless its KEP has too many names) is keyed
-// by the term's piece of text.
+// postings flat; then keys the gates by the terms' own text (a whole gate,
+// lower case, is a term unless its KEP has too many names).
 func (v *Vocabulary) pack(byTerm map[string][]posting) {
 	terms := make([]string, 0, len(byTerm))
-	size, count := 0, 0
-	for t, ps := range byTerm {
+	for t := range byTerm {
 		terms = append(terms, t)
-		size += len(t)
-		count += len(ps)
 	}
 	sort.Strings(terms)
-	var b strings.Builder
-	b.Grow(size)
-	for _, t := range terms {
-		b.WriteString(t)
-	}
-	text := b.String()
-	v.terms = make(map[string]int32, len(terms))
-	v.postEnd = make([]uint32, len(terms))
-	v.posts = make([]posting, 0, count)
-	own := make(map[string]string, len(v.gateList)) // a gate → the same term's piece of text
-	at := 0
+	posts := make([][]posting, len(terms))
 	for i, t := range terms {
-		key := text[at : at+len(t)]
-		at += len(t)
-		v.terms[key] = int32(i)
-		v.posts = append(v.posts, byTerm[t]...)
-		v.postEnd[i] = uint32(len(v.posts))
-		if _, ok := v.gates[t]; ok {
-			own[t] = key
-		}
+		posts[i] = byTerm[t]
 	}
+	v.text, v.posts = flat.NewStrings(terms), flat.NewLists(posts)
+	v.terms = make(map[string]int32, len(terms))
+	for i := range terms {
+		v.terms[v.text.At(i)] = int32(i)
+	}
+	gates, gateOf := make(map[string]int32, len(v.gates)), make(map[string]string, len(v.gateOf))
 	for i := range v.gateList {
 		g := &v.gateList[i]
-		if key, ok := own[g.name]; ok {
-			kep, as := v.gates[g.name], v.gateOf[g.name]
-			delete(v.gates, g.name)
-			delete(v.gateOf, g.name)
-			g.name = key
-			v.gates[key], v.gateOf[key] = kep, as
+		lg := g.name
+		if t, ok := v.terms[lg]; ok {
+			g.name = v.text.At(int(t))
 		}
+		gates[g.name], gateOf[g.name] = v.gates[lg], v.gateOf[lg]
 	}
+	v.gates, v.gateOf = gates, gateOf
 }
 
 // term returns the names holding t, by KEP, and how rare t is; none and 0
@@ -181,16 +166,7 @@ func (v *Vocabulary) term(t string) ([]posting, float64) {
 	if !ok {
 		return nil, 0
 	}
-	return v.postings(i), v.idf[i]
-}
-
-// postings returns the names holding term i, by KEP.
-func (v *Vocabulary) postings(i int32) []posting {
-	start := uint32(0)
-	if i > 0 {
-		start = v.postEnd[i-1]
-	}
-	return v.posts[start:v.postEnd[i]:v.postEnd[i]]
+	return v.posts.At(int(i)), v.idf[i]
 }
 
 // nameHas reports whether a name of KEP i holds every term of word w.
@@ -231,9 +207,9 @@ func (v *Vocabulary) knows(w string) bool {
 // length.
 func (v *Vocabulary) weigh(nameTerms [][][]string) {
 	n := float64(max(len(v.keps), 1))
-	v.idf = make([]float64, len(v.postEnd))
+	v.idf = make([]float64, v.text.Len())
 	for t, i := range v.terms {
-		ps := v.postings(i)
+		ps := v.posts.At(int(i))
 		docs := 0
 		last := int32(-1)
 		for _, p := range ps {
@@ -253,21 +229,19 @@ func (v *Vocabulary) weigh(nameTerms [][][]string) {
 	for _, ws := range v.byLen {
 		sort.Slice(ws, func(i, j int) bool { return ws[i].word < ws[j].word })
 	}
-	total := 0
-	for _, names := range nameTerms {
-		total += len(names)
-	}
-	weights := make([]float64, total)
+	weights := make([][]float64, len(nameTerms))
 	for i, names := range nameTerms {
-		w := weights[:len(names):len(names)]
-		weights = weights[len(names):]
+		weights[i] = make([]float64, len(names))
 		for j, ts := range names {
 			for _, t := range dedupe(ts) {
 				_, idf := v.term(t)
-				w[j] += idf
+				weights[i][j] += idf
 			}
 		}
-		v.keps[i].names = w
+	}
+	kept := flat.NewLists(weights) // one list for every KEP's names
+	for i := range v.keps {
+		v.keps[i].names = kept.At(i)
 	}
 }
 
