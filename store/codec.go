@@ -102,19 +102,24 @@ func (l *valueList) add(raw []byte) {
 	l.ends = append(l.ends, len(l.buf))
 }
 
-// decode calls fn with a decoder of each value, in the order added, until
-// fn fails.
-func (l *valueList) decode(fn func(i int, d *decoder) error) error {
+// decodeValues decodes every value of l, in the order added, into a new
+// slice with read; a value that does not decode fails with what names it.
+// No values give a nil slice.
+func decodeValues[T any](l *valueList, read func(*decoder, *T) error, name func(i int) string) ([]T, error) {
+	if len(l.ends) == 0 {
+		return nil, nil
+	}
 	s := string(l.buf)
 	var lists []string
+	out := make([]T, len(l.ends))
 	start := 0
 	for i, end := range l.ends {
-		if err := fn(i, &decoder{s: s[start:end], lists: &lists}); err != nil {
-			return err
+		if err := read(&decoder{s: s[start:end], lists: &lists}, &out[i]); err != nil {
+			return nil, fmt.Errorf("read %s: %w", name(i), err)
 		}
 		start = end
 	}
-	return nil
+	return out, nil
 }
 
 // listBlock is how many strings a block of d.lists holds.

@@ -214,27 +214,13 @@ func releaseItems(tx *bolt.Tx, v knowledge.Version, stage knowledge.Stage) ([]kn
 	if !ok || b == nil {
 		return nil, nil
 	}
-	var vals valueList
-	var seqs []int
-	c := b.Cursor()
-	for k, raw := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, raw = c.Next() {
-		if len(k) != versionKeyLen+1+seqLen {
-			return nil, fmt.Errorf("read items of %d.%d: %w: key of %d bytes", v.Major, v.Minor, errCorrupt, len(k))
-		}
-		seq, _ := seqFromKey(k)
-		seqs = append(seqs, seq)
-		vals.add(raw)
+	vals, seqs, err := prefixValues(b, prefix, func(k []byte) bool { return len(k) == versionKeyLen+1+seqLen },
+		fmt.Sprintf("items of %d.%d", v.Major, v.Minor))
+	if err != nil {
+		return nil, err
 	}
-	if len(seqs) == 0 {
-		return nil, nil
-	}
-	items := make([]knowledge.Item, len(seqs))
-	if err := vals.decode(func(i int, d *decoder) error {
-		if err := readItem(d, &items[i]); err != nil {
-			return fmt.Errorf("read item %d of %d.%d: %w", seqs[i], v.Major, v.Minor, err)
-		}
-		return nil
-	}); err != nil {
+	items, err := decodeValues(&vals, readItem, func(i int) string { return fmt.Sprintf("item %d of %d.%d", seqs[i], v.Major, v.Minor) })
+	if err != nil {
 		return nil, err
 	}
 	if stage == knowledge.StageNone {
@@ -253,27 +239,14 @@ func releaseNotices(tx *bolt.Tx, v knowledge.Version, kind knowledge.NoticeKind)
 	if !ok || b == nil {
 		return nil, nil
 	}
-	var vals valueList
-	var seqs []int
-	c := b.Cursor()
-	for k, raw := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, raw = c.Next() {
-		if len(k) <= versionKeyLen || len(k) != versionKeyLen+1+int(k[versionKeyLen])+seqLen {
-			return nil, fmt.Errorf("read notices of %d.%d: %w: key of %d bytes", v.Major, v.Minor, errCorrupt, len(k))
-		}
-		seq, _ := seqFromKey(k)
-		seqs = append(seqs, seq)
-		vals.add(raw)
+	vals, seqs, err := prefixValues(b, prefix, func(k []byte) bool {
+		return len(k) > versionKeyLen && len(k) == versionKeyLen+1+int(k[versionKeyLen])+seqLen
+	}, fmt.Sprintf("notices of %d.%d", v.Major, v.Minor))
+	if err != nil {
+		return nil, err
 	}
-	if len(seqs) == 0 {
-		return nil, nil
-	}
-	notices := make([]knowledge.Notice, len(seqs))
-	if err := vals.decode(func(i int, d *decoder) error {
-		if err := readNotice(d, &notices[i]); err != nil {
-			return fmt.Errorf("read notice %d of %d.%d: %w", seqs[i], v.Major, v.Minor, err)
-		}
-		return nil
-	}); err != nil {
+	notices, err := decodeValues(&vals, readNotice, func(i int) string { return fmt.Sprintf("notice %d of %d.%d", seqs[i], v.Major, v.Minor) })
+	if err != nil {
 		return nil, err
 	}
 	if kind == "" {
@@ -316,20 +289,16 @@ func listKEPs(tx *bolt.Tx) ([]*knowledge.KEP, error) {
 		vals.add(raw)
 		return nil
 	})
-	if err != nil || len(nums) == 0 {
-		return nil, err
-	}
-	keps := make([]knowledge.KEP, len(nums))
-	out := make([]*knowledge.KEP, len(nums))
-	err = vals.decode(func(i int, d *decoder) error {
-		if err := readKEP(d, &keps[i]); err != nil {
-			return fmt.Errorf("read KEP-%d: %w", nums[i], err)
-		}
-		out[i] = &keps[i]
-		return nil
-	})
 	if err != nil {
 		return nil, err
+	}
+	keps, err := decodeValues(&vals, readKEP, func(i int) string { return fmt.Sprintf("KEP-%d", nums[i]) })
+	if err != nil || keps == nil {
+		return nil, err
+	}
+	out := make([]*knowledge.KEP, len(keps))
+	for i := range keps {
+		out[i] = &keps[i]
 	}
 	return out, nil
 }
@@ -348,6 +317,24 @@ func listSources(tx *bolt.Tx) ([]knowledge.Source, error) {
 		return nil
 	})
 	return out, err
+}
+
+// prefixValues copies the values of b whose keys begin with prefix, in
+// key order, with the position each key ends with. A key keyOK refuses
+// fails as corrupt, naming what was read.
+func prefixValues(b *bolt.Bucket, prefix []byte, keyOK func([]byte) bool, what string) (valueList, []int, error) {
+	var vals valueList
+	var seqs []int
+	c := b.Cursor()
+	for k, raw := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, raw = c.Next() {
+		if !keyOK(k) {
+			return valueList{}, nil, fmt.Errorf("read %s: %w: key of %d bytes", what, errCorrupt, len(k))
+		}
+		seq, _ := seqFromKey(k)
+		seqs = append(seqs, seq)
+		vals.add(raw)
+	}
+	return vals, seqs, nil
 }
 
 // bySeq sorts values by the positions their keys carry.
@@ -374,25 +361,10 @@ func releaseValues[T any](tx *bolt.Tx, bucket []byte, v knowledge.Version, what 
 	if !ok || b == nil {
 		return nil, nil
 	}
-	var vals valueList
-	c := b.Cursor()
-	for k, raw := c.Seek(prefix[:]); k != nil && bytes.HasPrefix(k, prefix[:]); k, raw = c.Next() {
-		if len(k) != versionKeyLen+seqLen {
-			return nil, fmt.Errorf("read %s of %d.%d: %w: key of %d bytes", what, v.Major, v.Minor, errCorrupt, len(k))
-		}
-		vals.add(raw)
-	}
-	if len(vals.ends) == 0 {
-		return nil, nil
-	}
-	out := make([]T, len(vals.ends))
-	if err := vals.decode(func(i int, d *decoder) error {
-		if err := read(d, &out[i]); err != nil {
-			return fmt.Errorf("read %s of %d.%d: %w", what, v.Major, v.Minor, err)
-		}
-		return nil
-	}); err != nil {
+	name := fmt.Sprintf("%s of %d.%d", what, v.Major, v.Minor)
+	vals, _, err := prefixValues(b, prefix[:], func(k []byte) bool { return len(k) == versionKeyLen+seqLen }, name)
+	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return decodeValues(&vals, read, func(int) string { return name })
 }
