@@ -46,7 +46,8 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 		a.Text = fmt.Sprintf("%s belongs to no KEP I know; %s.", gate, plural(len(notices), "notice names it", "notices name it"))
 		return a, nil
 	}
-	a.KEP, a.Items, a.Notes = kepFacts(k), e.kepItems(k), kepNotes(k, c.sources)
+	ka := e.kepAnswer(k, c.sources) // what `kep N` says of k
+	a.KEP, a.Items, a.Notes = ka.KEP, ka.Items, ka.Notes
 	a.Text = fmt.Sprintf("%s is the feature gate of %s.", gate, kepTitle(a.KEP))
 	if a.KEP.Stage != StageNone {
 		a.Text += " It is " + a.KEP.Stage.Label()

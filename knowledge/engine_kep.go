@@ -12,15 +12,14 @@ import (
 const enhancementsTree = "https://github.com/kubernetes/enhancements/tree/master/"
 
 // answerKEP answers `kep N`: the KEP's facts, its timeline, what each
-// document said of it, and where sources disagree, built from the catalog's
-// KEP once the catalog is loaded, else from the store's. They are built
-// for each question rather than ahead for every KEP (tens of microseconds;
-// a repeated question is answered from the answer cache): parts kept for
-// hundreds of KEPs would be marked by every garbage collection.
+// document said of it, and where sources disagree (kepAnswer), from the
+// catalog's KEP once the catalog is loaded, else from the store's. It is
+// built for each question, in tens of microseconds, not kept ahead for
+// every KEP; a repeated question is answered from the answer cache.
 func (e *Engine) answerKEP(ctx context.Context, n int) (*Answer, error) {
 	if c := e.cat.Load(); c != nil {
 		if k, ok := c.byNum[n]; ok {
-			return e.kepParts(k, c.sources).answer(), nil
+			return e.kepAnswer(k, c.sources), nil
 		}
 		return nil, Errorf(ENOTFOUND, "I don't know KEP-%d.", n)
 	}
@@ -32,7 +31,15 @@ func (e *Engine) answerKEP(ctx context.Context, n int) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.kepParts(k, byID).answer(), nil
+	return e.kepAnswer(k, byID), nil
+}
+
+// kepAnswer is the kep answer of k: its facts, timeline, what each
+// document said of it and where sources disagree; byID names the sources.
+func (e *Engine) kepAnswer(k *KEP, byID map[string]Source) *Answer {
+	f := kepFacts(k)
+	return &Answer{Kind: KindKEP, Title: kepTitle(f), Text: kepSummary(f), KEP: f, Items: e.kepItems(k),
+		Notes: kepNotes(k, byID), Sources: refsOf(byID, kepSourceIDs(k))}
 }
 
 func kepTitle(f *KEPFacts) string {

@@ -5,39 +5,17 @@ import (
 	"strings"
 )
 
-// The parts of kep, release, stage-list and notice-list answers that depend
+// The parts of release, stage-list and notice-list answers that depend
 // only on the knowledge. The catalog builds them once for every release,
 // every (release, graduation stage) and every (release, kind of notice),
 // so that such a question, once the catalog is loaded, costs a lookup and
-// one new Answer; there are a few hundred of them. A KEP's are built when
-// it is asked of: kept for each of some 700 KEPs they would be a fifth of
-// the live heap, which every garbage collection marks. Parts are shared by
-// every answer built from them and never changed after they are built;
-// answers hand out their slices clipped (clip), so that a caller appending
-// to one gets a copy instead of writing into the parts.
-
-// kepParts is what a kep answer says of one KEP.
-type kepParts struct {
-	facts   *KEPFacts
-	title   string
-	text    string
-	items   []Item
-	notes   []string
-	sources []SourceRef
-}
-
-// kepParts builds the kep answer parts of k; byID names the sources.
-func (e *Engine) kepParts(k *KEP, byID map[string]Source) *kepParts {
-	f := kepFacts(k)
-	return &kepParts{facts: f, title: kepTitle(f), text: kepSummary(f), items: e.kepItems(k),
-		notes: kepNotes(k, byID), sources: refsOf(byID, kepSourceIDs(k))}
-}
-
-// answer is a new kep Answer sharing p.
-func (p *kepParts) answer() *Answer {
-	return &Answer{Kind: KindKEP, Title: p.title, Text: p.text, KEP: p.facts, Items: clip(p.items),
-		Notes: clip(p.notes), Sources: clip(p.sources)}
-}
+// one new Answer; there are a few hundred of them. A kep answer is built
+// whole when it is asked (kepAnswer): kept for each of some 700 KEPs its
+// parts were a fifth of the live heap, which every garbage collection
+// marks. Parts are shared by every answer built from them and never
+// changed after they are built; answers hand out their slices clipped
+// (clip), so that a caller appending to one gets a copy instead of
+// writing into the parts.
 
 // releaseParts is what a release answer says of one release.
 type releaseParts struct {
