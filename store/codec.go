@@ -84,8 +84,8 @@ type decoder struct {
 
 func newDecoder(b []byte) *decoder { return &decoder{s: string(b)} }
 
-// valueList is the values one list read visits (a release's items,
-// notices, entries or patches), copied as they are visited. Decoding them
+// valueList is the values one list read visits (every KEP, or a
+// release's items, notices, entries or patches), copied as they are visited. Decoding them
 // afterwards from one string, with their string lists cut from shared
 // blocks, costs a few allocations for the whole list instead of one per
 // value and list. The engine keeps every release's lists for as long as
@@ -103,7 +103,7 @@ func (l *valueList) add(raw []byte) {
 }
 
 // decodeValues decodes every value of l, in the order added, into a new
-// slice with read; a value that does not decode fails with what names it.
+// slice with read; a value that does not decode fails, named by name.
 // No values give a nil slice.
 func decodeValues[T any](l *valueList, read func(*decoder, *T) error, name func(i int) string) ([]T, error) {
 	if len(l.ends) == 0 {
