@@ -126,7 +126,7 @@ func term(ctx context.Context, cfg Config, lead func(ctx context.Context, t Term
 		}
 	}()
 	el := concurrency.NewElection(sess, cfg.Prefix)
-	if err := el.Campaign(termCtx, cfg.ID); err != nil {
+	if err := campaign(termCtx, el, cfg.ID); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -147,6 +147,22 @@ func term(ctx context.Context, cfg Config, lead func(ctx context.Context, t Term
 	rcancel()
 	cfg.Log.Info().Str("replica", cfg.ID).Msg("no longer leading")
 	return nil
+}
+
+// campaign is el.Campaign, except that it returns when ctx ends even if
+// Campaign does not. Cancelled while it waits behind another leader,
+// etcd's Campaign resigns with the client's own context, and with etcd
+// unreachable that waits until etcd comes back. The caller revokes the
+// lease next, and closing the client ends the call left behind.
+func campaign(ctx context.Context, el *concurrency.Election, id string) error {
+	done := make(chan error, 1)
+	go func() { done <- el.Campaign(ctx, id) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // leaseClock keeps a lease alive with one renewal at a time, and knows

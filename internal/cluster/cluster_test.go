@@ -200,3 +200,36 @@ func TestGuardPoster(t *testing.T) {
 		t.Errorf("post with 500 ms left: %v (posts %d); want ErrLeaseLow as a rate limit, nothing posted", err, rec.posts)
 	}
 }
+
+// TestRunEndsWhileWaitingWithEtcdGone: a replica that waits behind
+// another's leadership stops soon after its context ends, even with etcd
+// gone. (etcd's Campaign, cancelled while it waits, resigns with the
+// client's own context, which waits for etcd to come back; serve's
+// shutdown waited on it past its timeout.)
+func TestRunEndsWhileWaitingWithEtcdGone(t *testing.T) {
+	srv, err := etcdtest.Start(etcdtest.Options{Fast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	leaderCtx, stopLeader := context.WithCancel(context.Background())
+	defer stopLeader()
+	leading := make(chan struct{})
+	go Run(leaderCtx, Config{Client: client(t, srv), Prefix: "/t/election/", ID: "r1", TTL: 5 * time.Second, Log: zerolog.Nop()},
+		func(ctx context.Context, _ Term) { close(leading); <-ctx.Done() })
+	<-leading
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Config{Client: client(t, srv), Prefix: "/t/election/", ID: "r2", TTL: 5 * time.Second, Log: zerolog.Nop()},
+			func(context.Context, Term) { t.Error("r2 led while r1 held the lease") })
+	}()
+	time.Sleep(500 * time.Millisecond) // r2 waits behind r1
+	srv.Close()
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run still waiting 5 s after its context ended, with etcd gone")
+	}
+}
