@@ -37,7 +37,12 @@ type Knowledge struct {
 	Sources  []Source        `json:"sources"`
 	Releases []ReleaseRecord `json:"releases"` // oldest first
 	KEPs     []KEP           `json:"keps"`     // by number, each with its History
-	Skipped  []Skip          `json:"skipped,omitempty"`
+	// APIs is every API type's lifecycle joined from every source, by
+	// group, version and kind; APIReleases the releases whose API modules
+	// were read, oldest first (the newest of them bounds what is reached).
+	APIs        []APILifecycle `json:"apis,omitempty"`
+	APIReleases []Version      `json:"api_releases,omitempty"`
+	Skipped     []Skip         `json:"skipped,omitempty"`
 	// Corpus is what k was compiled from. A store keeps it so that a sync
 	// can swap one source (kep.yaml) and compile again; nil leaves it out.
 	Corpus *Corpus `json:"-"`
@@ -52,12 +57,13 @@ type Stats struct {
 	Notices  int `json:"notices"`
 	Changes  int `json:"changes"`
 	Patches  int `json:"patches"`
+	APIs     int `json:"apis"`
 	Skipped  int `json:"skipped"`
 }
 
 // Stats counts what k holds.
 func (k *Knowledge) Stats() Stats {
-	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), Skipped: len(k.Skipped)}
+	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), APIs: len(k.APIs), Skipped: len(k.Skipped)}
 	for _, kp := range k.KEPs {
 		s.Mentions += len(kp.History)
 	}

@@ -226,7 +226,11 @@ type Corpus struct {
 	Changes    []Change
 	Lifecycles []Lifecycle
 	Patches    []Patch
-	Skipped    []Skip
+	// APITypes are what the API modules (k8s.io/api and friends) say of
+	// each kind, APIClaims what documents say of API versions.
+	APITypes  []APIType
+	APIClaims []APIClaim
+	Skipped   []Skip
 }
 
 // Add appends everything in o to c.
@@ -239,5 +243,7 @@ func (c *Corpus) Add(o *Corpus) {
 	c.Changes = append(c.Changes, o.Changes...)
 	c.Lifecycles = append(c.Lifecycles, o.Lifecycles...)
 	c.Patches = append(c.Patches, o.Patches...)
+	c.APITypes = append(c.APITypes, o.APITypes...)
+	c.APIClaims = append(c.APIClaims, o.APIClaims...)
 	c.Skipped = append(c.Skipped, o.Skipped...)
 }

@@ -1,0 +1,231 @@
+package knowledge
+
+import (
+	"strconv"
+	"strings"
+)
+
+// SourceAPILifecycle is one release of the Go module k8s.io/api (or of
+// k8s.io/apiextensions-apiserver, k8s.io/kube-aggregator): the group
+// versions and kinds it registers and the lifecycle markers
+// (prerelease-lifecycle-gen) of its alpha and beta types.
+const SourceAPILifecycle SourceKind = "api-lifecycle"
+
+// APIRef names one API type: a kind served under a group and version. The
+// core group is "" (apiVersion "v1"). Kind is empty when a reference names
+// a whole group/version.
+type APIRef struct {
+	Group   string `json:"group,omitempty"`
+	Version string `json:"version"`
+	Kind    string `json:"kind,omitempty"`
+}
+
+// GroupVersion writes r as a manifest's apiVersion: "apps/v1", or "v1"
+// for the core group.
+func (r APIRef) GroupVersion() string {
+	if r.Group == "" {
+		return r.Version
+	}
+	return r.Group + "/" + r.Version
+}
+
+// String writes "apps/v1 Deployment", or the group/version alone when r
+// names no kind.
+func (r APIRef) String() string {
+	if r.Kind == "" {
+		return r.GroupVersion()
+	}
+	return r.GroupVersion() + " " + r.Kind
+}
+
+// GroupVersionOnly returns r without its kind.
+func (r APIRef) GroupVersionOnly() APIRef { return APIRef{Group: r.Group, Version: r.Version} }
+
+// ParseAPIVersion reads a manifest's apiVersion, "apps/v1" or "v1", into
+// its group and version. ok is false when s is not shaped like one: empty,
+// more than one slash, or a version that does not start with "v" and a
+// digit.
+func ParseAPIVersion(s string) (group, version string, ok bool) {
+	group, version, found := strings.Cut(s, "/")
+	if !found {
+		group, version = "", s
+	} else if group == "" || strings.Contains(version, "/") {
+		return "", "", false
+	}
+	if !IsAPIVersionName(version) {
+		return "", "", false
+	}
+	return group, version, true
+}
+
+// IsAPIVersionName reports whether s is written like a Kubernetes API
+// version: v1, v2beta2, v1alpha3.
+func IsAPIVersionName(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] < '1' || s[1] > '9' {
+		return false
+	}
+	i := 1
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == len(s) {
+		return true
+	}
+	rest := s[i:]
+	for _, pre := range []string{"alpha", "beta"} {
+		if n, ok := strings.CutPrefix(rest, pre); ok {
+			if n == "" {
+				return false
+			}
+			_, err := strconv.Atoi(n)
+			return err == nil && n[0] != '0' && n[0] != '+' && n[0] != '-'
+		}
+	}
+	return false
+}
+
+// APILevel is how stable an API version is: alpha, beta or GA.
+type APILevel string
+
+// The API levels.
+const (
+	APIAlpha APILevel = "alpha"
+	APIBeta  APILevel = "beta"
+	APIGA    APILevel = "ga"
+)
+
+// LevelOf returns the level of an API version: v1alpha1 is alpha, v2beta2
+// beta, v1 GA.
+func LevelOf(version string) APILevel {
+	switch {
+	case strings.Contains(version, "alpha"):
+		return APIAlpha
+	case strings.Contains(version, "beta"):
+		return APIBeta
+	}
+	return APIGA
+}
+
+// Label is how answers write a level: "alpha", "beta", "GA".
+func (l APILevel) Label() string {
+	if l == APIGA {
+		return "GA"
+	}
+	return string(l)
+}
+
+// APIType is what the API modules say of one kind under one group/version
+// across the releases read: which releases carry it, and its lifecycle
+// markers as the newest release that has any gives them (the markers of
+// older releases are often projections a later release corrected).
+type APIType struct {
+	API APIRef `json:"api"`
+	// First and Last are the oldest and the newest release read whose
+	// module carries the type. A type the newest release read no longer
+	// carries is gone from the API (the server cannot serve a version
+	// without its types); one still carried may nonetheless have stopped
+	// being served long ago.
+	First Version `json:"first"`
+	Last  Version `json:"last"`
+	// Introduced, Deprecated and Removed are the markers, zero when the
+	// type has none. Deprecated and Removed are often what the generator
+	// projects (introduced + 3, deprecated + 3), not what happened.
+	Introduced Version `json:"introduced,omitempty"`
+	Deprecated Version `json:"deprecated,omitempty"`
+	Removed    Version `json:"removed,omitempty"`
+	// Replacement is the type the markers name to use instead.
+	Replacement *APIRef `json:"replacement,omitempty"`
+	// MarkedIn is the release whose markers these are; zero when the type
+	// has none.
+	MarkedIn Version `json:"marked_in,omitempty"`
+	// Source is the Source.ID of the release read at MarkedIn, or at Last
+	// for a type without markers.
+	Source string `json:"source"`
+}
+
+// APIAction is what a document says happened to an API version in a
+// release.
+type APIAction string
+
+// The API actions documents state.
+const (
+	APIRemoved    APIAction = "removed"    // no longer served from this release
+	APIDeprecated APIAction = "deprecated" // still served, warned about
+	APIIntroduced APIAction = "introduced" // served from this release
+)
+
+// APIClaim is one statement a document makes about API versions in one
+// release: that some kinds of a group/version stop being served, are
+// deprecated, or are introduced there.
+type APIClaim struct {
+	Action  APIAction `json:"action"`
+	Release Version   `json:"release"`
+	// GroupVersion is written as the document writes it: a full
+	// "resource.k8s.io/v1alpha3", or a version alone ("v1alpha1") when the
+	// document names only the kinds and their version; Compile finds the
+	// group from the kinds.
+	GroupVersion string `json:"group_version"`
+	// Kinds are the kinds the statement is about; none means every kind of
+	// the group/version but those in Except.
+	Kinds  []string `json:"kinds,omitempty"`
+	Except []string `json:"except,omitempty"`
+	// ReplacedBy is the group/version the document says to use instead,
+	// and Since the release it says that is available from.
+	ReplacedBy string  `json:"replaced_by,omitempty"`
+	Since      Version `json:"since,omitempty"`
+	PR         int     `json:"pr,omitempty"`   // the release-note entry that says so
+	Source     string  `json:"source"`         // Source.ID
+	Line       int     `json:"line,omitempty"` // 1-based line in the source, when known
+}
+
+// APIBasis says what a lifecycle value rests on.
+type APIBasis string
+
+// The kinds of evidence, strongest first: the release notes of the release
+// that did it, the deprecated API migration guide, a release post or note,
+// then the API modules (a release whose module no longer carries the type,
+// the lifecycle markers, the first release that carries it).
+const (
+	BasisNotes   APIBasis = "release-notes"
+	BasisGuide   APIBasis = "guide"
+	BasisPost    APIBasis = "post"
+	BasisAbsent  APIBasis = "absent"
+	BasisMarkers APIBasis = "markers"
+	BasisPresent APIBasis = "present"
+)
+
+// APIEvidence is one source's word on one lifecycle value of an API type:
+// that it was introduced, deprecated or removed in Release, or (Action
+// empty) that Replacement replaces it.
+type APIEvidence struct {
+	Action      APIAction `json:"action,omitempty"`
+	Release     Version   `json:"release,omitempty"`
+	Replacement *APIRef   `json:"replacement,omitempty"`
+	Basis       APIBasis  `json:"basis"`
+	Source      string    `json:"source"` // Source.ID
+	PR          int       `json:"pr,omitempty"`
+	// Used is true for the evidence the joined value rests on; the rest
+	// agree with it or are overruled by stronger evidence.
+	Used bool `json:"used,omitempty"`
+}
+
+// APILifecycle is one API type joined from every source: when it was
+// introduced, deprecated and removed, what replaces it, and each source's
+// word on it. A zero Version is unknown (Introduced: before the first
+// release read) or not yet (Deprecated, Removed). A Removed or Deprecated
+// newer than the newest release read is planned, not reached.
+type APILifecycle struct {
+	API         APIRef  `json:"api"`
+	Introduced  Version `json:"introduced,omitempty"`
+	Deprecated  Version `json:"deprecated,omitempty"`
+	Removed     Version `json:"removed,omitempty"`
+	Replacement *APIRef `json:"replacement,omitempty"`
+	// First and Last are the oldest and newest releases read whose module
+	// carries the type (zero for a type only documents name).
+	First    Version       `json:"first,omitempty"`
+	Last     Version       `json:"last,omitempty"`
+	Evidence []APIEvidence `json:"evidence,omitempty"`
+}
+
+// Level is the stability of the type's version.
+func (l *APILifecycle) Level() APILevel { return LevelOf(l.API.Version) }
