@@ -229,3 +229,24 @@ type APILifecycle struct {
 
 // Level is the stability of the type's version.
 func (l *APILifecycle) Level() APILevel { return LevelOf(l.API.Version) }
+
+// APISourceID names the source that is one release of an API module:
+// "k8s.io/api@v0.37.2". tag is the module's tag, v0.N.P for Kubernetes
+// 1.N.P.
+func APISourceID(module, tag string) string { return module + "@" + tag }
+
+// APISourceRelease returns the Kubernetes minor release an API module's
+// source stands for: k8s.io/api@v0.37.2 is 1.37. ok is false for an ID
+// APISourceID did not write.
+func APISourceRelease(id string) (v Version, ok bool) {
+	_, tag, found := strings.Cut(id, "@v0.")
+	if !found {
+		return Version{}, false
+	}
+	minor, _, _ := strings.Cut(tag, ".")
+	n, err := strconv.Atoi(minor)
+	if err != nil || n <= 0 || n > 9999 {
+		return Version{}, false
+	}
+	return Version{Major: 1, Minor: n}, true
+}

@@ -121,6 +121,9 @@ type APIChange struct {
 	GroupVersion string   `json:"group_version"` // e.g. flowcontrol.apiserver.k8s.io/v1beta2
 	Kinds        []string `json:"kinds,omitempty"`
 	ReplacedBy   string   `json:"replaced_by,omitempty"` // the group/version to migrate to
+	// Since is the release the document says ReplacedBy is available
+	// from ("available since v1.29").
+	Since Version `json:"since,omitempty"`
 }
 
 // Release is what the documents say about one Kubernetes minor release.
