@@ -130,14 +130,14 @@ type APIType struct {
 	// Introduced, Deprecated and Removed are the markers, zero when the
 	// type has none. Deprecated and Removed are often what the generator
 	// projects (introduced + 3, deprecated + 3), not what happened.
-	Introduced Version `json:"introduced,omitempty"`
-	Deprecated Version `json:"deprecated,omitempty"`
-	Removed    Version `json:"removed,omitempty"`
+	Introduced Version `json:"introduced,omitzero"`
+	Deprecated Version `json:"deprecated,omitzero"`
+	Removed    Version `json:"removed,omitzero"`
 	// Replacement is the type the markers name to use instead.
 	Replacement *APIRef `json:"replacement,omitempty"`
 	// MarkedIn is the release whose markers these are; zero when the type
 	// has none.
-	MarkedIn Version `json:"marked_in,omitempty"`
+	MarkedIn Version `json:"marked_in,omitzero"`
 	// Source is the Source.ID of the release read at MarkedIn, or at Last
 	// for a type without markers.
 	Source string `json:"source"`
@@ -172,7 +172,7 @@ type APIClaim struct {
 	// ReplacedBy is the group/version the document says to use instead,
 	// and Since the release it says that is available from.
 	ReplacedBy string  `json:"replaced_by,omitempty"`
-	Since      Version `json:"since,omitempty"`
+	Since      Version `json:"since,omitzero"`
 	PR         int     `json:"pr,omitempty"`   // the release-note entry that says so
 	Source     string  `json:"source"`         // Source.ID
 	Line       int     `json:"line,omitempty"` // 1-based line in the source, when known
@@ -199,7 +199,7 @@ const (
 // empty) that Replacement replaces it.
 type APIEvidence struct {
 	Action      APIAction `json:"action,omitempty"`
-	Release     Version   `json:"release,omitempty"`
+	Release     Version   `json:"release,omitzero"`
 	Replacement *APIRef   `json:"replacement,omitempty"`
 	Basis       APIBasis  `json:"basis"`
 	Source      string    `json:"source"` // Source.ID
@@ -216,14 +216,14 @@ type APIEvidence struct {
 // newer than the newest release read is planned, not reached.
 type APILifecycle struct {
 	API         APIRef  `json:"api"`
-	Introduced  Version `json:"introduced,omitempty"`
-	Deprecated  Version `json:"deprecated,omitempty"`
-	Removed     Version `json:"removed,omitempty"`
+	Introduced  Version `json:"introduced,omitzero"`
+	Deprecated  Version `json:"deprecated,omitzero"`
+	Removed     Version `json:"removed,omitzero"`
 	Replacement *APIRef `json:"replacement,omitempty"`
 	// First and Last are the oldest and newest releases read whose module
 	// carries the type (zero for a type only documents name).
-	First    Version       `json:"first,omitempty"`
-	Last     Version       `json:"last,omitempty"`
+	First    Version       `json:"first,omitzero"`
+	Last     Version       `json:"last,omitzero"`
 	Evidence []APIEvidence `json:"evidence,omitempty"`
 }
 

@@ -84,6 +84,7 @@ func Compile(c *Corpus) *Knowledge {
 
 	addChanges(c.Changes, keps, gates, rel)
 	addLifecycles(c.Lifecycles, c.Patches, rel)
+	k.APIs, k.APIReleases = compileAPIs(c, k.Sources)
 
 	for _, r := range rels {
 		sortItems(r.Items)

@@ -123,7 +123,7 @@ type APIChange struct {
 	ReplacedBy   string   `json:"replaced_by,omitempty"` // the group/version to migrate to
 	// Since is the release the document says ReplacedBy is available
 	// from ("available since v1.29").
-	Since Version `json:"since,omitempty"`
+	Since Version `json:"since,omitzero"`
 }
 
 // Release is what the documents say about one Kubernetes minor release.
