@@ -28,6 +28,9 @@ type KnowledgeStore interface {
 	ListGates(ctx context.Context) ([]string, error)
 	// ListKEPs returns every known KEP with its History, by number.
 	ListKEPs(ctx context.Context) ([]*KEP, error)
+	// ListAPIs returns the joined API lifecycle of every API type and the
+	// releases whose API modules were read (both empty when none was).
+	ListAPIs(ctx context.Context) ([]APILifecycle, []Version, error)
 	// ListSources returns the sources the knowledge was built from.
 	ListSources(ctx context.Context) ([]Source, error)
 	// ReplaceKnowledge swaps everything known for k in one transaction:

@@ -164,6 +164,13 @@ func readAll(tx *bolt.Tx) (*knowledge.Knowledge, error) {
 	for _, kp := range keps {
 		k.KEPs = append(k.KEPs, *kp)
 	}
+	if raw := tx.Bucket(bucketAPIs).Get(keyAPIs); raw != nil {
+		t, err := decodeAPIs(raw)
+		if err != nil {
+			return nil, err
+		}
+		k.APIs, k.APIReleases = t.Types, t.Releases
+	}
 	return k, nil
 }
 

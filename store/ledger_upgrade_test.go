@@ -98,7 +98,7 @@ func schema3With(t *testing.T, k *knowledge.Knowledge) (path string, ch knowledg
 				return err
 			}
 			n.KEPVia = ""
-			keys, vals = append(keys, append([]byte(nil), k...)), append(vals, olderLayout(encodeNotice(nil, &n), fmtNoticeV2, 1))
+			keys, vals = append(keys, append([]byte(nil), k...)), append(vals, olderLayout(encodeNotice(nil, &n), fmtNoticeV2, 1+sinceBytes(&n)))
 			return nil
 		})
 		for i := range keys {

@@ -15,7 +15,8 @@ const (
 	fmtRelease   byte = 0x72 // 'r': with Lifecycle
 	fmtReleaseV1 byte = 0x52 // 'R': without Lifecycle; read, never written
 	fmtItem      byte = 0x49 // 'I'
-	fmtNotice    byte = 0x6F // 'o': schema 4, with KEPVia
+	fmtNotice    byte = 0x70 // 'p': schema 5, with the API replacement's Since
+	fmtNoticeV3  byte = 0x6F // 'o': schema 4, with KEPVia; read, never written
 	fmtNoticeV2  byte = 0x6E // 'n': schema 3, with PR, URL, SIGs and Action; read, never written
 	fmtNoticeV1  byte = 0x4E // 'N': without them; read, never written
 	fmtChange    byte = 0x58 // 'X'
@@ -296,18 +297,22 @@ func encodeNotice(buf []byte, n *knowledge.Notice) []byte {
 	e.strs(n.SIGs)
 	e.bool(n.Action)
 	e.str(n.KEPVia)
+	if n.API != nil {
+		e.version(n.API.Since)
+	}
 	return e.buf
 }
 
 // decodeNotice reads a value encodeNotice wrote into n, or one an older
-// schema wrote: the same layout without KEPVia (schema 3), or without PR,
-// URL, SIGs, Action and KEPVia (schema 2).
+// schema wrote: the same layout without the API's Since (schema 4), also
+// without KEPVia (schema 3), or also without PR, URL, SIGs and Action
+// (schema 2).
 func decodeNotice(b []byte, n *knowledge.Notice) error { return readNotice(newDecoder(b), n) }
 
 // readNotice reads the notice d holds into n, as decodeNotice.
 func readNotice(d *decoder, n *knowledge.Notice) error {
 	format := fmtNotice
-	if len(d.s) > 0 && (d.s[0] == fmtNoticeV1 || d.s[0] == fmtNoticeV2) {
+	if len(d.s) > 0 && (d.s[0] == fmtNoticeV1 || d.s[0] == fmtNoticeV2 || d.s[0] == fmtNoticeV3) {
 		format = d.s[0]
 	}
 	v1 := format == fmtNoticeV1
@@ -335,8 +340,11 @@ func readNotice(d *decoder, n *knowledge.Notice) error {
 		n.SIGs = d.strs()
 		n.Action = d.bool()
 	}
-	if format == fmtNotice {
+	if format == fmtNotice || format == fmtNoticeV3 {
 		n.KEPVia = d.str()
+	}
+	if format == fmtNotice && n.API != nil {
+		n.API.Since = d.version()
 	}
 	return d.finish()
 }

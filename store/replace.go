@@ -40,6 +40,10 @@ func (s *KnowledgeStore) replace(ctx context.Context, k *knowledge.Knowledge, st
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("replace knowledge: %w", err)
 	}
+	apis, err := encodeAPIs(k)
+	if err != nil {
+		return fmt.Errorf("replace knowledge: %w", err)
+	}
 	var corpus []byte
 	if k.Corpus != nil {
 		var err error
@@ -51,9 +55,9 @@ func (s *KnowledgeStore) replace(ctx context.Context, k *knowledge.Knowledge, st
 	for _, src := range k.Sources {
 		sum.Sources = append(sum.Sources, src.ID)
 	}
-	err := s.db.bolt.Update(func(tx *bolt.Tx) error {
+	err = s.db.bolt.Update(func(tx *bolt.Tx) error {
 		w := &writer{ctx: ctx, tx: tx}
-		if err := w.knowledge(k, corpus); err != nil {
+		if err := w.knowledge(k, corpus, apis); err != nil {
 			return err
 		}
 		if err := putReplaceSummary(tx, sum); err != nil {
@@ -85,8 +89,9 @@ type writer struct {
 	arena []byte
 }
 
-// knowledge writes k, and corpus (an encoded Corpus) unless it is nil.
-func (w *writer) knowledge(k *knowledge.Knowledge, corpus []byte) error {
+// knowledge writes k, its encoded API table, and corpus (an encoded
+// Corpus) unless it is nil.
+func (w *writer) knowledge(k *knowledge.Knowledge, corpus, apis []byte) error {
 	buckets := make(map[string]*bolt.Bucket, len(knowledgeBuckets))
 	for _, name := range knowledgeBuckets {
 		if err := w.tx.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
@@ -112,6 +117,11 @@ func (w *writer) knowledge(k *knowledge.Knowledge, corpus []byte) error {
 	}
 	if err := w.gates(buckets[string(bucketGates)], k.KEPs); err != nil {
 		return err
+	}
+	if len(k.APIs) > 0 || len(k.APIReleases) > 0 {
+		if err := buckets[string(bucketAPIs)].Put(keyAPIs, apis); err != nil {
+			return fmt.Errorf("write API lifecycle: %w", err)
+		}
 	}
 	if corpus != nil {
 		if err := buckets[string(bucketCorpus)].Put(keyCorpus, corpus); err != nil {

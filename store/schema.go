@@ -33,7 +33,10 @@ import (
 // replace), and the ledger's schema 3 keys are still read. An older
 // kepbot must not open it: it would number every notice again by its own
 // keys and send it as new.
-const SchemaVersion = 4
+//
+// Version 5 added the apis bucket (the joined API lifecycle table). Opening
+// a version 4 database adds it empty: the next ingest or sync fills it.
+const SchemaVersion = 5
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
@@ -50,9 +53,10 @@ var (
 	bucketCorpus   = []byte("corpus")
 	bucketChanges  = []byte("release_changes")
 	bucketPatches  = []byte("release_patches")
+	bucketAPIs     = []byte("apis")
 
 	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus,
-		bucketChanges, bucketPatches}
+		bucketChanges, bucketPatches, bucketAPIs}
 )
 
 // Keys in the meta bucket.

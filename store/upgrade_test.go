@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,13 +62,52 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 		for _, n := range r.Notices {
 			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia = 0, "", nil, false, ""
 			var got knowledge.Notice
-			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 5), &got); err != nil {
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 5+sinceBytes(&n)), &got); err != nil {
 				t.Fatalf("notice %q: %v", n.Title, err)
 			}
 			if diff := cmp.Diff(n, got, equateEmpty); diff != "" {
 				t.Errorf("notice (-want +got):\n%s", diff)
 			}
 		}
+	}
+}
+
+// sinceBytes is how many bytes schema 5 adds at the end of a notice: the
+// API replacement's Since, two zero bytes when it is not set.
+func sinceBytes(n *knowledge.Notice) int {
+	if n.API == nil {
+		return 0
+	}
+	if !n.API.Since.IsZero() {
+		panic("sinceBytes: a schema 5 field is set")
+	}
+	return 2
+}
+
+// TestDecodeReadsSchema4Notices: a schema 4 database's notices (no Since
+// on their API) still read, as today's with Since empty.
+func TestDecodeReadsSchema4Notices(t *testing.T) {
+	n := 0
+	for _, r := range sampleKnowledge().Releases {
+		for _, want := range r.Notices {
+			if want.API == nil {
+				continue
+			}
+			api := *want.API
+			api.Since = knowledge.Version{}
+			want.API = &api
+			var got knowledge.Notice
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV3, sinceBytes(&want)), &got); err != nil {
+				t.Fatalf("notice %q: %v", want.Title, err)
+			}
+			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
+				t.Errorf("notice (-want +got):\n%s", diff)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample knowledge has no API notice")
 	}
 }
 
@@ -80,7 +120,7 @@ func TestDecodeReadsSchema3Notices(t *testing.T) {
 		for _, want := range r.Notices {
 			want.KEPVia = ""
 			var got knowledge.Notice
-			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV2, 1), &got); err != nil {
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV2, 1+sinceBytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)
 			}
 			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
@@ -261,8 +301,8 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 	}
 	defer db.Close()
 	err = db.bolt.View(func(tx *bolt.Tx) error {
-		if got := string(tx.Bucket(bucketMeta).Get(keySchemaVersion)); got != "4" {
-			t.Errorf("schema_version %q after open, want 4", got)
+		if got := string(tx.Bucket(bucketMeta).Get(keySchemaVersion)); got != strconv.Itoa(SchemaVersion) {
+			t.Errorf("schema_version %q after open, want %d", got, SchemaVersion)
 		}
 		return nil
 	})
