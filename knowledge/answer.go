@@ -20,6 +20,8 @@ const (
 	KindSIG          Kind = "sig"  // one SIG's KEPs
 	KindHelp         Kind = "help"
 	KindSubscription Kind = "subscription"
+	KindAPI          Kind = "api"  // the lifecycle of API versions
+	KindScan         Kind = "scan" // what manifests use that breaks in a release
 	KindError        Kind = "error"
 )
 
@@ -40,6 +42,7 @@ type Answer struct {
 	Releases []ReleaseFacts `json:"releases,omitempty"` // the releases answer: every known release
 	Items    []Item         `json:"items,omitempty"`
 	Notices  []Notice       `json:"notices,omitempty"`
+	API      []APIFacts     `json:"apis,omitempty"` // the API types an api answer is about
 	Links    []Link         `json:"links,omitempty"`
 	Notes    []string       `json:"notes,omitempty"` // caveats: sources that disagree, items left out
 	Sources  []SourceRef    `json:"sources,omitempty"`

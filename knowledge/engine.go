@@ -42,6 +42,8 @@ type Engine struct {
 
 	subs *Subscriptions // nil: subscriptions are not available
 
+	readManifest ManifestReader // nil: scans are not available
+
 	now func() time.Time // what "today" is; see WithClock
 }
 
@@ -128,6 +130,10 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 		a, err = e.answerSupported(ctx)
 	case AskLatest:
 		a, err = e.answerLatest(ctx)
+	case AskAPI:
+		a, err = e.answerAPI(ctx, q.Words, q.Version)
+	case AskScan:
+		a, err = e.answerScan(ctx, q)
 	case AskSubscribe, AskUnsubscribe, AskSubscriptions:
 		if e.subs == nil {
 			return nil, Errorf(EBADINPUT, "Subscriptions are not set up here: they need kepbot in a Slack or Discord channel, with a bot token to post the digests. Ask e.g. 1.32 deprecations or upgrade 1.29 1.32 instead.")

@@ -43,6 +43,8 @@ type catalog struct {
 	// endings are kep.yaml's deprecated and removed steps, as items.
 	endings []Item
 	index   *searchIndex
+	// apis is the API lifecycle table (empty when the knowledge has none).
+	apis *APITable
 	// The answer parts, built ahead for the engine that read the catalog.
 	releaseParts map[Version]*releaseParts
 	stageParts   map[releaseStage]*stageParts
@@ -74,6 +76,17 @@ func (e *Engine) catalog(ctx context.Context) (*catalog, error) {
 	}
 	e.cat.Store(c)
 	return c, nil
+}
+
+// APIs returns the API lifecycle table from the Engine's catalog (read
+// from the store on first need, like Warm); empty when the knowledge holds
+// none. It fails with a wrapped store error.
+func (e *Engine) APIs(ctx context.Context) (*APITable, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.apis, nil
 }
 
 // Warm reads the catalog, builds the search index and the answer parts
@@ -141,6 +154,11 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	for _, s := range srcs {
 		c.sources[s.ID] = s
 	}
+	types, apiReleases, err := kb.ListAPIs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list API lifecycles: %w", err)
+	}
+	c.apis = NewAPITable(types, apiReleases)
 	for _, r := range c.releases {
 		for _, id := range r.Sources {
 			if c.sources[id].Kind == SourceReleaseNotesData {

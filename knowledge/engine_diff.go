@@ -47,12 +47,20 @@ func (e *Engine) answerDiff(ctx context.Context, from, to Version, upgrade bool)
 	}
 	items := e.diffItems(c, in, upgrade)
 	notices := e.diffNotices(c, in, upgrade)
+	var apis []Notice
+	if c.apis.Known() {
+		apis = apiNotices(c.apis, from, to)
+		notices = withAPINotices(apis, notices)
+	}
 	a := &Answer{Kind: KindDiff, Title: fmt.Sprintf("Kubernetes %s → %s", from, to), Items: items, Notices: notices}
 	if upgrade {
 		a.Title = fmt.Sprintf("Upgrading from %s to %s", from, to)
 	}
 	a.Text = diffSummary(from, to, releaseVersions(in), items, notices, upgrade)
 	a.Notes = diffNotes(from, to, known, in)
+	if c.apis.Known() {
+		a.Notes = append(apiRangeNotes(c.apis, apis, c.sources), a.Notes...)
+	}
 	var ids []string
 	for _, it := range items {
 		ids = append(ids, it.Source)

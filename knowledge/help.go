@@ -56,6 +56,15 @@ var commands = []command{
 	{Topic: "upgrade", Usage: "upgrade FROM TO", Summary: "the same as diff, for someone running FROM who goes to TO: APIs that stop being served first",
 		Examples: []string{"upgrade 1.29 1.32", "upgrade 1.30 1.31"},
 		Detail:   []string{"Give the release you run first."}},
+	{Topic: "api", Usage: "api KIND|GROUP/VERSION [KIND] [in VERSION]", Summary: "when each version of an API was introduced, deprecated and removed, what replaces it, and the sources",
+		Examples: []string{"api Ingress", "api batch/v1beta1", "api flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema", "api batch/v1beta1 in 1.24"},
+		Detail: []string{"With in VERSION: yes or no first, is it served in that release.",
+			"The release notes of the release that did it win over the migration guide, and both over the API modules' lifecycle markers; where they disagree, the answer says so."}},
+	{Topic: "scan", Usage: "scan [FROM] TO, then manifests", Summary: "which objects of your manifests use API versions removed or deprecated by TO, and what to use instead",
+		Examples: []string{"scan 1.36", "scan 1.32 1.36"},
+		Detail: []string{"Put the YAML or JSON after the question in the same message (a code block is fine), or attach a .yaml file (up to 1 MiB, 5,000 documents).",
+			"Only apiVersion, kind, name and namespace are read and repeated: never a value, so Secrets stay secret.",
+			"A pasted kubectl version gives FROM. In a terminal: bot scan --to 1.36 FILES."}},
 	{Topic: "sig", Usage: "sig NAME [VERSION]", Summary: "the KEPs of one SIG, or those that reached a stage in one release",
 		Examples: []string{"sig network", "sig node 1.30", "SIG API Machinery"}},
 	{Topic: "subscribe", Usage: "subscribe deprecations [sig:NAME] [from:VERSION] [schedule:release|weekly|daily] [format:compact|full]",
@@ -83,7 +92,7 @@ var topicAliases = map[string]string{
 	"ga": "stage", "stable": "stage", "beta": "stage", "alpha": "stage", "stages": "stage",
 	"gates": "gate", "feature-gate": "gate", "subscription": "subscriptions",
 	"urgent": "action", "action-required": "action", "end-of-life": "eol", "lifecycle": "eol", "support": "supported",
-	"patch": "patches",
+	"patch": "patches", "apis": "api", "apiversion": "api", "manifests": "scan", "manifest": "scan",
 }
 
 // HelpTopics returns every help topic, in the order help shows them: what

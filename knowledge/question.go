@@ -29,6 +29,8 @@ const (
 	AskPatches       QuestionKind = "patches"       // 1.30 patches · patches 1.30 · latest 1.30 patch
 	AskSupported     QuestionKind = "supported"     // supported; is 1.31 supported
 	AskLatest        QuestionKind = "latest"        // latest
+	AskAPI           QuestionKind = "api"           // api Ingress · api batch/v1beta1 [CronJob] [in 1.24]
+	AskScan          QuestionKind = "scan"          // scan [1.32] 1.36, then a manifest
 )
 
 // Question is one parsed request. Two kinds also ask yes or no: AskKEP
@@ -42,12 +44,15 @@ type Question struct {
 	Kind    QuestionKind      `json:"kind"`
 	Text    string            `json:"text"`              // the text as typed, normalised
 	KEP     int               `json:"kep,omitempty"`     // AskKEP
-	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff; the release of a yes/no question
-	To      Version           `json:"to,omitempty"`      // "to" of AskDiff
+	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff and AskScan; the release of a yes/no question and of AskAPI
+	To      Version           `json:"to,omitempty"`      // "to" of AskDiff and AskScan
 	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage; of AskKEP, the stage a yes/no question asks about
 	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices
-	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic
+	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic, API (AskAPI)
 	Filters map[string]string `json:"filters,omitempty"` // subscribe filters: sig, from, schedule, format
+	// Manifest is the text a scan reads (AskScan): YAML or JSON manifests,
+	// or `kubectl version` output. It is never echoed.
+	Manifest []byte `json:"-"`
 	// Free is set when the question was read from text typed in chat
 	// ("what went GA in 1.30?") rather than written in the grammar: its
 	// answer then says how it was read (Understood).
@@ -137,6 +142,17 @@ func (q Question) Canonical() string {
 		return string(q.Kind)
 	case AskLatest:
 		return string(q.Kind)
+	case AskAPI:
+		s := "api " + q.Words
+		if !q.Version.IsZero() {
+			s += " in " + q.Version.String()
+		}
+		return s
+	case AskScan:
+		if !q.Version.IsZero() {
+			return "scan " + q.Version.String() + " " + q.To.String()
+		}
+		return "scan " + q.To.String()
 	}
 	return ""
 }
