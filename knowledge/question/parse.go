@@ -16,12 +16,18 @@ const MaxRunes = 1000
 // KEP-N, N, VERSION, VERSION STAGE, STAGE VERSION, VERSION deprecations,
 // releases, help [TOPIC], gate NAME, search WORDS, diff A B, upgrade A B,
 // sig NAME [VERSION], subscribe deprecations [filters], unsubscribe
-// deprecations and subscriptions, and the yes/no questions is kep N STAGE
-// [in VERSION] and is VERSION supported. Case, spacing, smart quotes, full-width
+// deprecations and subscriptions, api KIND|GROUP/VERSION [KIND] [in
+// VERSION], scan [FROM] TO (its manifests after the first line, taken as
+// they are: see SplitScan), and the yes/no questions is kep N STAGE [in
+// VERSION] and is VERSION supported. Case, spacing, smart quotes, full-width
 // characters and a leading v do not matter; control characters are dropped.
 // It fails with an *knowledge.Error of code knowledge.EBADINPUT whose message says what was wrong
 // and how to ask instead, with "did you mean" questions in Suggestions.
 func Parse(text string) (knowledge.Question, error) {
+	var manifest []byte
+	if head, m, ok := SplitScan(text); ok {
+		text, manifest = head, m // a scan's manifests are kept as they are, never normalised
+	}
 	norm, err := check(text)
 	if err != nil {
 		return knowledge.Question{}, err
@@ -31,6 +37,9 @@ func Parse(text string) (knowledge.Question, error) {
 		return knowledge.Question{}, withSuggestions(err, norm)
 	}
 	q.Text = norm
+	if q.Kind == knowledge.AskScan {
+		q.Manifest = manifest
+	}
 	return q, nil
 }
 
@@ -125,6 +134,10 @@ func parseNormalized(s string) (knowledge.Question, error) {
 		return parseVersionQuestion(low[1:], head)
 	case "is":
 		return parseIs(low[1:])
+	case "api", "apiversion":
+		return parseAPI(args)
+	case "scan":
+		return parseScan(args)
 	}
 	if name, ok := strings.CutPrefix(head, "sig-"); ok && name != "" {
 		return parseSIG(name, low[1:])

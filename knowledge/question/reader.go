@@ -57,6 +57,9 @@ func NewReader(src KEPSource) *Reader { return &Reader{src: src} }
 // grammar could (diff 1.43 1.40: the older first), and when free text is
 // not sure either, it fails with the grammar's error, as Parse does.
 func (r *Reader) Read(ctx context.Context, text string) (knowledge.Question, error) {
+	if _, _, ok := SplitScan(text); ok {
+		return Parse(text) // a scan is read in the grammar, its manifests kept as they are
+	}
 	norm, err := check(text)
 	if err != nil {
 		return knowledge.Question{}, err
@@ -135,6 +138,7 @@ var grammarWords = map[string]bool{
 	"gate": true, "featuregate": true, "feature-gate": true, "search": true, "find": true, "diff": true,
 	"upgrade": true, "sig": true, "subscribe": true, "unsubscribe": true, "subscriptions": true,
 	"supported": true, "latest": true, "eol": true, "patches": true, "urgent": true,
+	"api": true, "apiversion": true, "scan": true,
 }
 
 // inGrammar reports whether normalised text starts as a question of the
