@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/apilifecycle"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/provenance"
 	"github.com/kepbot/kepbot/knowledge/releasenote"
@@ -46,6 +47,9 @@ type Result struct {
 	// Notes name what was read around inside files that were read: an
 	// entry skipped, a text cut short, two dates that disagree.
 	Notes []Warning
+	// APIReports describe each API lifecycle folder read (the
+	// api-lifecycle data: k8s.io-api/release-1.N/...).
+	APIReports []APIReport
 
 	stamps map[string]*provenance.Provenance // SOURCE.md by folder, nil when none
 }
@@ -56,12 +60,23 @@ type KEPReport struct {
 	Report kepyaml.Report
 }
 
+// APIReport is what one API lifecycle folder held.
+type APIReport struct {
+	Path     string
+	Releases int // module releases read, one knowledge.Source each
+	Types    int // API types (group/version/kind) merged from them
+	Marked   int // of those, the types with lifecycle markers
+	Skipped  int // folders and files passed over, each also a note
+}
+
 // Load reads every path: a release note or post (Markdown, .md or .txt;
 // Chinese ones are read as release notes, others as the official English
 // posts and the deprecation guide), a kubernetes/enhancements checkout (a
 // folder holding keps/) or its .tar.gz, kubernetes/sig-release's release
 // notes as data and release pages, endoflife.date's Kubernetes lifecycle
-// and patch list (see routeRelease), or a folder of any of these (read
+// and patch list (see routeRelease), the API lifecycle markers of the API
+// modules (a folder holding k8s.io-api/release-1.N folders, read whole by
+// apilifecycle.LoadDir), or a folder of any of these (read
 // recursively; hidden folders and node_modules are passed over). It fails
 // only when no path exists at all; what cannot be read becomes a warning.
 func Load(paths []string) (*Result, error) {
@@ -80,6 +95,10 @@ func Load(paths []string) (*Result, error) {
 		if info.IsDir() {
 			if isEnhancements(p) {
 				res.loadEnhancements(p)
+				continue
+			}
+			if apilifecycle.IsTree(p) {
+				res.loadAPILifecycle(p)
 				continue
 			}
 			res.loadDir(p)
@@ -108,7 +127,7 @@ func (r *Result) loadDir(dir string) {
 			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
 				return fs.SkipDir
 			}
-			if p != dir && isEnhancements(p) {
+			if p != dir && (isEnhancements(p) || apilifecycle.IsTree(p)) {
 				files = append(files, p)
 				return fs.SkipDir
 			}
@@ -131,6 +150,10 @@ func (r *Result) loadDir(dir string) {
 			r.loadEnhancements(f)
 			continue
 		}
+		if apilifecycle.IsTree(f) {
+			r.loadAPILifecycle(f)
+			continue
+		}
 		r.loadFile(f)
 	}
 }
@@ -140,6 +163,29 @@ func (r *Result) loadDir(dir string) {
 func isEnhancements(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, "keps"))
 	return err == nil && st.IsDir()
+}
+
+// loadAPILifecycle reads an API lifecycle folder whole: its SOURCE.md
+// gives the module versions and dates (never file times), and what it
+// passes over is a Skip and a note.
+func (r *Result) loadAPILifecycle(dir string) {
+	c, err := apilifecycle.LoadDir(dir)
+	if err != nil {
+		r.warn(dir, err.Error())
+		return
+	}
+	rep := APIReport{Path: dir, Releases: len(c.Sources), Types: len(c.APITypes), Skipped: len(c.Skipped)}
+	for _, t := range c.APITypes {
+		if !t.MarkedIn.IsZero() {
+			rep.Marked++
+		}
+	}
+	for _, s := range c.Skipped {
+		r.Notes = append(r.Notes, Warning{Path: filepath.Join(dir, filepath.FromSlash(s.Path)), Problem: "passed over: " + s.Reason})
+	}
+	r.Corpus.Add(c)
+	r.APIReports = append(r.APIReports, rep)
+	r.Files++
 }
 
 func isArchive(name string) bool {
