@@ -70,12 +70,21 @@ func (j *apiJoin) addType(t APIType, mods apiModuleReleases) {
 	}
 	if t.Replacement != nil {
 		r := *t.Replacement
+		// k8s.io/api names the list type (IngressClassList) as the
+		// replacement of networking.k8s.io/v1beta1 IngressClass: the
+		// replacement of a kind is that kind.
+		if r.Kind == t.API.Kind+"List" {
+			r.Kind = t.API.Kind
+		}
 		l.Evidence = append(l.Evidence, APIEvidence{Replacement: &r, Basis: BasisMarkers, Source: t.Source})
 	}
 	if !t.First.IsZero() && mods.readBefore(mod, t.First) {
 		l.Evidence = append(l.Evidence, APIEvidence{Action: APIIntroduced, Release: t.First, Basis: BasisPresent, Source: mods.source(mod, t.First, t.Source)})
 	}
-	if next, src, ok := mods.after(mod, t.Last); ok && !t.Last.IsZero() {
+	// A GA type the modules stop carrying is one that was never served on
+	// its own (core/v1 PodStatusResult): only a prerelease version that
+	// goes is a removal.
+	if next, src, ok := mods.after(mod, t.Last); ok && !t.Last.IsZero() && LevelOf(t.API.Version) != APIGA {
 		l.Evidence = append(l.Evidence, APIEvidence{Action: APIRemoved, Release: next, Basis: BasisAbsent, Source: src})
 	}
 }
