@@ -40,12 +40,36 @@ func apiNotices(t *APITable, from, to Version) []Notice {
 			add(key{NoticeDeprecation, l.Deprecated, l.API.GroupVersion(), ev.Source, ev.PR}, l)
 		}
 	}
+	// Release by release, removals first; within them the APIs most
+	// clusters serve (GA, then beta, then alpha, which is off by default),
+	// and what a document records before what the modules alone say.
+	levelRank := map[APILevel]int{APIGA: 0, APIBeta: 1, APIAlpha: 2}
+	rank := func(k key) (int, int, int) {
+		l := groups[k][0]
+		kind := 1
+		if k.kind == NoticeRemoval {
+			kind = 0
+		}
+		ev := usedEvidence(l, APIRemoved)
+		if k.kind == NoticeDeprecation {
+			ev = usedEvidence(l, APIDeprecated)
+		}
+		return kind, levelRank[l.Level()], basisRank[ev.Basis]
+	}
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := order[i], order[j]
 		if a.release != b.release {
 			return a.release.Less(b.release)
 		}
-		return a.kind == NoticeRemoval && b.kind != NoticeRemoval
+		ak, al, ab := rank(a)
+		bk, bl, bb := rank(b)
+		if ak != bk {
+			return ak < bk
+		}
+		if al != bl {
+			return al < bl
+		}
+		return ab < bb
 	})
 	out := make([]Notice, 0, len(order))
 	for _, k := range order {
