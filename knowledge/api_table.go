@@ -185,11 +185,12 @@ func moreStable(a, b string) bool {
 }
 
 // sameKindIn returns the most stable version of ref's group and kind
-// served in v, other than ref's own.
+// served in v that is more stable than ref's own: a beta is never told to
+// move back to an alpha.
 func (t *APITable) sameKindIn(ref APIRef, v Version) *APILifecycle {
 	var best *APILifecycle
 	for _, c := range t.Kind(ref.Kind) {
-		if !strings.EqualFold(c.API.Group, ref.Group) || strings.EqualFold(c.API.Version, ref.Version) || !c.ServedIn(v) {
+		if !strings.EqualFold(c.API.Group, ref.Group) || !moreStable(c.API.Version, ref.Version) || !c.ServedIn(v) {
 			continue
 		}
 		if best == nil || moreStable(c.API.Version, best.API.Version) {

@@ -66,12 +66,15 @@ func (e *Engine) answerAPI(ctx context.Context, words string, at Version) (*Answ
 		a.API = append(a.API, f)
 		a.Facts = append(a.Facts, Fact{Name: l.API.String(), Value: apiLine(t, l, ref, c.sources)})
 		for _, ev := range l.Evidence {
-			ids = append(ids, ev.Source)
+			if ev.Used {
+				ids = append(ids, ev.Source)
+			}
 		}
 	}
 	a.Text = apiSummary(t, types, what, at)
-	a.Notes = apiNotes(t, types, c.sources)
-	a.Sources = c.sourceRefs(ids)
+	notes, noted := apiNotes(t, types, c.sources)
+	a.Notes = notes
+	a.Sources = c.sourceRefs(append(ids, noted...))
 	return a, nil
 }
 
@@ -340,12 +343,16 @@ func apiSummary(t *APITable, types []*APILifecycle, what string, at Version) str
 
 // apiNotes says where sources disagree on when a type was removed or
 // deprecated, each source with its release, and which one kepbot goes by;
-// types of one group/version that disagree alike are said once.
-func apiNotes(t *APITable, types []*APILifecycle, sources map[string]Source) []string {
+// types of one group/version that disagree alike are said once. It also
+// returns the sources the notes name. A release whose module no longer
+// carries a type, at or after the removal chosen, agrees with it: types
+// stay in the modules a while after the server stops serving them.
+func apiNotes(t *APITable, types []*APILifecycle, sources map[string]Source) ([]string, []string) {
 	type key struct {
 		gv, line string
 	}
 	var order []key
+	var ids []string
 	kinds := map[key][]string{}
 	for _, l := range types {
 		for _, action := range []APIAction{APIRemoved, APIDeprecated} {
@@ -355,18 +362,17 @@ func apiNotes(t *APITable, types []*APILifecycle, sources map[string]Source) []s
 			}
 			var others []string
 			for _, ev := range l.Evidence {
-				if ev.Action != action || ev.Used || ev.Replacement != nil || ev.Release == used.Release || ev.Basis == BasisPresent {
+				if ev.Action != action || ev.Used || ev.Replacement != nil || ev.Release == used.Release || ev.Basis == BasisPresent ||
+					(ev.Basis == BasisAbsent && !ev.Release.Less(used.Release)) {
 					continue
 				}
-				w := basisWords(ev, sources)
-				if ev.Basis == BasisMarkers {
-					w = moduleName(ev.Source) + "'s lifecycle markers"
-				}
-				others = append(others, w+" says "+ev.Release.String())
+				others = append(others, saysWords(ev, sources))
+				ids = append(ids, ev.Source)
 			}
 			if len(others) == 0 {
 				continue
 			}
+			ids = append(ids, used.Source)
 			line := fmt.Sprintf("%s in %s per %s; %s. kepbot goes by %s.", actionNoun(action), used.Release, basisWords(used, sources), strings.Join(dedupe(others), "; "), strongestWords(used.Basis))
 			k := key{l.API.GroupVersion(), line}
 			if _, seen := kinds[k]; !seen {
@@ -379,7 +385,23 @@ func apiNotes(t *APITable, types []*APILifecycle, sources map[string]Source) []s
 	for _, k := range order {
 		notes = append(notes, fmt.Sprintf("%s (%s): %s", k.gv, strings.Join(kinds[k], ", "), k.line))
 	}
-	return notes
+	return notes, ids
+}
+
+// saysWords writes what one source says of a release: "k8s.io/api
+// v0.37.2's lifecycle markers say 1.32", "k8s.io/api drops it in v0.34.13
+// (1.34)".
+func saysWords(e APIEvidence, sources map[string]Source) string {
+	switch e.Basis {
+	case BasisMarkers:
+		return moduleName(e.Source) + "'s lifecycle markers say " + e.Release.String()
+	case BasisAbsent:
+		mod, tag, _ := strings.Cut(e.Source, "@")
+		return mod + " drops it in " + tag + " (" + e.Release.String() + ")"
+	case BasisNotes:
+		return basisWords(e, sources) + " say " + e.Release.String()
+	}
+	return basisWords(e, sources) + " says " + e.Release.String()
 }
 
 func actionNoun(a APIAction) string {

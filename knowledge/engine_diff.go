@@ -49,7 +49,7 @@ func (e *Engine) answerDiff(ctx context.Context, from, to Version, upgrade bool)
 	notices := e.diffNotices(c, in, upgrade)
 	var apis []Notice
 	if c.apis.Known() {
-		apis = apiNotices(c.apis, from, to)
+		apis = apiNotices(c.apis, from, to, c.sources)
 		notices = withAPINotices(apis, notices)
 	}
 	a := &Answer{Kind: KindDiff, Title: fmt.Sprintf("Kubernetes %s → %s", from, to), Items: items, Notices: notices}

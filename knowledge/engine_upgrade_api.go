@@ -12,7 +12,7 @@ import (
 // deprecated and still served in to: one notice per group/version,
 // release and source, naming its kinds, its level, what replaces it in
 // to and the release note, guide or module that says so.
-func apiNotices(t *APITable, from, to Version) []Notice {
+func apiNotices(t *APITable, from, to Version, sources map[string]Source) []Notice {
 	type key struct {
 		kind    NoticeKind
 		release Version
@@ -79,8 +79,11 @@ func apiNotices(t *APITable, from, to Version) []Notice {
 			kinds = append(kinds, l.API.Kind)
 		}
 		title := fmt.Sprintf("%s (%s, %s)", strings.Join(kinds, ", "), k.gv, ls[0].Level().Label())
-		if !t.Reached(k.release) {
+		switch {
+		case !t.Reached(k.release):
 			title += " — planned, not released yet"
+		case sources[k.source].Kind == SourceAPILifecycle && k.kind == NoticeRemoval:
+			title += " — per " + moduleName(k.source) + " alone"
 		}
 		n := Notice{Kind: k.kind, Release: k.release, Title: title, Source: k.source, PR: k.pr,
 			API: &APIChange{GroupVersion: k.gv, Kinds: kinds}}
@@ -152,5 +155,6 @@ func apiRangeNotes(t *APITable, apis []Notice, sources map[string]Source) []stri
 	if len(markersOnly) > 0 {
 		notes = append(notes, "No release note or guide I have records these removals: "+strings.Join(dedupe(markersOnly), ", ")+". They rest on the API modules alone (lifecycle markers, often projections, or a release whose module no longer has the type); check the release notes before relying on them.")
 	}
-	return append(notes, apiNotes(t, types, sources)...)
+	disagree, _ := apiNotes(t, types, sources)
+	return append(notes, disagree...)
 }
