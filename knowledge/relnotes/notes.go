@@ -19,13 +19,14 @@ import (
 // ParseNotes reads one release-notes-draft.json, the notes of release v.
 // name is what warnings and errors call the file (its path or URL); stamp
 // gives the source's as-of date. It returns one Change per pull request,
-// sorted by PR number, each with its Notice (see Classify); entries marked
-// do_not_publish are left out. An entry that cannot be read (not an
-// object, no pr_number, no text) is a Skip in the corpus and a Warning; a
-// text longer than MaxTextBytes is cut, with a Warning. It fails, wrapping
-// one of the Err values and naming the file, when v is zero, the file is
-// empty, larger than MaxNotesSize, not a JSON object, or holds entries none
-// of which can be read.
+// sorted by PR number, each with its Notice (see Classify), and the
+// APIClaims their texts make (see apiclaims.go), in the same order;
+// entries marked do_not_publish are left out. An entry that cannot be
+// read (not an object, no pr_number, no text) is a Skip in the corpus and
+// a Warning; a text longer than MaxTextBytes is cut, with a Warning. It
+// fails, wrapping one of the Err values and naming the file, when v is
+// zero, the file is empty, larger than MaxNotesSize, not a JSON object, or
+// holds entries none of which can be read.
 func ParseNotes(v knowledge.Version, name string, data []byte, stamp provenance.Stamp) (*knowledge.Corpus, []Warning, error) {
 	if v.IsZero() {
 		return nil, nil, fileError(name, ErrNoRelease)
@@ -49,9 +50,10 @@ func ParseNotes(v knowledge.Version, name string, data []byte, stamp provenance.
 	p.finish()
 	sort.Slice(p.changes, func(i, j int) bool { return p.changes[i].PR < p.changes[j].PR })
 	c := &knowledge.Corpus{
-		Sources: []knowledge.Source{notesSource(v, stamp.Date)},
-		Changes: p.changes,
-		Skipped: p.skips,
+		Sources:   []knowledge.Source{notesSource(v, stamp.Date)},
+		Changes:   p.changes,
+		APIClaims: changeClaims(p.changes),
+		Skipped:   p.skips,
 	}
 	return c, p.warnings, nil
 }

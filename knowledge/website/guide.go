@@ -14,6 +14,9 @@ var (
 	guideSectionRe = lazyre.New(`(?i)^removed apis by release$`)
 	// releaseHeadingRe is a heading that is only a release: "v1.32".
 	releaseHeadingRe = lazyre.New(`^v?(1\.\d{1,2})$`)
+	// availableSinceRe is the guide's "use the G/V API version, available
+	// since v1.29": the version to migrate to and the release it came in.
+	availableSinceRe = lazyre.New(`(?i)\buse\s+the\s+([a-z][a-z0-9.-]*/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\s+API\s+versions?,?\s+available\s+since\s+v?(1\.[0-9]{1,2})\b`)
 )
 
 // guideTextMax caps a guide notice's text: the notable changes of a removal
@@ -37,7 +40,8 @@ func isGuide(title string, o outline) bool {
 // parseGuide reads the deprecated API migration guide: one removal Notice
 // per API group/version of each section under a release heading ("### v1.32",
 // "#### Flow control resources"), with the kinds it served, the version to
-// use instead and the guide's words on what changed. A section under a
+// use instead, the release that version is available since (see
+// availableSince) and the guide's words on what changed. A section under a
 // release heading that names no API version becomes a Skip.
 func parseGuide(d *doc) *knowledge.Corpus {
 	c := &knowledge.Corpus{
@@ -59,6 +63,7 @@ func parseGuide(d *doc) *knowledge.Corpus {
 			continue
 		}
 		for i := range apis {
+			apis[i].Since = availableSince(body, apis[i].ReplacedBy)
 			c.Notices = append(c.Notices, knowledge.Notice{
 				Kind: knowledge.NoticeRemoval, Release: rel,
 				Title: apiTitle(apis[i]), Text: clip(body, guideTextMax),
@@ -79,4 +84,27 @@ func (d *doc) guideRelease(s int) (knowledge.Version, bool) {
 		}
 	}
 	return knowledge.Version{}, false
+}
+
+// availableSince returns the release a section says the version to use
+// instead is available since: "use the G/V API version, available since
+// v1.29", with G/V the replacement. A section naming two versions to use
+// ("use the G/V1 API version, available since v1.29, or the G/V2 API
+// version, available since v1.26") gives the date of the replacement, the
+// first one. It is zero when the section gives the replacement no date,
+// or a date per kind only ("CSIDriver is available in storage.k8s.io/v1
+// since v1.19").
+func availableSince(text, replacedBy string) knowledge.Version {
+	if replacedBy == "" || !containsFold(text, "available since") {
+		return knowledge.Version{}
+	}
+	for _, m := range availableSinceRe().FindAllStringSubmatch(text, -1) {
+		if m[1] == replacedBy {
+			v, err := knowledge.ParseVersion(m[2])
+			if err == nil {
+				return v
+			}
+		}
+	}
+	return knowledge.Version{}
 }

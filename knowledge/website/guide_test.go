@@ -14,50 +14,57 @@ type guideRemoval struct {
 	GV         string
 	Kinds      string // comma-separated
 	ReplacedBy string
+	Since      string // "available since" of ReplacedBy; empty when the guide gives none
 }
 
 // TestParseGuideEveryRemoval checks every API removal of every release
-// section of the deprecated API migration guide, in the guide's order.
+// section of the deprecated API migration guide, in the guide's order, with
+// the release the guide says its replacement is available since: v1.29's
+// flow control section names two versions to use (v1, available since
+// v1.29, and v1beta3, since v1.26); the replacement is v1, as v1beta3 is
+// itself gone in v1.32, and its date 1.29. v1.26's flow control section
+// and v1.22's storage section (a date per kind) give the replacement none;
+// PodSecurityPolicy has no replacement.
 func TestParseGuideEveryRemoval(t *testing.T) {
 	want := []guideRemoval{
-		{"1.32", "flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema,PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io/v1"},
-		{"1.29", "flowcontrol.apiserver.k8s.io/v1beta2", "FlowSchema,PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io/v1"},
-		{"1.27", "storage.k8s.io/v1beta1", "CSIStorageCapacity", "storage.k8s.io/v1"},
-		{"1.26", "flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema,PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io/v1beta2"},
-		{"1.26", "autoscaling/v2beta2", "HorizontalPodAutoscaler", "autoscaling/v2"},
-		{"1.25", "batch/v1beta1", "CronJob", "batch/v1"},
-		{"1.25", "discovery.k8s.io/v1beta1", "EndpointSlice", "discovery.k8s.io/v1"},
-		{"1.25", "events.k8s.io/v1beta1", "Event", "events.k8s.io/v1"},
-		{"1.25", "autoscaling/v2beta1", "HorizontalPodAutoscaler", "autoscaling/v2"},
-		{"1.25", "policy/v1beta1", "PodDisruptionBudget", "policy/v1"},
+		{"1.32", "flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema,PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io/v1", "1.29"},
+		{"1.29", "flowcontrol.apiserver.k8s.io/v1beta2", "FlowSchema,PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io/v1", "1.29"},
+		{"1.27", "storage.k8s.io/v1beta1", "CSIStorageCapacity", "storage.k8s.io/v1", "1.24"},
+		{"1.26", "flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema,PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io/v1beta2", ""},
+		{"1.26", "autoscaling/v2beta2", "HorizontalPodAutoscaler", "autoscaling/v2", "1.23"},
+		{"1.25", "batch/v1beta1", "CronJob", "batch/v1", "1.21"},
+		{"1.25", "discovery.k8s.io/v1beta1", "EndpointSlice", "discovery.k8s.io/v1", "1.21"},
+		{"1.25", "events.k8s.io/v1beta1", "Event", "events.k8s.io/v1", "1.19"},
+		{"1.25", "autoscaling/v2beta1", "HorizontalPodAutoscaler", "autoscaling/v2", "1.23"},
+		{"1.25", "policy/v1beta1", "PodDisruptionBudget", "policy/v1", "1.21"},
 		// PodSecurityPolicy has no API to move to: Pod Security Admission replaces it.
-		{"1.25", "policy/v1beta1", "PodSecurityPolicy", ""},
-		{"1.25", "node.k8s.io/v1beta1", "RuntimeClass", "node.k8s.io/v1"},
-		{"1.22", "admissionregistration.k8s.io/v1beta1", "MutatingWebhookConfiguration,ValidatingWebhookConfiguration", "admissionregistration.k8s.io/v1"},
-		{"1.22", "apiextensions.k8s.io/v1beta1", "CustomResourceDefinition", "apiextensions.k8s.io/v1"},
-		{"1.22", "apiregistration.k8s.io/v1beta1", "APIService", "apiregistration.k8s.io/v1"},
-		{"1.22", "authentication.k8s.io/v1beta1", "TokenReview", "authentication.k8s.io/v1"},
-		{"1.22", "authorization.k8s.io/v1beta1", "LocalSubjectAccessReview,SelfSubjectAccessReview,SubjectAccessReview,SelfSubjectRulesReview", "authorization.k8s.io/v1"},
-		{"1.22", "certificates.k8s.io/v1beta1", "CertificateSigningRequest", "certificates.k8s.io/v1"},
-		{"1.22", "coordination.k8s.io/v1beta1", "Lease", "coordination.k8s.io/v1"},
-		{"1.22", "extensions/v1beta1", "Ingress", "networking.k8s.io/v1"},
-		{"1.22", "networking.k8s.io/v1beta1", "Ingress", "networking.k8s.io/v1"},
-		{"1.22", "networking.k8s.io/v1beta1", "IngressClass", "networking.k8s.io/v1"},
-		{"1.22", "rbac.authorization.k8s.io/v1beta1", "ClusterRole,ClusterRoleBinding,Role,RoleBinding", "rbac.authorization.k8s.io/v1"},
-		{"1.22", "scheduling.k8s.io/v1beta1", "PriorityClass", "scheduling.k8s.io/v1"},
-		{"1.22", "storage.k8s.io/v1beta1", "CSIDriver,CSINode,StorageClass,VolumeAttachment", "storage.k8s.io/v1"},
-		{"1.16", "extensions/v1beta1", "NetworkPolicy", "networking.k8s.io/v1"},
-		{"1.16", "extensions/v1beta1", "DaemonSet", "apps/v1"},
-		{"1.16", "apps/v1beta2", "DaemonSet", "apps/v1"},
-		{"1.16", "extensions/v1beta1", "Deployment", "apps/v1"},
-		{"1.16", "apps/v1beta1", "Deployment", "apps/v1"},
-		{"1.16", "apps/v1beta2", "Deployment", "apps/v1"},
-		{"1.16", "apps/v1beta1", "StatefulSet", "apps/v1"},
-		{"1.16", "apps/v1beta2", "StatefulSet", "apps/v1"},
-		{"1.16", "extensions/v1beta1", "ReplicaSet", "apps/v1"},
-		{"1.16", "apps/v1beta1", "ReplicaSet", "apps/v1"},
-		{"1.16", "apps/v1beta2", "ReplicaSet", "apps/v1"},
-		{"1.16", "extensions/v1beta1", "PodSecurityPolicy", "policy/v1beta1"},
+		{"1.25", "policy/v1beta1", "PodSecurityPolicy", "", ""},
+		{"1.25", "node.k8s.io/v1beta1", "RuntimeClass", "node.k8s.io/v1", "1.20"},
+		{"1.22", "admissionregistration.k8s.io/v1beta1", "MutatingWebhookConfiguration,ValidatingWebhookConfiguration", "admissionregistration.k8s.io/v1", "1.16"},
+		{"1.22", "apiextensions.k8s.io/v1beta1", "CustomResourceDefinition", "apiextensions.k8s.io/v1", "1.16"},
+		{"1.22", "apiregistration.k8s.io/v1beta1", "APIService", "apiregistration.k8s.io/v1", "1.10"},
+		{"1.22", "authentication.k8s.io/v1beta1", "TokenReview", "authentication.k8s.io/v1", "1.6"},
+		{"1.22", "authorization.k8s.io/v1beta1", "LocalSubjectAccessReview,SelfSubjectAccessReview,SubjectAccessReview,SelfSubjectRulesReview", "authorization.k8s.io/v1", "1.6"},
+		{"1.22", "certificates.k8s.io/v1beta1", "CertificateSigningRequest", "certificates.k8s.io/v1", "1.19"},
+		{"1.22", "coordination.k8s.io/v1beta1", "Lease", "coordination.k8s.io/v1", "1.14"},
+		{"1.22", "extensions/v1beta1", "Ingress", "networking.k8s.io/v1", "1.19"},
+		{"1.22", "networking.k8s.io/v1beta1", "Ingress", "networking.k8s.io/v1", "1.19"},
+		{"1.22", "networking.k8s.io/v1beta1", "IngressClass", "networking.k8s.io/v1", "1.19"},
+		{"1.22", "rbac.authorization.k8s.io/v1beta1", "ClusterRole,ClusterRoleBinding,Role,RoleBinding", "rbac.authorization.k8s.io/v1", "1.8"},
+		{"1.22", "scheduling.k8s.io/v1beta1", "PriorityClass", "scheduling.k8s.io/v1", "1.14"},
+		{"1.22", "storage.k8s.io/v1beta1", "CSIDriver,CSINode,StorageClass,VolumeAttachment", "storage.k8s.io/v1", ""},
+		{"1.16", "extensions/v1beta1", "NetworkPolicy", "networking.k8s.io/v1", "1.8"},
+		{"1.16", "extensions/v1beta1", "DaemonSet", "apps/v1", "1.9"},
+		{"1.16", "apps/v1beta2", "DaemonSet", "apps/v1", "1.9"},
+		{"1.16", "extensions/v1beta1", "Deployment", "apps/v1", "1.9"},
+		{"1.16", "apps/v1beta1", "Deployment", "apps/v1", "1.9"},
+		{"1.16", "apps/v1beta2", "Deployment", "apps/v1", "1.9"},
+		{"1.16", "apps/v1beta1", "StatefulSet", "apps/v1", "1.9"},
+		{"1.16", "apps/v1beta2", "StatefulSet", "apps/v1", "1.9"},
+		{"1.16", "extensions/v1beta1", "ReplicaSet", "apps/v1", "1.9"},
+		{"1.16", "apps/v1beta1", "ReplicaSet", "apps/v1", "1.9"},
+		{"1.16", "apps/v1beta2", "ReplicaSet", "apps/v1", "1.9"},
+		{"1.16", "extensions/v1beta1", "PodSecurityPolicy", "policy/v1beta1", "1.10"},
 	}
 	c := parseDoc(t, guideName)
 	var got []guideRemoval
@@ -67,7 +74,11 @@ func TestParseGuideEveryRemoval(t *testing.T) {
 				n.Title, n.Kind, n.API, n.KEP, n.Source, n.Line)
 			continue
 		}
-		got = append(got, guideRemoval{n.Release.String(), n.API.GroupVersion, strings.Join(n.API.Kinds, ","), n.API.ReplacedBy})
+		since := ""
+		if !n.API.Since.IsZero() {
+			since = n.API.Since.String()
+		}
+		got = append(got, guideRemoval{n.Release.String(), n.API.GroupVersion, strings.Join(n.API.Kinds, ","), n.API.ReplacedBy, since})
 		if wantTitle := apiTitle(*n.API); n.Title != wantTitle {
 			t.Errorf("title %q, want %q", n.Title, wantTitle)
 		}
@@ -123,6 +134,30 @@ func TestParseGuideText(t *testing.T) {
 		}
 		if strings.Contains(text, "**") || strings.Contains(text, "`") {
 			t.Errorf("%s: text keeps Markdown markers: %q", tt.title, text)
+		}
+	}
+}
+
+// TestAvailableSince checks which "available since" the guide's removals
+// take: only the one that dates the replacement.
+func TestAvailableSince(t *testing.T) {
+	const g = "a.example.io"
+	tests := []struct {
+		text, replacedBy, want string
+	}{
+		{"- Migrate manifests and API clients to use the a.example.io/v1 API version, available since v1.29.", g + "/v1", "1.29"},
+		{"- Migrate to use the a.example.io/v1 API version, available since v1.29, or the a.example.io/v1beta3 API version, available since v1.26.", g + "/v1", "1.29"},
+		{"- Migrate to use the a.example.io/v1beta3 API version, available since v1.26, or the a.example.io/v1 API version, available since v1.29.", g + "/v1", ""},
+		{"- Migrate to use the a.example.io/v1 API version, or the a.example.io/v1beta3 API version, available since v1.26.", g + "/v1", ""},
+		{"- Migrate manifests and API clients to use the a.example.io/v1 API version.", g + "/v1", ""},
+		{"- Migrate to use the a.example.io/v1 API version\n- Widget is available in a.example.io/v1 since v1.19.", g + "/v1", ""},
+		{"- Migrate manifests and API client to use the a.example.io/v1 API version, available since 1.10.", g + "/v1", "1.10"},
+		{"- Migrate to use the a.example.io/v1 API version, available since v1.29.", "", ""},
+	}
+	for _, tt := range tests {
+		got := availableSince(tt.text, tt.replacedBy)
+		if s := got.String(); got.IsZero() && tt.want != "" || !got.IsZero() && s != tt.want {
+			t.Errorf("availableSince(%q, %q) = %v, want %q", tt.text, tt.replacedBy, got, tt.want)
 		}
 	}
 }
