@@ -48,6 +48,7 @@ func Sources(sharedRoot string) []string {
 		filepath.Join(sharedRoot, "data", "enhancements"),
 		filepath.Join(sharedRoot, "data", "sig-release"),
 		filepath.Join(sharedRoot, "data", "lifecycle"),
+		filepath.Join(sharedRoot, "data", "api-lifecycle"),
 	}
 }
 
@@ -70,6 +71,8 @@ func Build(c *knowledge.Corpus) ([]byte, error) {
 		{"Changes", len(f.Changes), func(i int) any { return f.Changes[i] }},
 		{"Lifecycles", len(f.Lifecycles), func(i int) any { return f.Lifecycles[i] }},
 		{"Patches", len(f.Patches), func(i int) any { return f.Patches[i] }},
+		{"APITypes", len(f.APITypes), func(i int) any { return f.APITypes[i] }},
+		{"APIClaims", len(f.APIClaims), func(i int) any { return f.APIClaims[i] }},
 		{"Skipped", len(f.Skipped), func(i int) any { return f.Skipped[i] }},
 	}
 	for si, s := range sections {
@@ -97,11 +100,13 @@ func Build(c *knowledge.Corpus) ([]byte, error) {
 
 // factsOnly copies c without any document's sentences: texts, section
 // headings and local paths go; names, numbers, stages, dates, gates and
-// links stay. A mention without a KEP number keeps its place only by the
+// links stay, and so do the API modules' types and documents' claims about
+// API versions, which are facts only. A mention without a KEP number keeps its place only by the
 // feature gates it names (its title is rebuilt from them): its own title is
 // a sentence of the note.
 func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
-	out := &knowledge.Corpus{Releases: c.Releases, KEPs: c.KEPs, Lifecycles: c.Lifecycles, Patches: c.Patches}
+	out := &knowledge.Corpus{Releases: c.Releases, KEPs: c.KEPs, Lifecycles: c.Lifecycles, Patches: c.Patches,
+		APITypes: c.APITypes, APIClaims: c.APIClaims}
 	for _, ch := range c.Changes {
 		if ch, ok := changeFacts(ch); ok {
 			out.Changes = append(out.Changes, ch)
