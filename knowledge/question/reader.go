@@ -33,6 +33,7 @@ type Reader struct {
 	src   KEPSource
 	mu    sync.Mutex // held while a vocabulary is built
 	vocab atomic.Pointer[vocabOf]
+	kinds kindsCache // the API kinds of the source's table (see kindsOf)
 }
 
 // vocabOf is a vocabulary and the list of KEPs it was built from.
@@ -72,6 +73,9 @@ func (r *Reader) Read(ctx context.Context, text string) (knowledge.Question, err
 	grammar := inGrammar(norm)
 	if e, ok := err.(*knowledge.Error); norm == "" || (grammar && ok && len(e.Suggestions) > 0) {
 		return q, err // the grammar knows what was meant: diff 1.43 1.40 is diff 1.40 1.43
+	}
+	if aq, ok := readAPIFree(text, r.kindsOf(ctx)); ok {
+		return aq, nil // an API's lifecycle: it names a group/version, or a kind and "removed"
 	}
 	fq, ferr := readFree(text, r.vocabulary(ctx))
 	if ferr == nil {
