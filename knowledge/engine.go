@@ -371,6 +371,9 @@ func stageVerb(s Stage) string {
 	return "was " + s.Label()
 }
 
+// Plural writes "1 deprecation" or "3 deprecations".
+func Plural(n int, one, many string) string { return plural(n, one, many) }
+
 // plural writes "1 deprecation" or "3 deprecations".
 func plural(n int, one, many string) string {
 	if n == 1 {

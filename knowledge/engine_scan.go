@@ -42,7 +42,7 @@ func (e *Engine) answerScan(ctx context.Context, q Question) (*Answer, error) {
 		return nil, Errorf(ENOTFOUND, "This knowledge holds no API lifecycle yet. Run bot ingest with ../shared/data/api-lifecycle, or bot sync, and scan again.")
 	}
 	if len(strings.TrimSpace(string(q.Manifest))) == 0 {
-		return nil, Errorf(EBADINPUT, "Send the manifests with the question: scan %s, then the YAML in the same message (a code block is fine), or attach a .yaml file.", q.To)
+		return nil, Errorf(EBADINPUT, "Send the manifests with the question: scan %s, then the YAML in the same message (a code block is fine), or attach a .yaml file. In a terminal: bot scan --to %s FILES.", q.To, q.To)
 	}
 	read, err := e.readManifest(q.Manifest)
 	if err != nil {

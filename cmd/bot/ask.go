@@ -11,6 +11,7 @@ import (
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
 
@@ -37,7 +38,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	defer db.Close()
 	// Nothing changes the knowledge while ask runs, so an answer may be
 	// kept for a question asked again (a file of questions often repeats).
-	eng := knowledge.NewEngine(db.Knowledge())
+	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithManifestReader(manifest.ChatReader))
 	asker := newAsker(eng, knowledge.NewCachedAnswerer(eng, 4096))
 	from := knowledge.Origin{Platform: "cli", Channel: "cli"}
 

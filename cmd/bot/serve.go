@@ -14,6 +14,7 @@ import (
 	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store/etcdstore"
 )
@@ -79,7 +80,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		if created != "" {
 			fmt.Fprintf(io.err, "bot: note: %s\n", created)
 		}
-		chat := &console.Chat{In: io.in, Out: io.out, Asker: newAsker(knowledge.NewEngine(kb), nil), User: io.getenv("USER")}
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: newAsker(knowledge.NewEngine(kb, knowledge.WithManifestReader(manifest.ChatReader)), nil), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
 			return exitFailure
@@ -111,7 +112,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	if !cfg.Slack.BotToken.IsZero() || dcfg.Gateway() {
 		dg = newDigests(shared, kb, logger)
 	}
-	eng := knowledge.NewEngine(kb, dg.engineOptions()...)
+	eng := knowledge.NewEngine(kb, append(dg.engineOptions(), knowledge.WithManifestReader(manifest.ChatReader))...)
 	// Pay for the engine's catalog and search index now, not on the first
 	// question someone asks in chat.
 	if err := eng.Warm(ctx); err != nil {

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/manifest"
+)
+
+// stdinName is how findings name what was read from standard input.
+const stdinName = "-"
+
+// readManifests reads every input (files, folders read recursively for
+// .yaml, .yml and .json, "-" for stdin) with manifest.Read, files in
+// parallel, and gathers what they hold in input order. What cannot be
+// read (a missing path, a file over the caps, a binary file) is a problem
+// of that file; the others are still read.
+func readManifests(ctx context.Context, paths []string, stdin io.Reader) *knowledge.ManifestRead {
+	files, problems := manifestFiles(paths)
+	results := make([]*knowledge.ManifestRead, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = readManifestFile(files[i], stdin)
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	all := &knowledge.ManifestRead{Problems: problems}
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		all.Objects = append(all.Objects, r.Objects...)
+		all.Problems = append(all.Problems, r.Problems...)
+		all.Documents += r.Documents
+		all.NotObjects += r.NotObjects
+		if all.ServerVersion.IsZero() {
+			all.ServerVersion = r.ServerVersion
+		}
+	}
+	return all
+}
+
+// manifestFiles expands paths into the files to read, in order: a folder
+// gives its .yaml, .yml and .json files (hidden folders passed over),
+// sorted; a file or "-" stands for itself. A path that cannot be used is
+// a problem.
+func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem) {
+	var files []string
+	var problems []knowledge.ManifestProblem
+	for _, p := range paths {
+		if p == stdinName {
+			files = append(files, p)
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			problems = append(problems, knowledge.ManifestProblem{File: p, Message: describe(err)})
+			continue
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				problems = append(problems, knowledge.ManifestProblem{File: q, Message: describe(err)})
+				return nil
+			}
+			if d.IsDir() {
+				if q != p && strings.HasPrefix(d.Name(), ".") {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			switch strings.ToLower(filepath.Ext(d.Name())) {
+			case ".yaml", ".yml", ".json":
+				found = append(found, q)
+			}
+			return nil
+		})
+		if err != nil {
+			problems = append(problems, knowledge.ManifestProblem{File: p, Message: describe(err)})
+		}
+		sort.Strings(found)
+		files = append(files, found...)
+	}
+	return files, problems
+}
+
+// readManifestFile reads one file (or stdin) with the command line's
+// limits. A file that is not a regular file (a pipe, a device) is read
+// only when named on its own, as stdin is.
+func readManifestFile(name string, stdin io.Reader) *knowledge.ManifestRead {
+	var r io.Reader = stdin
+	if name != stdinName {
+		f, err := os.Open(name)
+		if err != nil {
+			return &knowledge.ManifestRead{Problems: []knowledge.ManifestProblem{{File: name, Message: describe(err)}}}
+		}
+		defer f.Close()
+		r = f
+	}
+	out, err := manifest.ReadKnowledge(r, name, manifest.DefaultLimits())
+	if err != nil {
+		out.Problems = append(out.Problems, knowledge.ManifestProblem{File: name, Message: describe(err)})
+	}
+	return out
+}
+
+// problemText writes a problem as "file: document 3, line 12: message".
+func problemText(p knowledge.ManifestProblem) string {
+	var where []string
+	if p.Document > 0 {
+		where = append(where, "document "+strconv.Itoa(p.Document))
+	}
+	if p.Line > 0 {
+		where = append(where, "line "+strconv.Itoa(p.Line))
+	}
+	s := p.File
+	if len(where) > 0 {
+		s += ": " + strings.Join(where, ", ")
+	}
+	return s + ": " + p.Message
+}
+
+// describe says why a path could not be read, without Go's wording.
+func describe(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or folder"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// scanOutput writes a scan's report as text or as JSON.
+type scanOutput struct {
+	t       *knowledge.APITable
+	report  *knowledge.ScanReport
+	read    *knowledge.ManifestRead
+	sources map[string]knowledge.Source
+}
+
+// writeText writes the summary, then each API with its findings' objects
+// (file, line, document, name), the objects not built in, the documents
+// that could not be read, and the sources.
+func (o *scanOutput) writeText(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	r := o.report
+	head := "Scan for Kubernetes " + r.To.String()
+	if !r.From.IsZero() {
+		head += " from " + r.From.String()
+	}
+	fmt.Fprintf(bw, "%s: %s\n", head, r.Summary())
+	var ids []string
+	for _, g := range knowledge.GroupFindings(r.Findings) {
+		fmt.Fprintf(bw, "\n%s (%s)\n", g.Heading(), g.API.Level().Label())
+		fmt.Fprintf(bw, "  %s\n", g.Line(o.t, knowledge.Plural(len(g.Objects), "object", "objects")+":", o.sources))
+		for _, obj := range g.Objects {
+			fmt.Fprintf(bw, "    - %s\n", objectText(obj))
+		}
+		ids = append(ids, usedSources(g.API, g.Status)...)
+	}
+	if groups := knowledge.GroupUnknown(r.Unknown); len(groups) > 0 {
+		fmt.Fprintf(bw, "\nNot built into Kubernetes (not checked):\n")
+		for _, g := range groups {
+			fmt.Fprintf(bw, "  %s %s: %s\n", knowledge.SafeValue(g.APIVersion), knowledge.SafeValue(g.Kind), g.Reason)
+			for _, obj := range g.Objects {
+				fmt.Fprintf(bw, "    - %s\n", objectText(obj))
+			}
+		}
+	}
+	if len(o.read.Problems) > 0 {
+		fmt.Fprintf(bw, "\nCould not read:\n")
+		for _, p := range o.read.Problems {
+			fmt.Fprintf(bw, "  %s\n", problemText(p))
+		}
+	}
+	if n := o.read.NotObjects; n > 0 {
+		fmt.Fprintf(bw, "\n%s not a Kubernetes object (no apiVersion and kind), passed over.\n", knowledge.Plural(n, "document was", "documents were"))
+	}
+	if refs := sourceRefs(o.sources, ids); len(refs) > 0 {
+		fmt.Fprintln(bw)
+		for _, s := range refs {
+			asOf := s.AsOf
+			if asOf == "" {
+				asOf = "date unknown"
+			}
+			fmt.Fprintf(bw, "Source: %s, %s\n", s.Name, asOf)
+		}
+	}
+	return bw.Flush()
+}
+
+// objectText names an object where it is: "prod/web  app.yaml:12
+// (document 2, item 3; template chart/templates/web.yaml)".
+func objectText(o knowledge.ManifestObject) string {
+	name := knowledge.SafeValue(o.Name)
+	if name == "" {
+		name = "(no name)"
+	}
+	if ns := knowledge.SafeValue(o.Namespace); ns != "" {
+		name = ns + "/" + name
+	}
+	where := []string{fmt.Sprintf("document %d", o.Document)}
+	if o.Item > 0 {
+		where = append(where, fmt.Sprintf("item %d", o.Item))
+	}
+	if o.Template != "" {
+		where = append(where, "template "+knowledge.SafeValue(o.Template))
+	}
+	return fmt.Sprintf("%s  %s:%d (%s)", name, o.File, o.Line, strings.Join(where, ", "))
+}
+
+// usedSources lists the sources a finding's status rests on.
+func usedSources(l *knowledge.APILifecycle, status knowledge.ScanStatus) []string {
+	action := knowledge.APIRemoved
+	switch status {
+	case knowledge.ScanDeprecated:
+		action = knowledge.APIDeprecated
+	case knowledge.ScanNotYetServed:
+		action = knowledge.APIIntroduced
+	}
+	var ids []string
+	for _, e := range l.Evidence {
+		if e.Used && e.Action == action && e.Replacement == nil {
+			ids = append(ids, e.Source)
+		}
+	}
+	return ids
+}
+
+// sourceRefs names the sources with the given IDs, each once.
+func sourceRefs(sources map[string]knowledge.Source, ids []string) []scanSource {
+	var out []scanSource
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		s := sources[id]
+		name := s.Name
+		if name == "" {
+			name = id
+		}
+		out = append(out, scanSource{Name: name, AsOf: s.AsOf, URL: s.URL})
+	}
+	return out
+}
+
+// The JSON of bot scan --json: one object.
+type (
+	scanJSON struct {
+		From     *string           `json:"from"`
+		To       string            `json:"to"`
+		Objects  int               `json:"objects"`
+		Findings []scanFindingJSON `json:"findings"`
+		Unknown  []scanUnknownJSON `json:"unknown"`
+		Errors   []scanErrorJSON   `json:"errors"`
+	}
+	scanFindingJSON struct {
+		File         string           `json:"file"`
+		Document     int              `json:"document"`
+		Item         *int             `json:"item"`
+		Line         int              `json:"line"`
+		APIVersion   string           `json:"api_version"`
+		Kind         string           `json:"kind"`
+		Name         string           `json:"name"`
+		Namespace    string           `json:"namespace"`
+		Template     string           `json:"template,omitempty"`
+		Status       string           `json:"status"`
+		Level        string           `json:"level"`
+		DeprecatedIn *string          `json:"deprecated_in"`
+		RemovedIn    *string          `json:"removed_in"`
+		Replacement  *replacementJSON `json:"replacement"`
+		Sources      []scanSource     `json:"sources"`
+	}
+	replacementJSON struct {
+		APIVersion  string  `json:"api_version"`
+		Kind        string  `json:"kind"`
+		AvailableIn *string `json:"available_in"`
+	}
+	scanSource struct {
+		Name string `json:"name"`
+		AsOf string `json:"as_of,omitempty"`
+		URL  string `json:"url,omitempty"`
+		PR   int    `json:"pr,omitempty"`
+	}
+	scanUnknownJSON struct {
+		File       string `json:"file"`
+		Document   int    `json:"document"`
+		Item       *int   `json:"item"`
+		Line       int    `json:"line"`
+		APIVersion string `json:"api_version"`
+		Kind       string `json:"kind"`
+		Reason     string `json:"reason"`
+	}
+	scanErrorJSON struct {
+		File     string `json:"file"`
+		Document *int   `json:"document"`
+		Line     *int   `json:"line"`
+		Message  string `json:"message"`
+	}
+)
+
+// writeJSON writes the report as one JSON object, for CI.
+func (o *scanOutput) writeJSON(w io.Writer) error {
+	r := o.report
+	out := scanJSON{To: r.To.String(), Objects: r.Objects, From: versionPtr(r.From),
+		Findings: []scanFindingJSON{}, Unknown: []scanUnknownJSON{}, Errors: []scanErrorJSON{}}
+	for _, f := range r.Findings {
+		ob := f.Object
+		fj := scanFindingJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
+			APIVersion: ob.APIVersion, Kind: ob.Kind, Name: ob.Name, Namespace: ob.Namespace, Template: ob.Template,
+			Status: string(f.Status), Level: string(f.API.Level()),
+			DeprecatedIn: versionPtr(f.DeprecatedIn), RemovedIn: versionPtr(f.RemovedIn)}
+		if f.Replacement != nil {
+			fj.Replacement = &replacementJSON{APIVersion: f.Replacement.GroupVersion(), Kind: f.Replacement.Kind, AvailableIn: versionPtr(f.AvailableIn)}
+		}
+		fj.Sources = o.findingSources(f)
+		out.Findings = append(out.Findings, fj)
+	}
+	for _, u := range r.Unknown {
+		ob := u.Object
+		out.Unknown = append(out.Unknown, scanUnknownJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
+			APIVersion: ob.APIVersion, Kind: ob.Kind, Reason: u.Reason})
+	}
+	for _, p := range o.read.Problems {
+		out.Errors = append(out.Errors, scanErrorJSON{File: p.File, Document: intPtr(p.Document), Line: intPtr(p.Line), Message: p.Message})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// findingSources names what a finding's status rests on, with the pull
+// request of a release note.
+func (o *scanOutput) findingSources(f knowledge.ScanFinding) []scanSource {
+	action := knowledge.APIRemoved
+	switch f.Status {
+	case knowledge.ScanDeprecated:
+		action = knowledge.APIDeprecated
+	case knowledge.ScanNotYetServed:
+		action = knowledge.APIIntroduced
+	}
+	out := []scanSource{}
+	for _, e := range f.API.Evidence {
+		if !e.Used || e.Action != action || e.Replacement != nil {
+			continue
+		}
+		s := sourceRefs(o.sources, []string{e.Source})[0]
+		if e.PR > 0 {
+			s.PR = e.PR
+			s.URL = fmt.Sprintf("https://github.com/kubernetes/kubernetes/pull/%d", e.PR)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func versionPtr(v knowledge.Version) *string {
+	if v.IsZero() {
+		return nil
+	}
+	s := v.String()
+	return &s
+}
+
+func intPtr(n int) *int {
+	if n <= 0 {
+		return nil
+	}
+	return &n
+}

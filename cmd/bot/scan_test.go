@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// snapshotDB is a database made from the built-in snapshot alone, as a
+// fresh clone has it: made once for the test binary, copied for each test.
+var snapshotDB = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "kepbot-scan-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "kb.db")
+	var errb bytes.Buffer
+	code := Main(context.Background(), []string{"ask", "--db", path, "releases"},
+		stdio{in: strings.NewReader(""), out: io.Discard, err: &errb, getenv: func(string) string { return "" }})
+	if code != exitOK {
+		return nil, fmt.Errorf("exit %d: %s", code, errb.String())
+	}
+	return os.ReadFile(path)
+})
+
+// scanDB returns the path of a copy of the snapshot database.
+func scanDB(t *testing.T) string {
+	t.Helper()
+	b, err := snapshotDB()
+	if err != nil {
+		t.Fatalf("make the snapshot database: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "kb.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// writeFiles writes files (name → content) under a new folder and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const (
+	deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: prod\n"
+	cronBeta   = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: nightly\n  namespace: ops\n"
+	flowBeta1  = "apiVersion: flowcontrol.apiserver.k8s.io/v1beta1\nkind: FlowSchema\nmetadata:\n  name: fs1\n"
+	flowBeta3  = "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\nmetadata:\n  name: fs3\n"
+	vapAlpha   = "apiVersion: admissionregistration.k8s.io/v1alpha1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: vap\n"
+	vpa        = "apiVersion: autoscaling.k8s.io/v1\nkind: VerticalPodAutoscaler\nmetadata:\n  name: vpa\n"
+	snap       = "apiVersion: snapshot.storage.k8s.io/v1\nkind: VolumeSnapshot\nmetadata:\n  name: snap\n"
+)
+
+func TestScanExitCodes(t *testing.T) {
+	db := scanDB(t)
+	dir := writeFiles(t, map[string]string{
+		"fine.yaml":     deployment,
+		"removed.yaml":  cronBeta,
+		"flow3.yaml":    flowBeta3,
+		"notk8s.txt":    "not yaml at all",
+		"garbage.db":    strings.Repeat("x", 4096),
+		"only-crd.yaml": vpa,
+	})
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int
+		says string
+	}{
+		{"no --to", []string{"scan", "--db", db, dir}, exitBadInput, "give --to"},
+		{"a release it does not know", []string{"scan", "--db", db, "--to", "1.99", dir}, exitBadInput, "I don't know Kubernetes 1.99"},
+		{"not a release", []string{"scan", "--db", db, "--to", "latest", dir}, exitBadInput, "not a release"},
+		{"--from after --to", []string{"scan", "--db", db, "--from", "1.36", "--to", "1.33", dir}, exitBadInput, "not older than"},
+		{"no inputs", []string{"scan", "--db", db, "--to", "1.33"}, exitBadInput, "give the manifests"},
+		{"nothing readable", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "missing.yaml")}, exitBadInput, "nothing readable"},
+		{"nothing found", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "fine.yaml")}, exitOK, "0 removed by 1.33"},
+		{"only a CRD", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "only-crd.yaml")}, exitOK, "1 not built-in"},
+		{"deprecated only", []string{"scan", "--db", db, "--to", "1.30", filepath.Join(dir, "flow3.yaml")}, exitScanDeprecated, "1 deprecated"},
+		{"removed", []string{"scan", "--db", db, "--to", "1.25", dir}, exitScanRemoved, "removed by 1.25"},
+		{"not a database", []string{"scan", "--db", filepath.Join(dir, "garbage.db"), "--to", "1.33", dir}, exitFailure, "bot scan:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, "", nil, tc.args...)
+			if code != tc.want || !strings.Contains(out+errs, tc.says) {
+				t.Errorf("exit %d; want %d saying %q\nstdout: %.600s\nstderr: %.600s", code, tc.want, tc.says, out, errs)
+			}
+		})
+	}
+}
+
+// scanJSONOf runs bot scan --json and decodes its object.
+func scanJSONOf(t *testing.T, stdin string, args ...string) (int, scanJSON) {
+	t.Helper()
+	code, out, errs := run(t, stdin, nil, append([]string{"scan", "--json", "--db", scanDB(t)}, args...)...)
+	var got scanJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("exit %d, not one JSON object (%v):\n%.500s\nstderr: %.500s", code, err, out, errs)
+	}
+	return code, got
+}
+
+func TestScanJSONFields(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.yaml": deployment + "---\n" + cronBeta + "---\n" + vpa + "---\nkind: [broken\n"})
+	code, got := scanJSONOf(t, "", "--to", "1.25", "--from", "1.21", dir)
+	if code != exitScanRemoved || got.To != "1.25" || got.From == nil || *got.From != "1.21" || got.Objects != 3 {
+		t.Fatalf("exit %d, %+v", code, got)
+	}
+	if len(got.Findings) != 1 {
+		t.Fatalf("findings %+v; want the CronJob", got.Findings)
+	}
+	f := got.Findings[0]
+	want := scanFindingJSON{File: filepath.Join(dir, "a.yaml"), Document: 2, Line: 7, APIVersion: "batch/v1beta1", Kind: "CronJob",
+		Name: "nightly", Namespace: "ops", Status: "removed", Level: "beta"}
+	if f.File != want.File || f.Document != want.Document || f.Line != want.Line || f.Item != nil || f.APIVersion != want.APIVersion ||
+		f.Kind != want.Kind || f.Name != want.Name || f.Namespace != want.Namespace || f.Status != want.Status || f.Level != want.Level {
+		t.Errorf("finding %+v; want %+v", f, want)
+	}
+	if f.RemovedIn == nil || *f.RemovedIn != "1.25" || f.DeprecatedIn == nil || *f.DeprecatedIn != "1.21" {
+		t.Errorf("removed_in %v, deprecated_in %v; want 1.25 and 1.21 (the migration guide, k8s.io/api)", f.RemovedIn, f.DeprecatedIn)
+	}
+	if f.Replacement == nil || f.Replacement.APIVersion != "batch/v1" || f.Replacement.Kind != "CronJob" || f.Replacement.AvailableIn == nil || *f.Replacement.AvailableIn != "1.21" {
+		t.Errorf("replacement %+v; want batch/v1 CronJob, available in 1.21", f.Replacement)
+	}
+	if len(f.Sources) == 0 || !strings.Contains(f.Sources[0].Name, "migration guide") {
+		t.Errorf("sources %+v; want the migration guide", f.Sources)
+	}
+	if len(got.Unknown) != 1 || got.Unknown[0].APIVersion != "autoscaling.k8s.io/v1" || got.Unknown[0].Document != 3 {
+		t.Errorf("unknown %+v; want the VerticalPodAutoscaler of document 3", got.Unknown)
+	}
+	if len(got.Errors) != 1 || got.Errors[0].Document == nil || *got.Errors[0].Document != 4 || got.Errors[0].Line == nil || got.Errors[0].Message == "" {
+		t.Errorf("errors %+v; want document 4 with its line and a message", got.Errors)
+	}
+}
+
+// TestScanFollowsReplacementChains: flowcontrol v1beta1 names v1beta2 (and
+// then v1beta3) as its replacement; in 1.32 only v1 is served.
+func TestScanFollowsReplacementChains(t *testing.T) {
+	for _, tc := range []struct{ to, want string }{
+		{"1.26", "flowcontrol.apiserver.k8s.io/v1beta2"},
+		{"1.29", "flowcontrol.apiserver.k8s.io/v1beta3"},
+		{"1.32", "flowcontrol.apiserver.k8s.io/v1"},
+	} {
+		_, got := scanJSONOf(t, flowBeta1, "--to", tc.to, "-")
+		if len(got.Findings) != 1 || got.Findings[0].Replacement == nil || got.Findings[0].Replacement.APIVersion != tc.want {
+			t.Errorf("to %s: %+v; want the replacement %s", tc.to, got.Findings, tc.want)
+		}
+	}
+}
+
+// TestScanReleaseNotesWinOverMarkers: the markers say the v1alpha1
+// ValidatingAdmissionPolicy goes in 1.32; the 1.33 release notes (PR
+// 129207) record its removal there.
+func TestScanReleaseNotesWinOverMarkers(t *testing.T) {
+	_, at32 := scanJSONOf(t, vapAlpha, "--to", "1.32", "-")
+	if len(at32.Findings) != 1 || at32.Findings[0].Status != "deprecated" {
+		t.Errorf("to 1.32: %+v; want deprecated, still served", at32.Findings)
+	}
+	_, at33 := scanJSONOf(t, vapAlpha, "--to", "1.33", "-")
+	if len(at33.Findings) != 1 || at33.Findings[0].Status != "removed" || *at33.Findings[0].RemovedIn != "1.33" {
+		t.Fatalf("to 1.33: %+v; want removed in 1.33", at33.Findings)
+	}
+	if s := at33.Findings[0].Sources; len(s) == 0 || s[0].PR != 129207 {
+		t.Errorf("sources %+v; want the 1.33 release notes' PR 129207", s)
+	}
+}
+
+func TestScanCRDLookalikesAreNotBuiltIn(t *testing.T) {
+	in := vpa + "---\n" + snap + "---\napiVersion: apps/v1beta3\nkind: Deployment\nmetadata:\n  name: typo\n---\napiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: typo2\n"
+	code, got := scanJSONOf(t, in, "--to", "1.36", "-")
+	if code != exitOK || len(got.Findings) != 0 {
+		t.Fatalf("exit %d, findings %+v; want none", code, got.Findings)
+	}
+	if len(got.Unknown) != 4 {
+		t.Fatalf("unknown %+v; want all four", got.Unknown)
+	}
+	for i, want := range []string{"autoscaling.k8s.io", "snapshot.storage.k8s.io", "apps/v1beta3", "Deploymnet"} {
+		if !strings.Contains(got.Unknown[i].Reason, want) {
+			t.Errorf("unknown %d: %q; want it to name %s", i, got.Unknown[i].Reason, want)
+		}
+	}
+}
+
+func TestScanInputForms(t *testing.T) {
+	list := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"batch/v1beta1","kind":"CronJob","metadata":{"name":"in-list"}}]}`
+	helm := "---\n# Source: chart/templates/cron.yaml\n" + cronBeta
+	crlf := strings.ReplaceAll(cronBeta, "\n", "\r\n")
+	anchors := "meta: &m\n  name: anchored\n---\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata: &x\n  name: anchored\n  namespace: ops\n"
+	dir := writeFiles(t, map[string]string{
+		"list.json": list, "helm.yaml": helm, "crlf.yml": crlf, "anchors.yaml": anchors,
+		"deep/er/nested.yaml": cronBeta, ".hidden/skipped.yaml": cronBeta, "notes.txt": cronBeta,
+	})
+	code, got := scanJSONOf(t, cronBeta, "--to", "1.25", dir, "-")
+	if code != exitScanRemoved {
+		t.Fatalf("exit %d", code)
+	}
+	byFile := map[string]scanFindingJSON{}
+	for _, f := range got.Findings {
+		byFile[filepath.Base(f.File)] = f
+	}
+	if f, ok := byFile["list.json"]; !ok || f.Item == nil || *f.Item != 1 || f.Name != "in-list" {
+		t.Errorf("the List item: %+v", f)
+	}
+	if f, ok := byFile["helm.yaml"]; !ok || f.Template != "chart/templates/cron.yaml" {
+		t.Errorf("the helm template: %+v", f)
+	}
+	if f, ok := byFile["crlf.yml"]; !ok || f.Name != "nightly" || f.Line != 1 {
+		t.Errorf("the CRLF file: %+v", f)
+	}
+	if f, ok := byFile["anchors.yaml"]; !ok || f.Name != "anchored" || f.Document != 2 {
+		t.Errorf("the file with anchors: %+v", f)
+	}
+	if _, ok := byFile["nested.yaml"]; !ok {
+		t.Error("a file two folders down was not read")
+	}
+	if _, ok := byFile["-"]; !ok {
+		t.Error("stdin was not read")
+	}
+	for _, name := range []string{"skipped.yaml", "notes.txt"} {
+		if _, ok := byFile[name]; ok {
+			t.Errorf("%s was read; hidden folders and files that are not .yaml, .yml or .json are passed over", name)
+		}
+	}
+	if got.Objects != 6 || len(got.Findings) != 6 {
+		t.Errorf("%d objects, %d findings; want 6 and 6", got.Objects, len(got.Findings))
+	}
+}
+
+func TestScanKubectlVersionGivesFrom(t *testing.T) {
+	in := "Client Version: v1.31.2\nKustomize Version: v5.4.2\nServer Version: v1.29.7\n---\n" + cronBeta
+	code, got := scanJSONOf(t, in, "--to", "1.33", "-")
+	if code != exitScanRemoved || got.From == nil || *got.From != "1.29" {
+		t.Errorf("exit %d, from %v; want 1.29 from the server version", code, got.From)
+	}
+	_, given := scanJSONOf(t, in, "--to", "1.33", "--from", "1.30", "-")
+	if given.From == nil || *given.From != "1.30" {
+		t.Errorf("from %v; want --from to win", given.From)
+	}
+	code, _, errs := run(t, "Server Version: v1.35.1\n", nil, "scan", "--db", scanDB(t), "--to", "1.33", "-")
+	if code != exitBadInput || !strings.Contains(errs, "server runs 1.35") {
+		t.Errorf("exit %d, %q; want 2: the server is newer than the target", code, errs)
+	}
+}
+
+// TestScanNeverRepeatsValues: a Secret's values, pasted whole, reach no
+// output, whether the document reads or not.
+func TestScanNeverRepeatsValues(t *testing.T) {
+	const secret = "hunter2-s3cr3t-VALUE"
+	in := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  annotations:\n    note: " + secret + "\nstringData:\n  password: " + secret +
+		"\n---\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: job\nspec:\n  token: " + secret +
+		"\n---\napiVersion: v1\nkind: Secret\ndata:\n  key: \"" + secret + "\n  broken: [\n"
+	for _, asJSON := range []bool{false, true} {
+		args := []string{"scan", "--db", scanDB(t), "--to", "1.25", "-"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		code, out, errs := run(t, in, nil, args...)
+		if code != exitScanRemoved {
+			t.Errorf("json %v: exit %d", asJSON, code)
+		}
+		if strings.Contains(out+errs, secret) {
+			t.Errorf("json %v: a value of the manifest is in the output:\n%s\n%s", asJSON, out, errs)
+		}
+	}
+}
+
+// TestScanBinaryFileAmongOthers: a file that is not text is one error; the
+// others are scanned.
+func TestScanBinaryFileAmongOthers(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"bin.yaml": "\x00\x01\x02\xff\xfe" + strings.Repeat("\x00", 100), "ok.yaml": cronBeta})
+	code, got := scanJSONOf(t, "", "--to", "1.25", dir)
+	if code != exitScanRemoved || len(got.Findings) != 1 || len(got.Errors) != 1 || !strings.HasSuffix(got.Errors[0].File, "bin.yaml") {
+		t.Errorf("exit %d, %+v", code, got)
+	}
+}
+
+func TestScanTextGroupsByAPI(t *testing.T) {
+	in := cronBeta + "---\n" + strings.ReplaceAll(cronBeta, "nightly", "hourly") + "---\n" + vpa
+	code, out, _ := run(t, in, nil, "scan", "--db", scanDB(t), "--to", "1.25", "-")
+	if code != exitScanRemoved {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"3 objects: 2 removed by 1.25, 0 deprecated, 1 not built-in.", "Removed in 1.25: batch/v1beta1 CronJob (beta)",
+		"use batch/v1 CronJob", "ops/nightly", "ops/hourly", "Not built into Kubernetes", "autoscaling.k8s.io/v1 VerticalPodAutoscaler", "Source: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the text lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "Removed in 1.25: batch/v1beta1 CronJob") != 1 {
+		t.Errorf("the API is not said once, with its objects under it:\n%s", out)
+	}
+}

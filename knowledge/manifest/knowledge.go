@@ -1,0 +1,40 @@
+package manifest
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// ReadKnowledge is Read in the knowledge's terms: each object and problem
+// named by file (the name the caller gives the stream; "" for a message
+// in chat), the server's release of a pasted `kubectl version` as a
+// Version. A stream-level failure is returned as Read returns it, with
+// what was read before it; its message is a sentence safe to show.
+func ReadKnowledge(r io.Reader, file string, lim Limits) (*knowledge.ManifestRead, error) {
+	res, err := Read(r, lim)
+	out := &knowledge.ManifestRead{}
+	if res == nil {
+		return out, err
+	}
+	out.Documents, out.NotObjects = res.Documents, res.NotObjects
+	if v, perr := knowledge.ParseVersion(res.ServerVersion); perr == nil {
+		out.ServerVersion = v
+	}
+	out.Objects = make([]knowledge.ManifestObject, len(res.Objects))
+	for i, o := range res.Objects {
+		out.Objects[i] = knowledge.ManifestObject{File: file, Document: o.Document, Item: o.Item, Line: o.Line,
+			APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Template: o.Template}
+	}
+	for _, p := range res.Problems {
+		out.Problems = append(out.Problems, knowledge.ManifestProblem{File: file, Document: p.Document, Line: p.Line, Message: p.Message})
+	}
+	return out, err
+}
+
+// ChatReader reads manifests sent in chat, within ChatLimits: what
+// knowledge.WithManifestReader takes.
+func ChatReader(text []byte) (*knowledge.ManifestRead, error) {
+	return ReadKnowledge(bytes.NewReader(text), "", ChatLimits())
+}
