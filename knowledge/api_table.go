@@ -143,13 +143,16 @@ const maxReplacementSteps = 16
 
 // ReplacementIn returns what to use instead of l in release v: its
 // replacement, followed along the replacements' own replacements to the
-// first served in v; failing that, the most stable version of the same
-// group and kind served in v. ok is false when nothing served in v
-// replaces it. A replacement the table does not hold is returned as a
-// reference alone (nil lifecycle) when it is the first step.
+// first served in v and not deprecated there; failing that, the most
+// stable version of the same group and kind served in v (and not
+// deprecated there, when one is), or the first of the chain served in v.
+// ok is false when nothing served in v replaces it. A replacement the
+// table does not hold is returned as a reference alone (nil lifecycle)
+// when it is the first step.
 func (t *APITable) ReplacementIn(l *APILifecycle, v Version) (ref APIRef, found *APILifecycle, ok bool) {
 	cur := l
 	seen := map[APIRef]bool{lowerRef(l.API): true}
+	var served *APILifecycle // the first of the chain served in v, deprecated there
 	for step := 0; step < maxReplacementSteps && cur.Replacement != nil; step++ {
 		next, known := t.Lookup(*cur.Replacement)
 		if !known {
@@ -164,12 +167,21 @@ func (t *APITable) ReplacementIn(l *APILifecycle, v Version) (ref APIRef, found 
 		}
 		seen[key] = true
 		if next.ServedIn(v) {
-			return next.API, next, true
+			if !next.DeprecatedIn(v) {
+				return next.API, next, true
+			}
+			if served == nil {
+				served = next
+			}
 		}
 		cur = next
 	}
-	if same := t.sameKindIn(l.API, v); same != nil {
+	same := t.sameKindIn(l.API, v)
+	switch {
+	case same != nil && (served == nil || !same.DeprecatedIn(v)):
 		return same.API, same, true
+	case served != nil:
+		return served.API, served, true
 	}
 	return APIRef{}, nil, false
 }
@@ -193,7 +205,8 @@ func (t *APITable) sameKindIn(ref APIRef, v Version) *APILifecycle {
 		if !strings.EqualFold(c.API.Group, ref.Group) || !moreStable(c.API.Version, ref.Version) || !c.ServedIn(v) {
 			continue
 		}
-		if best == nil || moreStable(c.API.Version, best.API.Version) {
+		if best == nil || (best.DeprecatedIn(v) && !c.DeprecatedIn(v)) ||
+			(best.DeprecatedIn(v) == c.DeprecatedIn(v) && moreStable(c.API.Version, best.API.Version)) {
 			best = c
 		}
 	}

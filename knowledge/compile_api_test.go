@@ -165,7 +165,9 @@ func TestReplacementInFollowsTheChain(t *testing.T) {
 		at   string
 		want string
 	}{
-		{"1.30", "flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema"},
+		{"1.28", "flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema"},
+		// v1beta3 is deprecated in 1.30 and v1 (since 1.29) is not.
+		{"1.30", "flowcontrol.apiserver.k8s.io/v1 FlowSchema"},
 		{"1.32", "flowcontrol.apiserver.k8s.io/v1 FlowSchema"},
 		{"1.34", "flowcontrol.apiserver.k8s.io/v1 FlowSchema"},
 	} {

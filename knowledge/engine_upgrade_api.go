@@ -79,11 +79,15 @@ func apiNotices(t *APITable, from, to Version, sources map[string]Source) []Noti
 			kinds = append(kinds, l.API.Kind)
 		}
 		title := fmt.Sprintf("%s (%s, %s)", strings.Join(kinds, ", "), k.gv, ls[0].Level().Label())
-		switch {
+		switch ev := usedEvidence(ls[0], APIRemoved); {
 		case !t.Reached(k.release):
 			title += " — planned, not released yet"
-		case sources[k.source].Kind == SourceAPILifecycle && k.kind == NoticeRemoval:
-			title += " — per " + moduleName(k.source) + " alone"
+		case k.kind != NoticeRemoval:
+		case ev.Basis == BasisMarkers:
+			title += " — only " + moduleName(ev.Source) + "'s lifecycle markers say so"
+		case ev.Basis == BasisAbsent:
+			mod, tag, _ := strings.Cut(ev.Source, "@")
+			title += " — " + mod + " drops it in " + tag
 		}
 		n := Notice{Kind: k.kind, Release: k.release, Title: title, Source: k.source, PR: k.pr,
 			API: &APIChange{GroupVersion: k.gv, Kinds: kinds}}

@@ -153,11 +153,12 @@ func TestScanJSONFields(t *testing.T) {
 }
 
 // TestScanFollowsReplacementChains: flowcontrol v1beta1 names v1beta2 (and
-// then v1beta3) as its replacement; in 1.32 only v1 is served.
+// it v1beta3, and that v1) as its replacement: the first served and not
+// deprecated in the target is the one to use; in 1.32 only v1 is served.
 func TestScanFollowsReplacementChains(t *testing.T) {
 	for _, tc := range []struct{ to, want string }{
-		{"1.26", "flowcontrol.apiserver.k8s.io/v1beta2"},
-		{"1.29", "flowcontrol.apiserver.k8s.io/v1beta3"},
+		{"1.25", "flowcontrol.apiserver.k8s.io/v1beta2"},
+		{"1.28", "flowcontrol.apiserver.k8s.io/v1beta3"},
 		{"1.32", "flowcontrol.apiserver.k8s.io/v1"},
 	} {
 		_, got := scanJSONOf(t, flowBeta1, "--to", tc.to, "-")
