@@ -46,7 +46,7 @@ func (e *Engine) answerScan(ctx context.Context, q Question) (*Answer, error) {
 	}
 	read, err := e.readManifest(q.Manifest)
 	if err != nil {
-		return nil, Errorf(EBADINPUT, "I could not read those manifests: %s", ErrorMessage(err))
+		return nil, Errorf(EBADINPUT, "I could not read those manifests: %s", err.Error()) // a ManifestReader's errors are sentences safe to show
 	}
 	from := q.Version
 	if from.IsZero() {
