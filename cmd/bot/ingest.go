@@ -79,6 +79,10 @@ func printIngest(io stdio, path string, res *ingest.Result, k *knowledge.Knowled
 	fmt.Fprintf(io.out, "  mentions: %d\n", st.Mentions)
 	fmt.Fprintf(io.out, "  notices:  %d\n", st.Notices)
 	printReleaseData(io, res.Corpus)
+	for _, a := range res.APIReports {
+		fmt.Fprintf(io.out, "  API types: %d from %d API module release(s), %d with lifecycle markers; %d joined with the documents (newest release read: %s)\n",
+			a.Types, a.Releases, a.Marked, st.APIs, latestAPIRelease(k))
+	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintf(io.out, "  %d file(s) could not be read (warnings above).\n", len(res.Warnings))
 	}
@@ -88,6 +92,14 @@ func printIngest(io stdio, path string, res *ingest.Result, k *knowledge.Knowled
 	if len(res.Notes) > 0 {
 		fmt.Fprintf(io.out, "  %d note(s) on what was read around inside files (above).\n", len(res.Notes))
 	}
+}
+
+// latestAPIRelease is the newest release whose API module was read.
+func latestAPIRelease(k *knowledge.Knowledge) string {
+	if len(k.APIReleases) == 0 {
+		return "none"
+	}
+	return k.APIReleases[len(k.APIReleases)-1].String()
 }
 
 // printReleaseData counts the release notes as data, lifecycles and patch
