@@ -11,6 +11,12 @@ import (
 // announcement goes when every one of its sources does. What other sources
 // gave is kept as it is, so a refresh can swap one source's part.
 //
+// The API types are merged across the releases of the API modules, one
+// per group/version/kind, so they are no single source's part: they are
+// kept whole while any release of an API module stays, and go with the
+// last (a refresher that brings a release merges it into them). The API
+// claims go with the documents that made them.
+//
 // A skip with no Source (written by an older kepbot) goes with a kep.yaml
 // source when its path is a kep.yaml one.
 func (c *Corpus) Without(ids ...string) *Corpus {
@@ -45,6 +51,13 @@ func (c *Corpus) Without(ids ...string) *Corpus {
 	out.Changes = keep(c.Changes, func(ch Change) string { return ch.Source }, gone)
 	out.Lifecycles = keep(c.Lifecycles, func(l Lifecycle) string { return l.Source }, gone)
 	out.Patches = keep(c.Patches, func(p Patch) string { return p.Source }, gone)
+	out.APIClaims = keep(c.APIClaims, func(cl APIClaim) string { return cl.Source }, gone)
+	for _, s := range out.Sources {
+		if s.Kind == SourceAPILifecycle {
+			out.APITypes = append([]APIType(nil), c.APITypes...)
+			break
+		}
+	}
 	for _, sk := range c.Skipped {
 		switch {
 		case sk.Source != "" && gone[sk.Source]:

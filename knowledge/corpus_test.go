@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,5 +45,31 @@ func TestCorpusWithout(t *testing.T) {
 	}
 	if len(c.Releases[1].Sources) != 2 {
 		t.Errorf("Without changed the corpus it was given: %v", c.Releases[1].Sources)
+	}
+}
+
+// TestWithoutKeepsTheAPITypesAndOtherClaims: swapping a source's part
+// keeps the API types (merged across releases, never one source's part)
+// while a release of an API module stays, and the API claims of every
+// other source; with the last API module's release, the types go too.
+func TestWithoutKeepsTheAPITypesAndOtherClaims(t *testing.T) {
+	v := MustVersion
+	c := &Corpus{
+		Sources:   []Source{{ID: "notes-1.36"}, {ID: "guide"}, {ID: "k8s.io/api@v0.36.4", Kind: SourceAPILifecycle}},
+		APITypes:  []APIType{{API: APIRef{Group: "apps", Version: "v1beta1", Kind: "Deployment"}, First: v("1.19"), Last: v("1.36"), Source: "k8s.io/api@v0.36.4"}},
+		APIClaims: []APIClaim{{Action: APIRemoved, Release: v("1.36"), GroupVersion: "x/v1", Source: "notes-1.36"}, {Action: APIRemoved, Release: v("1.36"), GroupVersion: "y/v1", Source: "guide"}},
+	}
+	got := c.Without("notes-1.36")
+	if len(got.APITypes) != 1 || got.APITypes[0] != c.APITypes[0] {
+		t.Errorf("API types %+v; want them kept", got.APITypes)
+	}
+	if len(got.APIClaims) != 1 || got.APIClaims[0].Source != "guide" {
+		t.Errorf("API claims %+v; want the guide's alone", got.APIClaims)
+	}
+	if ids := got.SourceIDs(); strings.Join(ids, ",") != "guide,k8s.io/api@v0.36.4" {
+		t.Errorf("sources %v", ids)
+	}
+	if gone := c.Without("k8s.io/api@v0.36.4"); len(gone.APITypes) != 0 {
+		t.Errorf("API types %+v after the last API module's release went; want none", gone.APITypes)
 	}
 }

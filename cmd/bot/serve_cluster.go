@@ -259,7 +259,7 @@ func (r *replica) refreshLoop(ctx context.Context, fenced *etcdstore.Store) {
 	src := r.cfg.Sources
 	rc := refresh.Config{
 		Store:      sharedRefresh{r: r, fenced: fenced},
-		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL},
+		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL, APILifecycle: src.APILifecycleURL},
 		AllowHosts: src.AllowHosts,
 		Interval:   src.RefreshInterval,
 		Metrics:    r.metrics,

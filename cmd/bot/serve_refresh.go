@@ -41,7 +41,7 @@ func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *knowledge.Engine, 
 	src := cfg.Sources
 	rc := refresh.Config{
 		Store:      kb,
-		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL},
+		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL, APILifecycle: src.APILifecycleURL},
 		AllowHosts: src.AllowHosts,
 		Interval:   src.RefreshInterval,
 		Apply: func(ctx context.Context, write func() error) error {

@@ -57,7 +57,7 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	dbOverride := fs.String("db", "", "the bbolt database `PATH` (default $BOT_DB, else "+defaultDB+")")
 	rawURL := fs.String("url", "", "fetch the enhancements tarball from `URL`, https on an allowed host (default $BOT_SYNC_URL, else "+refresh.DefaultSyncURL+")")
 	from := fs.String("from", "", "read a kubernetes/enhancements checkout `DIR` or its .tar.gz FILE instead of fetching kep.yaml")
-	only := fs.String("only", "", "ask only these sources, comma-separated: kep.yaml, release-notes, release-page, lifecycle, patches, or release-notes/1.36")
+	only := fs.String("only", "", "ask only these sources, comma-separated: kep.yaml, release-notes, release-page, lifecycle, patches, api-lifecycle, or one release's: release-notes/1.36, api-lifecycle/1.36")
 	timeout := fs.Duration("timeout", 0, "give up one source's fetch after `DURATION` (default "+config.DefaultSourcesTimeout.String()+")")
 	if err := fs.Parse(args); err != nil {
 		return exitBadInput
@@ -138,7 +138,7 @@ func (c syncCommand) refresher(cfg *config.Config, db string) (*refresh.Refreshe
 	return refresh.New(refresh.Config{
 		Store: lazyStore{path: db},
 		URLs: refresh.URLs{Sync: cfg.Sources.SyncURL, Relnotes: cfg.Sources.RelnotesURL,
-			Lifecycle: cfg.Sources.LifecycleURL, Patches: cfg.Sources.PatchesURL},
+			Lifecycle: cfg.Sources.LifecycleURL, Patches: cfg.Sources.PatchesURL, APILifecycle: cfg.Sources.APILifecycleURL},
 		AllowHosts: cfg.Sources.AllowHosts,
 		Fetch:      fo,
 		Limits:     c.limits,
@@ -198,8 +198,8 @@ func printSync(io stdio, db string, rep *refresh.Report) {
 	}
 	if rep.Applied {
 		st := rep.Stats
-		fmt.Fprintf(io.out, "  knowledge now: %d releases, %d KEPs, %d notices, %d release-note entries, %d patch releases\n",
-			st.Releases, st.KEPs, st.Notices, st.Changes, st.Patches)
+		fmt.Fprintf(io.out, "  knowledge now: %d releases, %d KEPs, %d notices, %d release-note entries, %d patch releases, %d API types\n",
+			st.Releases, st.KEPs, st.Notices, st.Changes, st.Patches, st.APIs)
 	}
 	for _, o := range rep.Outcomes {
 		if o.Severity != refresh.SeverityNone {

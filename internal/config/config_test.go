@@ -344,6 +344,7 @@ sources:
 		"BOT_RELNOTES_URL":        "http://127.0.0.1:9000/releases",
 		"BOT_SOURCES_ALLOW_HOSTS": "mirror.example, 127.0.0.1",
 		"BOT_STALE_AFTER":         "72h",
+		"BOT_API_LIFECYCLE_URL":   "http://127.0.0.1:9000/api/archive/refs/tags?token=x",
 	}.get)
 	if err != nil {
 		t.Fatal(err)
@@ -351,7 +352,8 @@ sources:
 	s := c.Sources
 	if s.SyncURL != "https://mirror.example/enhancements.tar.gz" || s.RelnotesURL != "http://127.0.0.1:9000/releases" ||
 		len(s.AllowHosts) != 2 || s.AllowHosts[1] != "127.0.0.1" || s.RefreshInterval != 10*time.Minute ||
-		s.StaleAfter != 72*time.Hour || !s.Refresh || s.Timeout != DefaultSourcesTimeout {
+		s.StaleAfter != 72*time.Hour || !s.Refresh || s.Timeout != DefaultSourcesTimeout ||
+		s.APILifecycleURL != "http://127.0.0.1:9000/api/archive/refs/tags?token=x" {
 		t.Errorf("sources %+v", s)
 	}
 	c, err = Load("", env{"BOT_REFRESH_INTERVAL": "off"}.get)
@@ -366,6 +368,7 @@ sources:
 		{env{"BOT_REFRESH_INTERVAL": "hourly"}, `BOT_REFRESH_INTERVAL: "hourly" is not a duration`},
 		{env{"BOT_SOURCES_ALLOW_HOSTS": "https://mirror.example/x"}, "sources.allow_hosts (BOT_SOURCES_ALLOW_HOSTS) holds"},
 		{env{"BOT_LIFECYCLE_URL": "ftp://x/y"}, "sources.lifecycle_url (BOT_LIFECYCLE_URL) is not an http(s) URL"},
+		{env{"BOT_API_LIFECYCLE_URL": "github.com/kubernetes/api"}, "sources.api_lifecycle_url (BOT_API_LIFECYCLE_URL) is not an http(s) URL"},
 		{env{"BOT_SOURCES_TIMEOUT": "2h"}, "sources.timeout (BOT_SOURCES_TIMEOUT) must be between 1s and 1h"},
 	} {
 		if _, err := Load("", tc.env.get); err == nil || !strings.Contains(err.Error(), tc.want) {

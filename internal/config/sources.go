@@ -20,6 +20,12 @@ type Sources struct {
 	LifecycleURL string `yaml:"lifecycle_url"`
 	// PatchesURL is release-data's kubernetes.json (BOT_PATCHES_URL).
 	PatchesURL string `yaml:"patches_url"`
+	// APILifecycleURL is the folder of kubernetes/api's tarballs per tag,
+	// <url>/v0.N.P.tar.gz, whose API lifecycle markers are read for each
+	// release the lifecycle data knows (BOT_API_LIFECYCLE_URL). The CRD and
+	// APIService groups (k8s.io/apiextensions-apiserver, kube-aggregator)
+	// are not refreshed: they come from `bot ingest` or the snapshot.
+	APILifecycleURL string `yaml:"api_lifecycle_url"`
 	// AllowHosts are hosts fetched from besides GitHub's
 	// (BOT_SOURCES_ALLOW_HOSTS, comma-separated). Plain http:// is fetched
 	// only from loopback hosts (127.0.0.1, ::1, localhost).
@@ -50,6 +56,7 @@ const (
 	EnvRelnotesURL     = "BOT_RELNOTES_URL"
 	EnvLifecycleURL    = "BOT_LIFECYCLE_URL"
 	EnvPatchesURL      = "BOT_PATCHES_URL"
+	EnvAPILifecycleURL = "BOT_API_LIFECYCLE_URL"
 	EnvAllowHosts      = "BOT_SOURCES_ALLOW_HOSTS"
 	EnvRefreshInterval = "BOT_REFRESH_INTERVAL"
 	EnvStaleAfter      = "BOT_STALE_AFTER"
@@ -65,7 +72,8 @@ func (s *Sources) applyEnv(getenv func(string) string) error {
 	for _, v := range []struct {
 		dst  *string
 		name string
-	}{{&s.SyncURL, EnvSyncURL}, {&s.RelnotesURL, EnvRelnotesURL}, {&s.LifecycleURL, EnvLifecycleURL}, {&s.PatchesURL, EnvPatchesURL}} {
+	}{{&s.SyncURL, EnvSyncURL}, {&s.RelnotesURL, EnvRelnotesURL}, {&s.LifecycleURL, EnvLifecycleURL}, {&s.PatchesURL, EnvPatchesURL},
+		{&s.APILifecycleURL, EnvAPILifecycleURL}} {
 		if x := strings.TrimSpace(getenv(v.name)); x != "" {
 			*v.dst = x
 		}
@@ -105,6 +113,7 @@ func (s *Sources) problems() []string {
 	for _, u := range []struct{ key, env, val string }{
 		{"sources.sync_url", EnvSyncURL, s.SyncURL}, {"sources.relnotes_url", EnvRelnotesURL, s.RelnotesURL},
 		{"sources.lifecycle_url", EnvLifecycleURL, s.LifecycleURL}, {"sources.patches_url", EnvPatchesURL, s.PatchesURL},
+		{"sources.api_lifecycle_url", EnvAPILifecycleURL, s.APILifecycleURL},
 	} {
 		if u.val == "" {
 			continue

@@ -7,13 +7,19 @@ import (
 	"slices"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/apilifecycle"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 )
 
 // apply swaps each source's part of the stored corpus for the news it
 // brought, compiles the corpus again and replaces the knowledge with the
 // sources' new states in one transaction (through Config.Apply). With no
-// news it records the states alone.
+// news it records the states alone. A release of k8s.io/api is not swapped
+// by source ID alone: its Source replaces any other patch of its release,
+// and it is merged into the API types (apilifecycle.MergeInto), which the
+// other parts leave as they are. The merge was checked when the release was
+// read; should it fail here (the stored corpus changed meanwhile), apply
+// fails and nothing is written.
 func (p *pass) apply(ctx context.Context) error {
 	kb := p.r.cfg.Store
 	if len(p.parts) == 0 {
@@ -38,8 +44,21 @@ func (p *pass) apply(ctx context.Context) error {
 				}
 			}
 		}
+		var types []knowledge.APIType
+		if got.api != nil {
+			// another patch of the release goes, whoever gave it; the
+			// release's types are merged into those of every other
+			drop = append(drop, apiIDsOf(merged.Sources, got.api.Release)...)
+			var err error
+			if types, err = apilifecycle.MergeInto(merged.APITypes, got.api); err != nil {
+				return fmt.Errorf("apply %s: %w", name, err)
+			}
+		}
 		merged = merged.Without(drop...)
 		merged.Add(got.corpus)
+		if got.api != nil {
+			merged.APITypes = types
+		}
 		st.IDs = got.corpus.SourceIDs()
 		p.states[name] = st
 	}

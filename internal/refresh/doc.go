@@ -1,8 +1,20 @@
 // Package refresh keeps kepbot's knowledge current: one registry of every
 // source it reads from the network (kubernetes/enhancements' kep.yaml
 // tarball, each release's notes as data and page from kubernetes/sig-release,
-// endoflife.date's lifecycle and patch list), asked one at a time with a
-// conditional request, checked, and applied in one bbolt transaction.
+// endoflife.date's lifecycle and patch list, and k8s.io/api's tarball at the
+// latest patch of each release from 1.19 for its API lifecycle markers),
+// asked one at a time with a conditional request, checked, and applied in
+// one bbolt transaction.
+//
+// Each source swaps its own part of the stored corpus, by source ID, but
+// the API types: they are merged across releases (one per
+// group/version/kind), so a release of k8s.io/api read is merged into them
+// (apilifecycle.MergeInto), replacing another patch of its release. A tag
+// the knowledge already holds, or a later patch, is not downloaded: when
+// this refresher read the tag itself, a conditional request (answered 304)
+// confirms it; else it is not asked for at all. The other API modules (apiextensions-apiserver's CustomResourceDefinition,
+// kube-aggregator's APIService) are not refreshed: `bot ingest` and the
+// built-in snapshot give them.
 //
 // `bot sync` runs one pass; `bot serve` runs passes on a schedule (see
 // Loop). A pass never blocks answers: the knowledge is replaced in one

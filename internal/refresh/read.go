@@ -9,6 +9,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/fetch"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/apilifecycle"
 	"github.com/kepbot/kepbot/knowledge/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/lifecycle"
 	"github.com/kepbot/kepbot/knowledge/provenance"
@@ -33,6 +34,12 @@ type part struct {
 	// they go into the source's state only with its news, so news that is
 	// not applied is asked for again.
 	etag, lastModified string
+	// api is the k8s.io/api release an API lifecycle source read. Its
+	// types are not in corpus (which holds its Source and Skips): the
+	// corpus's APITypes are merged across releases, so apply merges it
+	// into them (apilifecycle.MergeInto) and drops the Source of any other
+	// patch of its minor.
+	api *apilifecycle.Release
 }
 
 // maxDocBytes caps a document read whole (notes, pages, lifecycle files).
@@ -100,6 +107,41 @@ func read(src source, body io.Reader, lim kepyaml.Limits, asOf string) (*part, e
 		p.warnings = warningStrings(ws)
 	}
 	return p, nil
+}
+
+// readAPI reads one release of k8s.io/api from its tarball and checks that
+// it can be merged into types, the API types the knowledge holds with the
+// releases read before in this pass merged in; it returns the part and
+// the types with it merged in. A body that breaks off or grows past the
+// cap is a failed fetch; an archive that cannot be read, or merged, is
+// refused.
+func readAPI(src source, body io.Reader, types []knowledge.APIType) (*part, []knowledge.APIType, error) {
+	rel, err := apilifecycle.ReadModuleTarGz(body, apilifecycle.APIModule, src.tag)
+	if err != nil {
+		var fe *fetch.Error
+		if errors.As(err, &fe) {
+			return nil, nil, fe
+		}
+		return nil, nil, invalid(err)
+	}
+	merged, err := apilifecycle.MergeInto(types, rel)
+	if err != nil {
+		return nil, nil, invalid(err)
+	}
+	kinds, marked := 0, 0
+	for _, gv := range rel.APIs {
+		kinds += len(gv.Kinds)
+		marked += len(gv.Markers)
+	}
+	p := &part{
+		corpus: &knowledge.Corpus{Sources: []knowledge.Source{rel.Source()}, Skipped: rel.Skipped},
+		commit: rel.Commit, api: rel,
+		detail: fmt.Sprintf("%s %s: %d group/versions, %d kinds, %d with lifecycle markers", rel.Module, rel.Tag, len(rel.APIs), kinds, marked),
+	}
+	for _, sk := range rel.Skipped {
+		p.warnings = append(p.warnings, sk.Path+": "+sk.Reason)
+	}
+	return p, merged, nil
 }
 
 // checkKEPYAML refuses a kep.yaml read that must not replace the

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,6 +66,19 @@ type Refresher struct {
 	cfg    Config
 	client *fetch.Client
 	mu     sync.Mutex
+	// api is what walkAPI read of the stored corpus, kept for passes of the
+	// same knowledge generation (held by mu): most passes bring no news,
+	// and reading the corpus (or compiling the snapshot) each time to learn
+	// that nothing needs fetching cost tens of milliseconds a pass.
+	api *apiBase
+}
+
+// apiBase is what walkAPI needs of the stored corpus.
+type apiBase struct {
+	generation uint64
+	lifecycles []knowledge.Lifecycle
+	sources    []knowledge.Source
+	types      []knowledge.APIType // read, never changed
 }
 
 // New returns a Refresher for cfg. It fails when the fetch options do.
@@ -110,8 +124,8 @@ type Options struct {
 	// a server's rate limit is still honoured.
 	Force bool
 	// Only limits the pass to these sources (NameKEPYAML, "release-notes",
-	// "release-page", NameLifecycle, NamePatches, or one release's
-	// NotesName); empty means every source.
+	// "release-page", NameLifecycle, NamePatches, NameAPILifecycle, or one
+	// release's NotesName, PageName or APIName); empty means every source.
 	Only []string
 }
 
@@ -128,7 +142,9 @@ func (r *Refresher) Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.walk(ctx, srcs)
+	if err := p.walk(ctx, srcs); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -172,6 +188,10 @@ type pass struct {
 	parts  map[string]*part
 	order  []string // names of parts, in the order asked
 	report *Report
+	// apiTypes are the API types the knowledge holds with the API
+	// lifecycle sources read so far in this pass merged in: each release
+	// read is checked against them (see readAPI).
+	apiTypes []knowledge.APIType
 }
 
 // wanted reports whether the pass's Only lets src be asked.
@@ -179,13 +199,29 @@ func (p *pass) wanted(src source) bool {
 	if len(p.opts.Only) == 0 {
 		return true
 	}
-	group := map[kind]string{kindNotes: "release-notes", kindPage: "release-page"}[src.kind]
+	group := map[kind]string{kindNotes: "release-notes", kindPage: "release-page", kindAPI: NameAPILifecycle}[src.kind]
 	return slices.Contains(p.opts.Only, src.name) || (group != "" && slices.Contains(p.opts.Only, group))
 }
 
-// walk asks the fixed sources, the releases whose notes are known, and
-// then the releases after them until two in a row have no notes published.
-func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) {
+// wantsGroup reports whether the pass's Only lets some source of group
+// (NameAPILifecycle) be asked: the group, or one of its releases.
+func (p *pass) wantsGroup(group string) bool {
+	if len(p.opts.Only) == 0 {
+		return true
+	}
+	for _, name := range p.opts.Only {
+		if name == group || strings.HasPrefix(name, group+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// walk asks the fixed sources, the releases whose notes are known, then
+// the releases after them until two in a row have no notes published, and
+// last k8s.io/api's releases (see walkAPI). It fails only when the corpus
+// the API sources are worked out from cannot be read.
+func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
 	u := p.r.cfg.URLs
 	for _, src := range []source{
 		{name: NameKEPYAML, url: u.Sync, kind: kindKEPYAML},
@@ -194,6 +230,14 @@ func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) {
 	} {
 		p.ask(ctx, src)
 	}
+	p.walkNotes(ctx, srcs)
+	return p.walkAPI(ctx)
+}
+
+// walkNotes asks the releases whose notes are known, and then the releases
+// after them until two in a row have no notes published.
+func (p *pass) walkNotes(ctx context.Context, srcs []knowledge.Source) {
+	u := p.r.cfg.URLs
 	stateNames := map[string]bool{}
 	for name, st := range p.states {
 		stateNames[name] = st.Result != ResultNotPublished
@@ -220,6 +264,90 @@ func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) {
 			missing = 0
 		}
 	}
+}
+
+// walkAPI asks, for each release from FirstAPI whose latest patch the
+// lifecycle data names (the knowledge's, with this pass's news of it), the
+// tarball of k8s.io/api at that tag (1.30.14 is v0.30.14), oldest release
+// first. A release whose tag the knowledge holds, or a later patch of it,
+// is not asked for (a tag never changes): unless this source read that tag
+// itself and keeps the server's validators, when a conditional request
+// confirms it as for every source. Releases the lifecycle data does not
+// name are left as they are, and so are the other API modules'
+// (apiextensions-apiserver's CRD, kube-aggregator's APIService), which
+// only `bot ingest` and the snapshot give.
+func (p *pass) walkAPI(ctx context.Context) error {
+	if !p.wantsGroup(NameAPILifecycle) || ctx.Err() != nil {
+		return nil
+	}
+	c, err := p.apiBase(ctx)
+	switch {
+	case errors.Is(err, ErrNoCorpus):
+		return nil // nothing could be applied; a pass with other news says why
+	case err != nil:
+		return err
+	}
+	lcs := c.lifecycles
+	if got := p.parts[NameLifecycle]; got != nil {
+		lcs = append(slices.Clone(lcs), got.corpus.Lifecycles...)
+	}
+	held := heldAPI(c.sources)
+	p.apiTypes = c.types
+	for _, t := range latestAPITags(lcs) {
+		src := apiSource(p.r.cfg.URLs.APILifecycle, t.release, t.String())
+		if !p.wanted(src) || ctx.Err() != nil {
+			continue
+		}
+		if h, ok := held[t.release]; ok && h.tag.covers(t) && !p.validated(src) {
+			p.skipHeld(src, h.id)
+			continue
+		}
+		p.ask(ctx, src)
+	}
+	return nil
+}
+
+// apiBase returns what walkAPI needs of the stored corpus: read once per
+// knowledge generation and kept by the Refresher.
+func (p *pass) apiBase(ctx context.Context) (*apiBase, error) {
+	gen, err := p.r.cfg.Store.Generation(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if b := p.r.api; b != nil && b.generation == gen {
+		return b, nil
+	}
+	c, err := p.base(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := &apiBase{generation: gen, lifecycles: c.Lifecycles, sources: c.Sources, types: c.APITypes}
+	p.r.api = b
+	return b, nil
+}
+
+// validated reports whether src's state holds the validators of what src
+// itself gave the knowledge, which still holds it: a conditional request
+// can then confirm it cheaply.
+func (p *pass) validated(src source) bool {
+	st := p.states[src.name]
+	return st.URL == src.shown() && (st.ETag != "" || st.LastModified != "") && len(st.IDs) > 0 && p.holds(st)
+}
+
+// skipHeld records src as not asked: the knowledge holds id, its tag or a
+// later patch of its release. Its state is cleared of any failure (what
+// it would give is held), and of validators of another URL.
+func (p *pass) skipHeld(src source, id string) {
+	now := p.r.cfg.Now()
+	st := p.states[src.name]
+	if st.URL != src.shown() {
+		st.ETag, st.LastModified, st.IDs = "", "", nil
+	}
+	st.URL, st.Checked, st.Succeeded = src.shown(), now, now
+	st.Result, st.Error, st.Failures, st.FailingSince, st.RetryAt = ResultNotModified, "", 0, time.Time{}, time.Time{}
+	p.states[src.name] = st
+	p.report.Outcomes = append(p.report.Outcomes, Outcome{Name: src.name, URL: src.shown(), Result: ResultNotModified,
+		Detail: fmt.Sprintf("the knowledge holds %s, and a tag never changes: not asked", id)})
 }
 
 // ask asks one source, if wanted and due, and records the outcome.
@@ -291,7 +419,16 @@ func (p *pass) fetch(ctx context.Context, src source, st store.SourceState, o *O
 	}
 	defer resp.Body.Close()
 	body := &counter{r: resp.Body}
-	got, err := read(src, body, p.r.cfg.Limits, httpDay(resp.LastModified))
+	var got *part
+	if src.kind == kindAPI {
+		var types []knowledge.APIType
+		got, types, err = readAPI(src, body, p.apiTypes)
+		if err == nil {
+			p.apiTypes = types
+		}
+	} else {
+		got, err = read(src, body, p.r.cfg.Limits, httpDay(resp.LastModified))
+	}
 	o.Bytes = body.n
 	if err != nil {
 		return nil, err

@@ -1,9 +1,12 @@
 package refresh
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,8 +22,9 @@ var day0 = time.Date(2031, 2, 3, 4, 0, 0, 0, time.UTC)
 
 // TestRunReadsEverySourceThenAsksIfAnythingChanged: a first pass over a
 // new database reads every source (the releases known from the built-in
-// snapshot, then the next until two in a row are missing), the second
-// asks each with its ETag and changes nothing.
+// snapshot, then the next until two in a row are missing; k8s.io/api's
+// releases unless the snapshot holds their tags, see api_test.go), the
+// second asks each with its ETag and changes nothing.
 func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 	u := upstreamtest.Shared(t)
 	clock := &testClock{now: day0}
@@ -42,8 +46,20 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 			t.Errorf("%s: %s; want not published", name, o.Line())
 		}
 	}
-	if c := rep.Counts(); c[ResultUpdated] != 27 {
+	if c := countsBut(rep, NameAPILifecycle+"/"); c[ResultUpdated] != 27 {
 		t.Errorf("results %v; want 27 sources read (kep.yaml, lifecycle, patches, 12 notes, 12 pages)", c)
+	}
+	apis := 0
+	for _, o := range rep.Outcomes {
+		if strings.HasPrefix(o.Name, NameAPILifecycle+"/") {
+			apis++
+			if o.Result != ResultUpdated && o.Result != ResultNotModified {
+				t.Errorf("%s; want it read, or held already", o.Line())
+			}
+		}
+	}
+	if want := len(u.APITags()); apis != want {
+		t.Errorf("%d API lifecycle sources; want one per release the lifecycle names from 1.19 (%d)", apis, want)
 	}
 	if st := rep.Stats; st.Changes < 3000 || st.Patches < 500 || st.KEPs < 600 {
 		t.Errorf("stats %+v", st)
@@ -55,7 +71,7 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Applied || rep.Generation != gen || rep.Counts()[ResultNotModified] != 27 {
+	if rep.Applied || rep.Generation != gen || countsBut(rep, NameAPILifecycle+"/")[ResultNotModified] != 27 || rep.Counts()[ResultNotModified] != 27+apis {
 		t.Errorf("second pass: applied %v, generation %d (was %d), results %v", rep.Applied, rep.Generation, gen, rep.Counts())
 	}
 	reqs := u.Requests("/enhancements.tar.gz")
@@ -80,11 +96,16 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 // TestFaultsKeepTheLastGoodKnowledge serves one fault at a time on one
 // source: that source fails (or waits), every other source and the
 // knowledge stay as they were, and the next pass after the fault recovers.
+// The knowledge starts with k8s.io/api up to 1.35, so that the first pass
+// reads 1.36's tarball and the faults meet it.
 func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 	u := upstreamtest.Shared(t)
 	const notes = "/releases/release-1.36/release-notes/release-notes-draft.json"
 	good := u.File(notes)
 	reset := time.Date(2031, 2, 3, 9, 0, 0, 0, time.UTC)
+	api := upstreamtest.APIPath(u.APITags()[knowledge.MustVersion("1.36")])
+	const apiName = "api-lifecycle/1.36"
+	old := apiReleases(t, u, "1.19", "1.35")
 	cases := []struct {
 		name     string
 		path     string
@@ -106,15 +127,7 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 				w.WriteHeader(http.StatusForbidden)
 			}},
 		{name: "connection reset mid-body", path: notes, source: "release-notes/1.36", result: ResultFailed, severity: SeverityFailure, says: "could not fetch it",
-			fault: func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Length", strconv.Itoa(len(good)))
-				w.WriteHeader(http.StatusOK)
-				w.Write(good[:len(good)/3])
-				conn, _, err := http.NewResponseController(w).Hijack()
-				if err == nil {
-					conn.Close()
-				}
-			}},
+			fault: resetAfterAThird(good)},
 		{name: "truncated archive", path: "/enhancements.tar.gz", source: NameKEPYAML, result: ResultFailed, severity: SeverityBadInput, says: "was refused: read kep.yaml tarball",
 			body: nil},
 		{name: "invalid JSON", path: notes, source: "release-notes/1.36", result: ResultFailed, severity: SeverityBadInput, says: "was refused",
@@ -136,6 +149,30 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 					}
 				}
 			}},
+		// k8s.io/api's tarball of a release meets the same faults
+		{name: "api: server error", path: api, source: apiName, result: ResultFailed, severity: SeverityFailure, says: "HTTP 500",
+			fault: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", http.StatusInternalServerError) }},
+		{name: "api: rate limited", path: api, source: apiName, result: ResultRateLimited, severity: SeverityFailure, says: "rate limited until 2031-02-03T09:00:00Z",
+			fault: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("X-RateLimit-Remaining", "0")
+				w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
+				w.WriteHeader(http.StatusForbidden)
+			}},
+		{name: "api: connection reset mid-body", path: api, source: apiName, result: ResultFailed, severity: SeverityFailure, says: "could not fetch it",
+			fault: resetAfterAThird(u.File(api))},
+		{name: "api: truncated archive", path: api, source: apiName, result: ResultFailed, severity: SeverityBadInput, says: "was refused: read module tarball",
+			body: u.File(api)[:len(u.File(api))/2]},
+		{name: "api: invalid content", path: api, source: apiName, result: ResultFailed, severity: SeverityBadInput, says: "was refused: no API package found",
+			body: upstreamtest.PackAPIRelease(t, t.TempDir(), "v0.36.4", day0)},
+		{name: "api: slow server beyond the timeout", path: api, source: apiName, result: ResultFailed, severity: SeverityFailure, says: "timed out",
+			fault: func(w http.ResponseWriter, r *http.Request) {
+				select {
+				case <-r.Context().Done():
+				case <-time.After(5 * time.Second):
+				}
+			}},
+		{name: "api: huge archive beyond the cap", path: api, source: apiName, result: ResultFailed, severity: SeverityBadInput, says: "over the cap",
+			fault: hugeTarGz("api-0.36.4/testdata/blob", 40<<20)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,8 +181,11 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 				c.Fetch.Timeout = 2 * time.Second
 				c.Fetch.MaxBytes = 32 << 20
 			})
-			if _, err := r.Run(t.Context(), Options{}); err != nil {
+			seedAPI(t, kb, old...)
+			if rep, err := r.Run(t.Context(), Options{}); err != nil {
 				t.Fatal(err)
+			} else if o := outcome(t, rep, apiName); o.Result != ResultUpdated {
+				t.Fatalf("the first pass did not read k8s.io/api 1.36: %s", o.Line())
 			}
 			before := snapshotOf(t, kb)
 			if tc.name == "truncated archive" {
@@ -245,10 +285,51 @@ func snapshotOf(t *testing.T, kb *store.KnowledgeStore) knowledgeParts {
 			for _, r := range part.Releases {
 				b.WriteString(r.Theme + r.Date)
 			}
+			for _, at := range c.APITypes { // merged across releases: those whose markers or Last this source gave
+				if at.Source == id {
+					fmt.Fprintf(&b, "|%+v", at)
+				}
+			}
 		}
 		out.parts[name] = b.String()
 	}
 	return out
+}
+
+// resetAfterAThird answers with body's length, sends a third of it and
+// drops the connection.
+func resetAfterAThird(body []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(body[:len(body)/3])
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}
+}
+
+// hugeTarGz streams a well-formed .tar.gz, stored without compression, of
+// one entry name of size zero bytes: a body that grows past the fetch's
+// cap while the archive reads on.
+func hugeTarGz(name string, size int64) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		zw, _ := gzip.NewWriterLevel(w, gzip.NoCompression)
+		tw := tar.NewWriter(zw)
+		if tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o644, Size: size}) != nil {
+			return
+		}
+		chunk := make([]byte, 1<<20)
+		for n := int64(0); n < size; n += int64(len(chunk)) {
+			if _, err := tw.Write(chunk[:min(int64(len(chunk)), size-n)]); err != nil {
+				return
+			}
+		}
+		tw.Close()
+		zw.Close()
+	}
 }
 
 func otherIDs(c *knowledge.Corpus, keep string) []string {

@@ -1,8 +1,9 @@
 // Package upstreamtest is a fake of every source kepbot refreshes from,
 // for tests: kubernetes/enhancements' tarball, sig-release's releases
-// folder and endoflife.date's files, served over plain http on 127.0.0.1
-// from ../shared as the real sources lay it out, with ETags. Nothing from
-// ../shared is copied into the repository: it is read at test time.
+// folder, endoflife.date's files and kubernetes/api's tarballs per tag,
+// served over plain http on 127.0.0.1 from ../shared as the real sources
+// lay it out, with ETags. Nothing from ../shared is copied into the
+// repository: it is read (and packed) at test time.
 package upstreamtest
 
 import (
@@ -11,28 +12,38 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/lifecycle"
+	"github.com/kepbot/kepbot/knowledge/provenance"
 )
 
 // Upstream is a fake of every source kepbot reads, over plain http on
-// 127.0.0.1: the enhancements tarball, sig-release's releases folder and
-// endoflife.date's two files, served from ../shared with ETags; a test
-// may replace any path's answer (a fault) and reads the requests made.
+// 127.0.0.1: the enhancements tarball, sig-release's releases folder,
+// endoflife.date's two files and kubernetes/api's tarballs (APIPath),
+// served from ../shared with ETags; a path it does not hold answers 404 (an
+// unpublished release or tag); a test may replace any path's answer (a
+// fault) and reads the requests made.
 type Upstream struct {
 	*httptest.Server
 	mu     sync.Mutex
 	files  map[string][]byte
 	faults map[string]http.HandlerFunc
 	reqs   map[string][]http.Header
+	// apiTags are the k8s.io/api tags served, by release.
+	apiTags map[knowledge.Version]string
 }
 
 // Shared serves ../shared as the real sources lay it out.
@@ -63,6 +74,15 @@ func Shared(t testing.TB) *Upstream {
 			t.Fatal(err)
 		}
 		u.files[f.path] = b
+	}
+	u.apiTags = map[knowledge.Version]string{}
+	for _, tg := range apiTags(t, u.files["/lifecycle/kubernetes.md"]) {
+		dir := filepath.Join(root, "data", "api-lifecycle", "k8s.io-api", "release-"+tg.release.String())
+		if _, err := os.Stat(dir); err != nil {
+			continue // no copy of that release: its tag is not published here
+		}
+		u.files[APIPath(tg.tag)] = PackAPIRelease(t, dir, tg.tag, tg.date)
+		u.apiTags[tg.release] = tg.tag
 	}
 	u.Server = httptest.NewServer(http.HandlerFunc(u.serve))
 	t.Cleanup(u.Close)
@@ -129,20 +149,121 @@ func (u *Upstream) Requests(path string) []http.Header {
 }
 
 // URLs are the fake's URLs of the sources: the tarball, the releases
-// folder, the lifecycle file and the patch list.
-type URLs struct{ Sync, Relnotes, Lifecycle, Patches string }
+// folder, the lifecycle file, the patch list and the folder of
+// kubernetes/api's tarballs per tag.
+type URLs struct{ Sync, Relnotes, Lifecycle, Patches, APILifecycle string }
 
 // URLs returns where each source is served.
 func (u *Upstream) URLs() URLs {
 	return URLs{Sync: u.URL + "/enhancements.tar.gz", Relnotes: u.URL + "/releases",
-		Lifecycle: u.URL + "/lifecycle/kubernetes.md", Patches: u.URL + "/patches/kubernetes.json"}
+		Lifecycle: u.URL + "/lifecycle/kubernetes.md", Patches: u.URL + "/patches/kubernetes.json",
+		APILifecycle: u.URL + apiFolder}
 }
 
 // Env returns the variables that point `bot serve` and `bot sync` at u.
 func (u *Upstream) Env() map[string]string {
 	x := u.URLs()
 	return map[string]string{"BOT_SYNC_URL": x.Sync, "BOT_RELNOTES_URL": x.Relnotes, "BOT_LIFECYCLE_URL": x.Lifecycle,
-		"BOT_PATCHES_URL": x.Patches, "BOT_SOURCES_ALLOW_HOSTS": "127.0.0.1"}
+		"BOT_PATCHES_URL": x.Patches, "BOT_API_LIFECYCLE_URL": x.APILifecycle, "BOT_SOURCES_ALLOW_HOSTS": "127.0.0.1"}
+}
+
+// apiFolder is where the fake serves kubernetes/api's tarballs, as GitHub
+// does.
+const apiFolder = "/api/archive/refs/tags"
+
+// APIPath is the path of kubernetes/api's tarball at tag (v0.30.14).
+func APIPath(tag string) string { return apiFolder + "/" + tag + ".tar.gz" }
+
+// APITags returns the k8s.io/api tags served, by release: for each release
+// of the api-lifecycle data that the lifecycle file names a latest patch
+// of, that patch's tag (1.30.14 is v0.30.14).
+func (u *Upstream) APITags() map[knowledge.Version]string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return maps.Clone(u.apiTags)
+}
+
+// APIGroups are the group folders of k8s.io/api the fake's tarballs hold:
+// a few, so that they stay small, with types added, dropped and re-marked
+// across releases (flowcontrol v1beta3 from 1.26 and v1 from 1.29,
+// networking v1alpha1 gone in 1.34, resource v1 from 1.34, storagemigration
+// v1beta1 from 1.35).
+var APIGroups = []string{"flowcontrol", "networking", "resource", "storagemigration"}
+
+type apiTag struct {
+	release knowledge.Version
+	tag     string
+	date    time.Time
+}
+
+// apiTags reads the lifecycle file's latest patch of each release from 1.19.
+func apiTags(t testing.TB, md []byte) []apiTag {
+	t.Helper()
+	c, _, err := lifecycle.ParseLifecycle("kubernetes.md", md, provenance.Stamp{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []apiTag
+	for _, l := range c.Lifecycles {
+		patch, ok := strings.CutPrefix(l.Latest, l.Release.String()+".")
+		if !ok || l.Release.Less(knowledge.Version{Major: 1, Minor: 19}) {
+			continue
+		}
+		date, err := time.Parse(time.DateOnly, l.LatestDate)
+		if err != nil {
+			date = time.Date(2026, 7, 24, 0, 0, 0, 0, time.UTC)
+		}
+		out = append(out, apiTag{release: l.Release, tag: fmt.Sprintf("v0.%d.%s", l.Release.Minor, patch), date: date.Add(12 * time.Hour)})
+	}
+	return out
+}
+
+// PackAPIRelease packs the APIGroups folders of dir, one release of the
+// api-lifecycle data (k8s.io-api/release-1.N), as GitHub's tarball of
+// kubernetes/api at tag: a PAX header naming a commit made from the tag,
+// one top folder api-0.N.P/, every entry stamped with at.
+func PackAPIRelease(t testing.TB, dir, tag string, at time.Time) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := sha256.Sum256([]byte("kubernetes/api " + tag))
+	top := "api-" + strings.TrimPrefix(tag, "v")
+	must(tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": hex.EncodeToString(sum[:20])}}))
+	must(tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: top + "/", Mode: 0o755, ModTime: at}))
+	for _, g := range APIGroups {
+		gdir := filepath.Join(dir, g)
+		if _, err := os.Stat(gdir); err != nil {
+			continue // not in this release
+		}
+		must(filepath.WalkDir(gdir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			name := top + "/" + filepath.ToSlash(rel)
+			if d.IsDir() {
+				return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: 0o755, ModTime: at})
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o644, Size: int64(len(data)), ModTime: at}); err != nil {
+				return err
+			}
+			_, err = tw.Write(data)
+			return err
+		}))
+	}
+	must(tw.Close())
+	must(zw.Close())
+	return buf.Bytes()
 }
 
 // PackDir packs dir as GitHub does: a PAX header naming the commit, one
