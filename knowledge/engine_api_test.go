@@ -108,7 +108,7 @@ func TestAPIAnswers(t *testing.T) {
 			}
 			for _, tc := range []struct {
 				q, code, says string
-				suggest   string
+				suggest       string
 			}{
 				{"api cert-manager.io/v1", knowledge.ENOTFOUND, "not built into Kubernetes", ""},
 				{"api Ingres", knowledge.ENOTFOUND, "serves a kind", "api Ingress"},
@@ -123,7 +123,6 @@ func TestAPIAnswers(t *testing.T) {
 		})
 	}
 }
-
 
 // TestScanAnswer: a scan question with its manifest in the same message,
 // answered on the snapshot and the corpus; the Secret's value and a

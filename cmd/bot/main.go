@@ -54,7 +54,7 @@ func commands() []command {
 		{"ask", "ask [--db PATH] [--json] QUESTION...   answer one question (--json - reads one a line from stdin)", runAsk},
 		{"scan", "scan --to VERSION [--from VERSION] [--json] [--db PATH] PATH...   which manifests use API versions removed or deprecated by VERSION (exit 0 none, 4 deprecated, 5 removed)", runScan},
 		{"ingest", "ingest [--db PATH] PATH...   replace the knowledge with what these files and folders hold", runIngest},
-		{"sync", "sync [--db PATH] [--url URL] [--from DIR|FILE] [--timeout DURATION]   refresh kep.yaml from kubernetes/enhancements", runSync},
+		{"sync", "sync [--db PATH] [--url URL] [--from DIR|FILE] [--timeout DURATION]   refresh every source (kep.yaml, release notes and pages, lifecycle, patches, k8s.io/api), or --only some", runSync},
 		{"digest", "digest preview --channel ID [--platform P] [--db PATH] [--json]   print the digest a channel would get now, without sending it", runDigest},
 		{"check", "check [--db PATH] [--json]   list where the sources disagree (kep.yaml is trusted)", runCheck},
 		{"snapshot", "snapshot [--out FILE] [SHARED]   rebuild the built-in snapshot from the shared sources", runSnapshot},
