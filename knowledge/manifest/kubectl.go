@@ -1,0 +1,162 @@
+package manifest
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// `kubectl version` output pasted among manifests names the cluster's
+// release, which is what a scan is against. It comes in three forms:
+//
+//	Client Version: v1.29.1                  (plain; kubectl 1.28 and later,
+//	Kustomize Version: v5.0.4                 or --short before)
+//	Server Version: v1.28.3
+//
+//	Server Version: version.Info{Major:"1", Minor:"22", GitVersion:"v1.22.3", ...}
+//
+//	serverVersion:                           (-o yaml; -o json has the same keys)
+//	  gitVersion: v1.28.3
+//	  major: "1"
+//	  minor: "28"
+//
+// Managed clusters say minor "28+"; that is 28. Only a document that is
+// not an object is looked at, and only digits are kept from it.
+
+// kubectlVersion reports whether document text is `kubectl version`
+// output, and the server's release in it ("1.28"; "" when it names no
+// server, as when the server could not be reached).
+func kubectlVersion(text []byte) (server string, ok bool) {
+	for rest := text; len(rest) > 0; {
+		var b []byte
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			b, rest = rest[:i], rest[i+1:]
+		} else {
+			b, rest = rest, nil
+		}
+		b = bytes.TrimLeft(b, " \t{\"")
+		switch {
+		case bytes.HasPrefix(b, []byte("Client Version:")), bytes.HasPrefix(b, []byte("Kustomize Version:")):
+			ok = true
+		case bytes.HasPrefix(b, []byte("Server Version:")):
+			ok = true
+			if v := infoVersion(b); v != "" {
+				server = v
+			}
+		case bytes.HasPrefix(b, []byte("clientVersion\"")), bytes.HasPrefix(b, []byte("clientVersion:")),
+			bytes.HasPrefix(b, []byte("serverVersion\"")), bytes.HasPrefix(b, []byte("serverVersion:")):
+			ok = true
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	if server == "" {
+		server = structuredVersion(text)
+	}
+	return server, true
+}
+
+// infoVersion reads the release from a "Server Version:" line: v1.28.3,
+// or version.Info{Major:"1", Minor:"22+", GitVersion:"v1.22.3-eks", ...}.
+func infoVersion(b []byte) string {
+	b = bytes.TrimSpace(b[len("Server Version:"):])
+	if !bytes.HasPrefix(b, []byte("version.Info{")) {
+		return gitVersion(b)
+	}
+	if v := release(fieldValue(b, "Major"), fieldValue(b, "Minor")); v != "" {
+		return v
+	}
+	return gitVersion(fieldValue(b, "GitVersion"))
+}
+
+// structuredVersion reads major and minor (or gitVersion) of the
+// serverVersion of -o yaml or -o json output.
+func structuredVersion(text []byte) string {
+	i := bytes.Index(text, []byte("serverVersion"))
+	if i < 0 {
+		return ""
+	}
+	sv := text[i+len("serverVersion"):]
+	for _, other := range []string{"clientVersion", "kustomizeVersion"} {
+		if j := bytes.Index(sv, []byte(other)); j >= 0 {
+			sv = sv[:j]
+		}
+	}
+	if v := release(fieldValue(sv, "major"), fieldValue(sv, "minor")); v != "" {
+		return v
+	}
+	return gitVersion(fieldValue(sv, "gitVersion"))
+}
+
+// fieldValue finds key (a whole word, maybe quoted) followed by ':' and
+// returns the value after it, without quotes: letters, digits, and
+// . + - only.
+func fieldValue(b []byte, key string) []byte {
+	for from := 0; ; {
+		i := bytes.Index(b[from:], []byte(key))
+		if i < 0 {
+			return nil
+		}
+		i += from
+		from = i + len(key)
+		if i > 0 && isWordByte(b[i-1]) {
+			continue
+		}
+		j := i + len(key)
+		if j < len(b) && b[j] == '"' {
+			j++
+		}
+		for j < len(b) && b[j] == ' ' {
+			j++
+		}
+		if j == len(b) || b[j] != ':' {
+			continue
+		}
+		j++
+		for j < len(b) && (b[j] == ' ' || b[j] == '"' || b[j] == '\'') {
+			j++
+		}
+		k := j
+		for k < len(b) && (isWordByte(b[k]) || b[k] == '.' || b[k] == '+' || b[k] == '-') {
+			k++
+		}
+		return b[j:k]
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// release makes "1.28" of major "1" and minor "28" or "28+".
+func release(major, minor []byte) string {
+	ma, mi := digits(major), digits(minor)
+	if ma == "" || mi == "" {
+		return ""
+	}
+	return ma + "." + mi
+}
+
+// gitVersion makes "1.28" of "v1.28.3" (or "v1.28.3-gke.100", "1.28").
+func gitVersion(b []byte) string {
+	b = bytes.TrimPrefix(b, []byte("v"))
+	i := bytes.IndexByte(b, '.')
+	if i < 0 {
+		return ""
+	}
+	return release(b[:i], b[i+1:])
+}
+
+// digits returns the number b starts with (at most 3 digits), without
+// leading zeros; "" when it does not start with one.
+func digits(b []byte) string {
+	n := 0
+	for n < len(b) && n < 4 && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 3 {
+		return ""
+	}
+	v, _ := strconv.Atoi(string(b[:n]))
+	return strconv.Itoa(v)
+}
