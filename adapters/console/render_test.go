@@ -114,6 +114,26 @@ func handAnswers() map[string]*knowledge.Answer {
 				{KEP: 9002, Title: "Widget volumes", Rank: 2},
 			},
 		},
+		"scan": {
+			Kind: knowledge.KindScan, Title: "Scan for Kubernetes 1.32 → 1.36", Query: "scan 1.32 1.36",
+			Text: "4 objects: 2 removed by 1.36, 1 deprecated, 1 not built-in.",
+			Facts: []knowledge.Fact{
+				{Name: "Removed in 1.22: extensions/v1beta1 Ingress", Value: "use networking.k8s.io/v1 Ingress (served since 1.19) · per the deprecated API migration guide · 2 objects: prod/web (document 1), prod/api (document 4)"},
+				{Name: "Deprecated in 1.34: storage.k8s.io/v1beta1 VolumeAttributesClass", Value: "use storage.k8s.io/v1 VolumeAttributesClass (served since 1.34) · removal planned for 1.39 · per k8s.io/api v0.36.0's lifecycle markers, not confirmed by a release note · 1 object: fast (document 2)"},
+				{Name: "Not built in: example.com/v1 Widget", Value: "not built into Kubernetes: example.com is a CustomResourceDefinition's or an aggregated API's group · 1 object: gadget (document 3)"},
+			},
+			Notes:   []string{"document 5, line 3: a quoted value is not closed"},
+			Sources: []knowledge.SourceRef{{Name: "Kubernetes deprecated API migration guide (en)"}, {Name: "k8s.io/api v0.36.0", AsOf: "2026-04-22"}},
+		},
+		"api": {
+			Kind: knowledge.KindAPI, Title: "API Ingress", Query: "api Ingress",
+			Text: "Ingress: served in 1.36: networking.k8s.io/v1 Ingress; removed: extensions/v1beta1 Ingress (1.22).",
+			Facts: []knowledge.Fact{
+				{Name: "extensions/v1beta1 Ingress", Value: "beta · introduced 1.1 · deprecated 1.14 · removed in 1.22 (the deprecated API migration guide) · use networking.k8s.io/v1 Ingress (served since 1.19)"},
+				{Name: "networking.k8s.io/v1 Ingress", Value: "GA · introduced 1.19 · served in 1.36"},
+			},
+			Sources: []knowledge.SourceRef{{Name: "Kubernetes deprecated API migration guide (en)"}},
+		},
 		"releases": {
 			Kind: knowledge.KindReleases, Title: "Known releases", Text: "I know 3 releases from their announcements and release notes: 1.40, 1.41, 1.42.",
 			Releases: []knowledge.ReleaseFacts{

@@ -71,6 +71,16 @@ func WithRecorder(rec Recorder) Option {
 // without those names (question.NewReader(nil)).
 func WithReader(r *question.Reader) Option { return func(a *Adapter) { a.reader = r } }
 
+// WithAttachmentTimeout bounds each download of a scanned attachment
+// (default DefaultAttachmentTimeout).
+func WithAttachmentTimeout(d time.Duration) Option {
+	return func(a *Adapter) {
+		if d > 0 {
+			a.attachmentTimeout = d
+		}
+	}
+}
+
 // WithClock makes signature windows, rate limits and refusals use now.
 func WithClock(now func() time.Time) Option {
 	return func(a *Adapter) {
@@ -109,6 +119,11 @@ type Adapter struct {
 
 	pauser Pauser             // nil: deleted channels pause nothing
 	lister SubscriptionLister // nil: a server's removal pauses nothing
+
+	// attachments downloads the files of scans (attachments.go), each
+	// within attachmentTimeout.
+	attachments       *http.Client
+	attachmentTimeout time.Duration
 }
 
 // NewAdapter returns the Discord adapter for cfg (defaults are filled in
@@ -139,6 +154,8 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 		now:          time.Now,
 		inlineBudget: inlineBudget,
 		base:         context.Background(),
+
+		attachmentTimeout: DefaultAttachmentTimeout,
 	}
 	a.SetCatalog(catalog)
 	for _, o := range opts {
@@ -147,6 +164,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 	if a.reader == nil {
 		a.reader = question.NewReader(nil)
 	}
+	a.attachments = a.newAttachmentClient()
 	if cfg.PublicKey != "" {
 		key, _ := hex.DecodeString(cfg.PublicKey) // Validate checked it
 		a.publicKey = ed25519.PublicKey(key)

@@ -99,7 +99,8 @@ func choices(cat Catalog, d discordgo.ApplicationCommandInteractionData) []*disc
 	switch {
 	case sub == "kep" && opt == "number":
 		return kepChoices(cat.KEPs(), typed)
-	case (sub == "release" && opt == "version") || (sub == "diff" && (opt == "from" || opt == "to")) || (sub == "subscribe" && opt == "from"):
+	case (sub == "release" && opt == "version") || (sub == "diff" && (opt == "from" || opt == "to")) || (sub == "subscribe" && opt == "from") ||
+		(sub == "scan" && (opt == "target" || opt == "from")):
 		q := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(typed)), "v")
 		return nameChoices(cat.Versions(), q, false)
 	case sub == "gate" && opt == "name":

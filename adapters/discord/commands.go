@@ -71,6 +71,11 @@ func Commands() []*discordgo.ApplicationCommand {
 			sub("diff", "What graduated, was deprecated or removed between two releases",
 				str("from", "The release you run, e.g. 1.29", true, true),
 				str("to", "The release you go to, e.g. 1.32", true, true)),
+			sub("scan", "Which APIs your manifests use that are removed or deprecated in a release",
+				str("target", "The release you go to, e.g. 1.36", true, true),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment, Name: "file",
+					Description: "Your manifests: one .yaml or .json file of up to 1 MiB", Required: true},
+				str("from", "The release you run now, e.g. 1.32", false, true)),
 			sub("ask", "Ask in the words you would type after !k8s",
 				str("text", "A question, e.g. 1.29 ga or kep 4639", true, false)),
 			sub("subscribe", "Post deprecation and removal digests here (Manage Channels or Manage Server)",
@@ -117,6 +122,12 @@ func commandText(d discordgo.ApplicationCommandInteractionData) (string, error) 
 		parts = []string{"search", v("words")}
 	case "diff":
 		parts = []string{"diff", v("from"), v("to")}
+	case "scan": // the manifests come in the file option: scanAttachment
+		parts = []string{"scan"}
+		if from := v("from"); from != "" {
+			parts = append(parts, from)
+		}
+		parts = append(parts, v("target"))
 	case "ask":
 		parts = []string{v("text")}
 	case "subscribe":

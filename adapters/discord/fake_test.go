@@ -25,9 +25,10 @@ type fakeDiscord struct {
 	mu       sync.Mutex
 	requests []recorded
 	override func(r *http.Request) (status int, body string, ok bool)
-	headers  http.Header       // added to every answer of an override
-	nonces   map[string]string // nonce → the message made with it (enforce_nonce)
-	made     int               // messages made
+	headers  http.Header                 // added to every answer of an override
+	nonces   map[string]string           // nonce → the message made with it (enforce_nonce)
+	made     int                         // messages made
+	attach   map[string]http.HandlerFunc // what /attachments/NAME serves, as the CDN would
 
 	got      chan recorded     // every request, as it arrives
 	identify chan identifyData // the Identify of each connection
@@ -59,6 +60,17 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		fmt.Fprintf(w, `{"url":"ws://%s/gw"}`, r.Host)
 	})
 	mux.HandleFunc("GET /gw/", f.gateway)
+	mux.HandleFunc("GET /attachments/", func(w http.ResponseWriter, r *http.Request) {
+		f.record(r)
+		f.mu.Lock()
+		h, ok := f.attach[strings.TrimPrefix(r.URL.Path, "/attachments/")]
+		f.mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h(w, r)
+	})
 	mux.HandleFunc("/api/v9/", f.rest)
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(func() {
@@ -67,6 +79,26 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.srv.Close()
 	})
 	return f
+}
+
+// serveAttachment makes the fake's CDN serve name with h.
+func (f *fakeDiscord) serveAttachment(name string, h http.HandlerFunc) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.attach == nil {
+		f.attach = map[string]http.HandlerFunc{}
+	}
+	f.attach[name] = h
+}
+
+// attachmentSignature is the signed part of every attachment URL the
+// fake hands out: it must never reach a log.
+const attachmentSignature = "hm=5f1e2d3c4b5a69788796a5b4c3d2e1f0sig"
+
+// attachmentURL is a signed CDN URL of name on the fake, as Discord
+// writes them (ex, is and hm parameters).
+func (f *fakeDiscord) attachmentURL(name string) string {
+	return f.srv.URL + "/attachments/" + name + "?ex=6790a1b2&is=678f5032&" + attachmentSignature + "&"
 }
 
 // gatewayURL is the fake's gateway, as DISCORD_GATEWAY_URL.

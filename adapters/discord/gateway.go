@@ -26,9 +26,11 @@ func (a *Adapter) onReady(_ *discordgo.Session, r *discordgo.Ready) {
 }
 
 // onMessageCreate answers a message addressed to kepbot: `!k8s …`, a
-// leading mention of the bot, or anything in a DM. It ignores bots
-// (itself included), webhooks and system messages, channels that refused
-// kepbot recently, and people asking faster than their limit (told once).
+// leading mention of the bot, or anything in a DM; a scan reads the
+// manifests after its question and the file attached (scanMessage). It
+// ignores bots (itself included), webhooks and system messages, channels
+// that refused kepbot recently, and people asking faster than their limit
+// (told once).
 func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCreate) {
 	if m == nil || m.Message == nil || m.Author == nil || m.Author.Bot || m.Author.System || m.WebhookID != "" {
 		return
@@ -64,6 +66,10 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 		return
 	}
 	origin := knowledge.Origin{Platform: Platform, Workspace: m.GuildID, Channel: m.ChannelID, User: m.Author.ID, UserName: m.Author.Username}
+	if head, inline, scan := splitScan(text); scan {
+		a.scanMessage(ctx, m, head, inline, origin, log)
+		return
+	}
 	if question.ChangesSubscription(text) {
 		var how string
 		origin.CanManage, how = a.messageCanManage(ctx, m, log)

@@ -321,3 +321,31 @@ func BenchmarkInteractionRefusal(b *testing.B) {
 		})
 	}
 }
+
+// TestInteractionDeferredOneMessage: a slow answer that fits one message
+// is edited into the deferred response and nothing follows (there once
+// was a call of the nil "nothing follows" function here).
+func TestInteractionDeferredOneMessage(t *testing.T) {
+	f := newFakeDiscord(t)
+	release := make(chan struct{})
+	ans := &answerFunc{fn: func(ctx context.Context, q knowledge.Question) (*knowledge.Answer, error) {
+		<-release
+		return &knowledge.Answer{Kind: knowledge.KindSearch, Title: "Search: widget", Text: "One."}, nil
+	}}
+	a, key, mux := httpAdapter(t, ans, nil, f.srv.URL)
+	a.inlineBudget = 20 * time.Millisecond
+	w := httptest.NewRecorder()
+	mux.ServeHTTP(w, signed(key, now, interactionBody(t, "d2", discordgo.InteractionApplicationCommand, invocation("search", "words", "widget"))))
+	if !strings.HasPrefix(w.Body.String(), `{"type":5`) {
+		t.Fatalf("slow answer: %s, want a type 5 deferral", w.Body)
+	}
+	close(release)
+	edit := f.next("PATCH", "/api/v9/webhooks/"+testAppID+"/"+testInteractionToken+"/messages/@original", 5*time.Second)
+	if !strings.Contains(string(edit.Body), "Search: widget") {
+		t.Errorf("edit of the original lacks the answer: %.200s", edit.Body)
+	}
+	a.wg.Wait()
+	if n := f.checkAllMessagesMuted(t); n != 1 {
+		t.Errorf("%d messages through the webhook, want 1", n)
+	}
+}

@@ -66,6 +66,9 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		log.Info().Msg("discord: user over their question rate")
 		return reply(textMessage(limitedText, true)), nil
 	}
+	if isScanCommand(i) {
+		return a.interactScan(i, knowledge.Origin{Platform: Platform, Workspace: i.GuildID, Channel: i.ChannelID, User: user, UserName: name}, log)
+	}
 	text, err := interactionText(i, button)
 	if err != nil {
 		return reply(errorMessage(knowledge.ErrorAnswer(err))), nil
@@ -113,7 +116,9 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 			log.Warn().Str("error", err.Error()).Msg("discord: deferred response edit failed")
 			return
 		}
-		a.followups(i, log, msgs[1:])(ctx)
+		if more := a.followups(i, log, msgs[1:]); more != nil {
+			more(ctx)
+		}
 	}
 }
 

@@ -25,7 +25,9 @@ const (
 // one line a release (version — date · theme · counts) with those not
 // announced in a field; lists, searches and a SIG's KEPs as lines; diffs
 // and upgrades with the APIs no longer served first, in a red embed of
-// their own. Lines continue across embeds and messages (at most
+// their own; api and scan answers with a bold line for each API (and
+// each group of objects not built in) over what it says. Lines continue
+// across embeds and messages (at most
 // MaxMessagesAnswer, then "…and N more"). Help is an embed and errors a
 // short text, both ephemeral where the platform allows. All text from the
 // answer is escaped; the messages carry no mentions. "Did you mean"
@@ -67,6 +69,8 @@ func render(a *knowledge.Answer, max int) []Message {
 		return diffDoc(a).messages(max)
 	case a.Kind == knowledge.KindReleases:
 		d = releasesDoc(a)
+	case a.Kind == knowledge.KindAPI || a.Kind == knowledge.KindScan:
+		return factDoc(a).messages(max)
 	default: // lists, searches, a SIG's KEPs
 		d = baseDoc(a, colorList)
 		d.fields = factFields(a.Facts, len(a.Facts) <= 6)

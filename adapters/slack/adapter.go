@@ -96,6 +96,11 @@ type Adapter struct {
 	managers map[string]bool // user IDs that may change subscriptions besides admins
 	manage   manageCache
 	now      func() time.Time
+	// fileClient downloads the files of scans (files.go), each within
+	// fileTimeout; modalKey signs the scan modal's private_metadata.
+	fileClient  *http.Client
+	fileTimeout time.Duration
+	modalKey    []byte
 }
 
 // Option changes an Adapter; tests use them.
@@ -111,6 +116,16 @@ func WithClock(now func() time.Time) Option { return func(a *Adapter) { a.verify
 // interval, a dialer).
 func WithSocketModeOptions(opts ...socketmode.Option) Option {
 	return func(a *Adapter) { a.smOpts = append(a.smOpts, opts...) }
+}
+
+// WithFileTimeout bounds each download of a scanned file (default
+// DefaultFileTimeout).
+func WithFileTimeout(d time.Duration) Option {
+	return func(a *Adapter) {
+		if d > 0 {
+			a.fileTimeout = d
+		}
+	}
 }
 
 // WithReader reads questions with r: the one reader every adapter shares,
@@ -150,6 +165,8 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 		budget:   cfg.InlineBudget,
 		managers: map[string]bool{},
 		now:      time.Now,
+
+		fileTimeout: DefaultFileTimeout,
 	}
 	for _, u := range cfg.SubscriptionManagers {
 		if u = strings.TrimSpace(u); u != "" {
@@ -173,7 +190,9 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 	}
 	if !cfg.BotToken.IsZero() {
 		a.api = a.newClient()
+		a.modalKey = modalKey(cfg.BotToken.Value())
 	}
+	a.fileClient = a.newFileClient()
 	return a, nil
 }
 

@@ -22,9 +22,65 @@ func esc(s string) string {
 	return escaper.Replace(s)
 }
 
-// unescapeSlack undoes Slack's escaping of message text, for the text of a
+// unescaper undoes Slack's escaping of message text, for the text of a
 // mention or a DM before it is parsed as a question.
 var unescaper = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">")
+
+// unslack undoes exactly what Slack does to the text people type before it
+// delivers it (https://docs.slack.dev/messaging/formatting-message-text),
+// so that a manifest pasted in a message or a slash command is scanned as
+// it was pasted: the markup Slack wraps in <…> becomes what was typed (a
+// link's label after |, else the link itself; a mention of a user or a
+// channel @ID or #ID, or @name and #name when it carries one; <!here> and
+// the like @here), and &amp; &lt; &gt; become & < > again. A < or > the
+// person typed arrives escaped, so every raw < starts Slack's markup.
+func unslack(s string) string {
+	if !strings.ContainsAny(s, "<&") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			break
+		}
+		b.WriteString(unescaper.Replace(s[:i]))
+		b.WriteString(unescaper.Replace(markupText(s[i+1 : i+j])))
+		s = s[i+j+1:]
+	}
+	b.WriteString(unescaper.Replace(s))
+	return b.String()
+}
+
+// markupText is what a person typed where Slack wrote the markup m (the
+// text between < and >).
+func markupText(m string) string {
+	target, label, labelled := strings.Cut(m, "|")
+	switch {
+	case strings.HasPrefix(target, "@") || strings.HasPrefix(target, "#"):
+		if labelled && label != "" && !strings.HasPrefix(label, target[:1]) {
+			return target[:1] + label // <@U1|ada> was typed @ada
+		}
+		if labelled && label != "" {
+			return label
+		}
+		return target
+	case strings.HasPrefix(target, "!"):
+		if labelled && label != "" {
+			return label // <!subteam^S1|@team>, <!date^…|fallback>
+		}
+		cmd, _, _ := strings.Cut(target[1:], "^")
+		return "@" + cmd // <!here>, <!channel>, <!everyone>
+	case labelled:
+		return label // <http://example.com|example.com>, <mailto:a@b.io|a@b.io>
+	}
+	return target // <http://example.com>
+}
 
 // cut returns at most n runes of s (raw, before escaping), so that a huge
 // string costs nothing to escape; truncate makes the final cut with "…".

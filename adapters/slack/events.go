@@ -36,6 +36,7 @@ type innerEvent struct {
 	Tokens      struct {
 		Bot []string `json:"bot"` // tokens_revoked: the bot users whose tokens went
 	} `json:"tokens"`
+	Files []slackFile `json:"files"` // a message with files: the one a scan reads
 }
 
 // interaction is the part of a block_actions payload kepbot reads.
@@ -57,6 +58,7 @@ type interaction struct {
 		BlockID  string `json:"block_id"`
 		Value    string `json:"value"`
 	} `json:"actions"`
+	View viewSubmission `json:"view"` // view_submission: the scan form
 }
 
 // slash answers a slash command within the inline budget: it returns the
@@ -95,7 +97,12 @@ func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
 	default:
 		return
 	}
-	if ev.Subtype != "" || ev.BotID != "" || ev.User == "" || ev.User == a.botUserID() || ev.Channel == "" {
+	// A message with files (subtype file_share) is answered only when it
+	// asks for a scan.
+	if (ev.Subtype != "" && ev.Subtype != "file_share") || ev.BotID != "" || ev.User == "" || ev.User == a.botUserID() || ev.Channel == "" {
+		return
+	}
+	if _, _, _, scan := splitScan(ev.Text); ev.Subtype == "file_share" && !scan {
 		return
 	}
 	now := time.Now()
@@ -113,6 +120,9 @@ func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
 	if thread == "" && ev.Type == "app_mention" {
 		thread = ev.TS // answer a channel mention in its thread
 	}
+	if a.eventScan(env, via, thread, now) {
+		return
+	}
 	text := mentionText(ev.Text, a.botUserID())
 	from := origin(env.TeamID, ev.Channel, ev.User, "")
 	a.bg.Go(func() {
@@ -121,11 +131,16 @@ func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
 	})
 }
 
-// onInteraction answers a button: a page button asks the question in its
-// value again and replaces the message with the page asked for; a
-// suggestion button asks the question it suggests and replaces the
-// message (the "did you mean") with its answer.
+// onInteraction answers a submitted scan form (onScanSubmit), or a
+// button: a page button asks the question in its value again and
+// replaces the message with the page asked for; a suggestion button asks
+// the question it suggests and replaces the message (the "did you mean")
+// with its answer.
 func (a *Adapter) onInteraction(p interaction) {
+	if p.Type == "view_submission" {
+		a.onScanSubmit(p)
+		return
+	}
 	if p.Type != "block_actions" || p.ResponseURL == "" {
 		return
 	}

@@ -26,8 +26,13 @@ import (
 type fakeSlack struct {
 	srv       *slacktest.Server
 	mu        sync.Mutex
+	bodies    []string // every request the fake received: path, then body
 	posts     []url.Values
 	responses []map[string]any
+	views     []map[string]any            // views.open requests (JSON)
+	files     map[string]http.HandlerFunc // what /files/NAME serves
+	fileAuth  []string                    // the Authorization header of each file download
+	fileInfo  map[string]string           // files.info: file ID to the file's JSON
 	opens     atomic.Int32
 	conns     atomic.Int32
 	authErr   atomic.Pointer[string]
@@ -63,8 +68,39 @@ const ticket = "tkt-SECRET-9f8e7d"
 // connection (n counts from 1).
 func newFakeSlack(t *testing.T, ws func(n int, c *websocket.Conn)) *fakeSlack {
 	t.Helper()
-	f := &fakeSlack{}
+	f := &fakeSlack{files: map[string]http.HandlerFunc{}, fileInfo: map[string]string{}}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
+		c = recordingCustomize{c, f}
+		c.Handle("/views.open", func(w http.ResponseWriter, r *http.Request) {
+			var m map[string]any
+			_ = json.NewDecoder(r.Body).Decode(&m)
+			f.mu.Lock()
+			f.views = append(f.views, m)
+			f.mu.Unlock()
+			_, _ = io.WriteString(w, `{"ok":true,"view":{"id":"V1"}}`)
+		})
+		c.Handle("/files.info", func(w http.ResponseWriter, r *http.Request) {
+			_ = r.ParseForm()
+			f.mu.Lock()
+			info, ok := f.fileInfo[r.Form.Get("file")]
+			f.mu.Unlock()
+			if !ok {
+				_, _ = io.WriteString(w, `{"ok":false,"error":"file_not_found"}`)
+				return
+			}
+			_, _ = io.WriteString(w, `{"ok":true,"file":`+info+`}`)
+		})
+		c.Handle("/files/", func(w http.ResponseWriter, r *http.Request) {
+			f.mu.Lock()
+			f.fileAuth = append(f.fileAuth, r.Header.Get("Authorization"))
+			h, ok := f.files[strings.TrimPrefix(r.URL.Path, "/files/")]
+			f.mu.Unlock()
+			if !ok {
+				http.NotFound(w, r)
+				return
+			}
+			h(w, r)
+		})
 		c.Handle("/auth.test", func(w http.ResponseWriter, r *http.Request) {
 			if e := f.authErr.Load(); e != nil {
 				_, _ = io.WriteString(w, `{"ok":false,"error":"`+*e+`"}`)
@@ -118,6 +154,54 @@ func newFakeSlack(t *testing.T, ws func(n int, c *websocket.Conn)) *fakeSlack {
 }
 
 func (f *fakeSlack) apiURL() string { return f.srv.GetAPIURL() }
+
+// recordingCustomize records the body of every request a handler gets.
+type recordingCustomize struct {
+	slacktest.Customize
+	f *fakeSlack
+}
+
+func (c recordingCustomize) Handle(pattern string, h http.HandlerFunc) {
+	c.Customize.Handle(pattern, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		c.f.mu.Lock()
+		c.f.bodies = append(c.f.bodies, r.URL.String()+"\n"+string(body))
+		c.f.mu.Unlock()
+		h(w, r)
+	})
+}
+
+// received is everything the fake was sent, request by request.
+func (f *fakeSlack) received() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return strings.Join(f.bodies, "\n\n")
+}
+
+// serveFile makes /files/name answer with h.
+func (f *fakeSlack) serveFile(name string, h http.HandlerFunc) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.files[name] = h
+}
+
+// fileURL is the url_private of /files/name on the fake.
+func (f *fakeSlack) fileURL(name string) string { return f.apiURL() + "files/" + name }
+
+// openedViews returns the views.open requests so far.
+func (f *fakeSlack) openedViews() []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]map[string]any(nil), f.views...)
+}
+
+// fileAuths returns the Authorization header of each file download.
+func (f *fakeSlack) fileAuths() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.fileAuth...)
+}
 
 // responseURL is a response_url on the fake.
 func (f *fakeSlack) responseURL(name string) string { return f.apiURL() + "response/" + name }

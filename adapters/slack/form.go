@@ -17,6 +17,7 @@ type slashCommand struct {
 	Command     string
 	Text        string
 	ResponseURL string
+	TriggerID   string // opens a modal within 3 s of the command
 }
 
 var errBadForm = errors.New("malformed form body")
@@ -24,7 +25,7 @@ var errBadForm = errors.New("malformed form body")
 // slashForm is a slash-command form body cut into the fields kepbot uses,
 // each still form-escaped and pointing into the body.
 type slashForm struct {
-	team, channel, user, userName, command, text, responseURL []byte
+	team, channel, user, userName, command, text, responseURL, triggerID []byte
 }
 
 // scanSlashForm finds the fields kepbot uses in an
@@ -52,6 +53,8 @@ func scanSlashForm(body []byte) (slashForm, error) {
 			dst = &f.text
 		case "response_url":
 			dst = &f.responseURL
+		case "trigger_id":
+			dst = &f.triggerID
 		default:
 			continue
 		}
@@ -71,7 +74,7 @@ func (f *slashForm) decode() (slashCommand, error) {
 		dst *string
 		raw []byte
 	}{{&c.Team, f.team}, {&c.Channel, f.channel}, {&c.User, f.user}, {&c.UserName, f.userName},
-		{&c.Command, f.command}, {&c.Text, f.text}, {&c.ResponseURL, f.responseURL}} {
+		{&c.Command, f.command}, {&c.Text, f.text}, {&c.ResponseURL, f.responseURL}, {&c.TriggerID, f.triggerID}} {
 		if fv.raw == nil {
 			continue
 		}

@@ -33,7 +33,7 @@ const (
 
 var (
 	errContentType = errors.New("unsupported content type")
-	errTooLarge    = errors.New("body over 64 KiB")
+	errTooLarge    = errors.New("body over 256 KiB")
 	errRead        = errors.New("body could not be read")
 
 	jsonHeader  = []string{"application/json; charset=utf-8"}
@@ -85,6 +85,16 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 	cmd, err := form.decode()
 	if err != nil {
 		a.badRequest(w, err)
+		return
+	}
+	if a.slashScan(r.Context(), cmd, "http", func(m *Message) {
+		if m == nil {
+			ackEmpty(w)
+			return
+		}
+		out := m.AppendJSON(nil)
+		writeJSON(w, out, []string{strconv.Itoa(len(out))})
+	}) {
 		return
 	}
 	text, public := slashText(cmd.Text)

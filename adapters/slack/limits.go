@@ -25,6 +25,9 @@ const (
 	MaxButtonValue     = 2000  // characters of a button's value
 	MaxActionID        = 255   // characters of an action_id
 	MaxMessageText     = 40000 // characters of the top-level text before Slack truncates it
+	// MaxInputText is the most a plain_text_input takes: its max_length
+	// may be at most 3,000 (https://docs.slack.dev/reference/block-kit/block-elements/plain-text-input-element).
+	MaxInputText = 3000
 )
 
 // Limits of our own, below Slack's, from experience rather than the docs.

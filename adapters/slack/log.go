@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/rs/zerolog"
@@ -14,11 +15,21 @@ import (
 // writer scrubs them like every other line.
 type slackLogger struct{ l zerolog.Logger }
 
-// Output implements slack-go's logger interface.
+// Output implements slack-go's logger interface. The envelopes Socket
+// Mode dumps are left out: they hold what people typed and pasted
+// (manifests with Secrets among them), which no log line may hold.
 func (s slackLogger) Output(_ int, msg string) error {
-	s.l.Debug().Str("source", "slack-go").Msg(strings.TrimSpace(msg))
+	msg = strings.TrimSpace(msg)
+	if rest, ok := strings.CutPrefix(msg, receivedPrefix); ok {
+		msg = receivedPrefix + " " + strconv.Itoa(len(rest)) + " bytes, not logged"
+	}
+	s.l.Debug().Str("source", "slack-go").Msg(msg)
 	return nil
 }
+
+// receivedPrefix starts the line slack-go's Socket Mode debug output
+// writes for every message it receives, with the message after it.
+const receivedPrefix = "Received WebSocket message:"
 
 // safeErr strips the URL from a *url.Error, whose message repeats the URL
 // it failed on: a response_url is a bearer capability and never goes into

@@ -12,8 +12,8 @@ import (
 
 const manifestPath = "../../configs/slack-app-manifest.yaml"
 
-// manifest is the part of Slack's app manifest kepbot depends on.
-type manifest struct {
+// appManifest is the part of Slack's app manifest kepbot depends on.
+type appManifest struct {
 	Features struct {
 		AppHome struct {
 			MessagesTab         bool `yaml:"messages_tab_enabled"`
@@ -51,7 +51,7 @@ func TestManifestMatchesTheAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m manifest
+	var m appManifest
 	if err := yaml.Unmarshal(data, &m); err != nil {
 		t.Fatalf("%s: %v", manifestPath, err)
 	}
@@ -59,7 +59,7 @@ func TestManifestMatchesTheAdapter(t *testing.T) {
 	if len(cmds) != 1 || cmds[0].Command != config.DefaultSlackCommand || cmds[0].UsageHint == "" || cmds[0].ShouldEscape {
 		t.Errorf("slash commands = %+v, want %s with a usage hint and should_escape false", cmds, config.DefaultSlackCommand)
 	}
-	wantScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "groups:read", "im:history", "users:read"}
+	wantScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "files:read", "groups:read", "im:history", "users:read"}
 	got := slices.Sorted(slices.Values(m.OAuth.Scopes.Bot))
 	if !slices.Equal(got, wantScopes) || len(m.OAuth.Scopes.User) != 0 {
 		t.Errorf("bot scopes %v, user scopes %v; want exactly %v and no user scopes", got, m.OAuth.Scopes.User, wantScopes)

@@ -77,6 +77,10 @@ func render(a *knowledge.Answer, o RenderOptions) (m *Message, cut bool) {
 			m.ResponseType = InChannel
 		}
 	}
+	if a.Kind == knowledge.KindScan {
+		parts := scanParts(a, o)
+		return parts[0], len(parts) > 1
+	}
 	r := &renderer{a: a, o: o, blocks: make([]Block, 0, 10)}
 	switch a.Kind {
 	case knowledge.KindError:
@@ -241,6 +245,11 @@ func (r *renderer) answer() {
 	r.header(a.Title)
 	r.understood()
 	r.section(escCut(a.Text, capSummary), capSummary)
+	if a.Kind == knowledge.KindAPI && !r.o.Whole {
+		r.factPage()
+		r.tail()
+		return
+	}
 	fields, extra := r.cardFields()
 	if len(fields) > 0 {
 		r.add(&Section{Fields: fields})
@@ -289,12 +298,18 @@ func (r *renderer) entries(all entryList) {
 		ls = append(ls, all.line(i))
 	}
 	r.lines("", ls, MaxSectionText)
-	if pages == 1 {
+	r.pager(page, pages, n, "lines")
+}
+
+// pager ends a page of a long answer: which page of how many, and the
+// buttons that ask for the page before and after. One page needs neither.
+func (r *renderer) pager(page, pages, n int, unit string) {
+	if pages <= 1 {
 		return
 	}
 	r.cut = true
 	r.add(&Context{Elements: []string{"Page " + strconv.Itoa(page+1) + " of " + strconv.Itoa(pages) +
-		" · " + strconv.Itoa(n) + " lines"}})
+		" · " + strconv.Itoa(n) + " " + unit}})
 	q := r.a.Query
 	var buttons []Button
 	if page > 0 {

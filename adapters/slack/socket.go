@@ -75,7 +75,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt 
 		}
 		envelope := evt.Request.EnvelopeID
 		sc := slashCommand{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, UserName: cmd.UserName,
-			Command: cmd.Command, Text: cmd.Text, ResponseURL: cmd.ResponseURL}
+			Command: cmd.Command, Text: cmd.Text, ResponseURL: cmd.ResponseURL, TriggerID: cmd.TriggerID}
 		a.bg.Go(func() { a.socketSlash(ctx, sm, envelope, sc) })
 	case socketmode.EventTypeEventsAPI:
 		if evt.Request == nil {
@@ -110,6 +110,15 @@ func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt 
 // it is ready in time and under Slack's ack size limit, else an empty ack
 // and the answer on response_url.
 func (a *Adapter) socketSlash(ctx context.Context, sm *socketmode.Client, envelope string, cmd slashCommand) {
+	if a.slashScan(ctx, cmd, "socket", func(m *Message) {
+		if m == nil {
+			a.ack(ctx, sm, envelope, nil)
+			return
+		}
+		a.ack(ctx, sm, envelope, json.RawMessage(m.AppendJSON(nil)))
+	}) {
+		return
+	}
 	ans, opts := a.slash(ctx, cmd, "socket", func() {
 		a.ack(ctx, sm, envelope, nil) // late: the answer follows on response_url
 	})

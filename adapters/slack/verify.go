@@ -21,8 +21,11 @@ const (
 	headerTimestamp = "X-Slack-Request-Timestamp"
 	// signatureWindow is how far, before or after now, a timestamp may be.
 	signatureWindow = 5 * time.Minute
-	// MaxBodyBytes caps every request body; Slack's are a few KiB.
-	MaxBodyBytes = 64 << 10
+	// MaxBodyBytes caps every request body. Most of Slack's are a few KiB;
+	// a scan pastes manifests into a slash command or a message (Slack
+	// takes up to 40,000 characters of message text), which form or JSON
+	// escaping can grow several times.
+	MaxBodyBytes = 256 << 10
 )
 
 // Why a request failed verification. None of them says which secret or

@@ -13,7 +13,7 @@ import (
 
 // TestSignedRequests runs the signed-request table against the real
 // handler: only a request signed with a configured secret, within five
-// minutes either way, with a form body under 64 KiB, gets an answer.
+// minutes either way, with a form body under MaxBodyBytes, gets an answer.
 func TestSignedRequests(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	body := slashBody("kep 4639", testHooksURL)
