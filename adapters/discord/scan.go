@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -25,49 +24,7 @@ import (
 // splitScan reads the question in a message as a scan: the question on
 // its first line, and what follows it. ok is false when it is not a scan.
 func splitScan(text string) (head string, manifest []byte, ok bool) {
-	return question.SplitScan(fenceOnOwnLine(text))
-}
-
-// fenceOnOwnLine breaks the line after each opening code fence that has
-// text on its line other than a language tag (```apiVersion: v1…): the
-// reader takes what follows a fence on its line for the block's language
-// (```yaml), and the first line of the manifest would be lost.
-func fenceOnOwnLine(s string) string {
-	var b strings.Builder
-	open := false
-	for {
-		i := strings.Index(s, "```")
-		if i < 0 {
-			break
-		}
-		b.WriteString(s[:i+3])
-		s = s[i+3:]
-		if open = !open; !open {
-			continue
-		}
-		line := s
-		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
-			line = s[:nl]
-		}
-		if line != "" && !strings.Contains(line, "```") && !languageTag(strings.TrimRight(line, "\r")) {
-			b.WriteByte('\n')
-		}
-	}
-	b.WriteString(s)
-	return b.String()
-}
-
-// languageTag reports whether s names a code block's language: yaml, json.
-func languageTag(s string) bool {
-	if s == "" || len(s) > 20 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("+-_.#", r)) {
-			return false
-		}
-	}
-	return true
+	return question.SplitScan(text)
 }
 
 // withManifests joins what followed the question in the message and the

@@ -132,19 +132,3 @@ func TestRealAPIAndScanAnswersFit(t *testing.T) {
 	}
 	t.Logf("%d facts in %d parts", len(ans.Facts), len(parts))
 }
-
-func TestFenceOnOwnLine(t *testing.T) {
-	for in, want := range map[string]string{
-		"scan 1.36 ```apiVersion: v1\nkind: Secret```": "scan 1.36 ```\napiVersion: v1\nkind: Secret```",
-		"scan 1.36\n```yaml\na: 1\n```":                "scan 1.36\n```yaml\na: 1\n```",
-		"scan 1.36\n```\na: 1\n```":                    "scan 1.36\n```\na: 1\n```",
-		// A block on one line has no language tag to lose.
-		"scan 1.36 ```{\"kind\":\"x\"}```": "scan 1.36 ```{\"kind\":\"x\"}```",
-		"```a: 1``` and ```b: 2\nc: 3```":  "```a: 1``` and ```\nb: 2\nc: 3```",
-		"no fences":                        "no fences",
-	} {
-		if got := fenceOnOwnLine(in); got != want {
-			t.Errorf("fenceOnOwnLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -3,7 +3,6 @@ package slack
 import (
 	"bytes"
 	"context"
-	"strings"
 	"time"
 
 	"github.com/kepbot/kepbot/internal/metrics"
@@ -24,55 +23,12 @@ import (
 // manifests after it with Slack's escaping undone. ok is false when text
 // is not a scan.
 func splitScan(text string) (head string, manifest []byte, public, ok bool) {
-	head, manifest, ok = question.SplitScan(fenceOnOwnLine(unslack(text)))
+	head, manifest, ok = question.SplitScan(unslack(text))
 	if !ok {
 		return "", nil, false, false
 	}
 	head, public = slashText(head)
 	return head, manifest, public, true
-}
-
-// fenceOnOwnLine breaks the line after each opening code fence that has
-// text on its line other than a language tag. Slack writes a code block
-// as ```apiVersion: v1…``` with no line break after the fence, and the
-// reader takes what follows a fence on its line for the block's language
-// (```yaml): the first line of the manifest would be lost.
-func fenceOnOwnLine(s string) string {
-	var b strings.Builder
-	open := false
-	for {
-		i := strings.Index(s, "```")
-		if i < 0 {
-			break
-		}
-		b.WriteString(s[:i+3])
-		s = s[i+3:]
-		if open = !open; !open {
-			continue
-		}
-		line := s
-		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
-			line = s[:nl]
-		}
-		if line != "" && !strings.Contains(line, "```") && !languageTag(strings.TrimRight(line, "\r")) {
-			b.WriteByte('\n')
-		}
-	}
-	b.WriteString(s)
-	return b.String()
-}
-
-// languageTag reports whether s names a code block's language: yaml, json.
-func languageTag(s string) bool {
-	if s == "" || len(s) > 20 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("+-_.#", r)) {
-			return false
-		}
-	}
-	return true
 }
 
 // withManifests joins what followed the question in the message and the

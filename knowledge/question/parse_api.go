@@ -144,6 +144,20 @@ func skipMention(s string) string {
 
 func isBreak(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' || b == '`' }
 
+// languageTag reports whether s names a code block's language (yaml,
+// json, ""): a word of letters, digits and + - _ . #.
+func languageTag(s string) bool {
+	if len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("+-_.#", r)) {
+			return false
+		}
+	}
+	return true
+}
+
 // unfence returns the contents of the code blocks in s, joined as
 // documents of one YAML stream, or s itself when it holds none.
 func unfence(s string) []byte {
@@ -157,8 +171,10 @@ func unfence(s string) []byte {
 			break
 		}
 		body := s[i+3:]
-		if nl := strings.IndexByte(body, '\n'); nl >= 0 && !strings.Contains(body[:nl], "```") {
-			body = body[nl+1:] // the fence's language tag: ```yaml
+		// What follows a fence on its line is the block's language (```yaml)
+		// when it is one word, else content: Slack writes ```apiVersion: v1.
+		if nl := strings.IndexByte(body, '\n'); nl >= 0 && languageTag(strings.TrimRight(body[:nl], "\r")) {
+			body = body[nl+1:]
 		}
 		j := strings.Index(body, "```")
 		if j < 0 {

@@ -85,3 +85,22 @@ func TestParseScan(t *testing.T) {
 		t.Errorf("a long manifest: %v (%d bytes kept); want it kept whole, past the question's length limit", err, len(q.Manifest))
 	}
 }
+
+// TestSplitScanFences: what follows an opening fence on its line is the
+// block's language when it is one word, else the manifest's first line
+// (Slack writes ```apiVersion: v1 with no line break after the fence).
+func TestSplitScanFences(t *testing.T) {
+	for in, want := range map[string]string{
+		"scan 1.36 ```apiVersion: v1\nkind: Secret```": "apiVersion: v1\nkind: Secret",
+		"scan 1.36\n```yaml\na: 1\n```":                "a: 1\n",
+		"scan 1.36\n```\na: 1\n```":                    "a: 1\n",
+		"scan 1.36 ```{\"kind\":\"x\"}```":             "{\"kind\":\"x\"}",
+		"scan 1.36\n```a: 1``` and ```b: 2\nc: 3```":   "a: 1\n---\nb: 2\nc: 3",
+		"scan 1.36\nno fences":                         "no fences",
+	} {
+		_, got, ok := SplitScan(in)
+		if !ok || string(got) != want {
+			t.Errorf("SplitScan(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
