@@ -265,6 +265,9 @@ func basisWords(e APIEvidence, sources map[string]Source) string {
 	case BasisAbsent:
 		return moduleName(e.Source) + " no longer has it"
 	case BasisMarkers:
+		if e.Action == APIIntroduced { // introductions are written by hand, never projected
+			return moduleName(e.Source) + "'s lifecycle markers"
+		}
 		return moduleName(e.Source) + "'s lifecycle markers, not confirmed by a release note"
 	case BasisPresent:
 		return "first in " + moduleName(e.Source)

@@ -153,7 +153,7 @@ func (t *APITable) typeOf(o ManifestObject) (*APILifecycle, string) {
 		return nil, "its apiVersion is not written like group/version (apps/v1) or a core version (v1)"
 	}
 	if !t.BuiltinGroup(group) {
-		return nil, "not built into Kubernetes: " + SafeValue(groupName(group)) + " is a CustomResourceDefinition's or an aggregated API's group"
+		return nil, SafeValue(groupName(group)) + " is a CustomResourceDefinition's or an aggregated API's group, not built into Kubernetes"
 	}
 	if l, ok := t.Lookup(APIRef{Group: group, Version: version, Kind: o.Kind}); ok {
 		return l, ""
@@ -230,6 +230,11 @@ func (g ScanGroup) Heading() string {
 	return "Served only from " + g.API.Introduced.String() + ": " + g.API.API.String()
 }
 
+// notYetWords says what a version served only after the target rests on.
+func (g ScanGroup) notYetWords(sources map[string]Source) string {
+	return "per " + basisWords(usedEvidence(g.API, APIIntroduced), sources)
+}
+
 // Line says what to do and why, then names the objects: "use
 // networking.k8s.io/v1 Ingress (served since 1.19) · removal per the
 // migration guide · 3 objects: …".
@@ -247,6 +252,8 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 		}
 	}
 	switch g.Status {
+	case ScanNotYetServed:
+		parts = append(parts, g.notYetWords(sources))
 	case ScanRemoved:
 		parts = append(parts, "per "+basisWords(usedEvidence(g.API, APIRemoved), sources))
 	case ScanDeprecated:

@@ -17,8 +17,12 @@ import (
 	"github.com/kepbot/kepbot/knowledge/manifest"
 )
 
-// stdinName is how findings name what was read from standard input.
-const stdinName = "-"
+// stdinArg is the argument that reads standard input, and stdinName how
+// findings name what was read from it.
+const (
+	stdinArg  = "-"
+	stdinName = "stdin"
+)
 
 // readManifests reads every input (files, folders read recursively for
 // .yaml, .yml and .json, "-" for stdin) with manifest.Read, files in
@@ -71,8 +75,8 @@ func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem) {
 	var files []string
 	var problems []knowledge.ManifestProblem
 	for _, p := range paths {
-		if p == stdinName {
-			files = append(files, p)
+		if p == stdinArg {
+			files = append(files, stdinName)
 			continue
 		}
 		info, err := os.Stat(p)

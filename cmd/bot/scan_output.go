@@ -59,8 +59,8 @@ func (o *scanOutput) writeText(w io.Writer) error {
 	if refs := sourceRefs(o.sources, ids); len(refs) > 0 {
 		fmt.Fprintln(bw)
 		for _, s := range refs {
-			asOf := s.AsOf
-			if asOf == "" {
+			asOf := "as of " + s.AsOf
+			if s.AsOf == "" {
 				asOf = "date unknown"
 			}
 			fmt.Fprintf(bw, "Source: %s, %s\n", s.Name, asOf)

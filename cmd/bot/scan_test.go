@@ -233,7 +233,7 @@ func TestScanInputForms(t *testing.T) {
 	if _, ok := byFile["nested.yaml"]; !ok {
 		t.Error("a file two folders down was not read")
 	}
-	if _, ok := byFile["-"]; !ok {
+	if _, ok := byFile["stdin"]; !ok {
 		t.Error("stdin was not read")
 	}
 	for _, name := range []string{"skipped.yaml", "notes.txt"} {
