@@ -137,11 +137,11 @@ func apiMiss(t *APITable, gv, kind string) error {
 	e := &Error{Code: ENOTFOUND}
 	switch {
 	case kind == "":
-		e.Message = fmt.Sprintf("No Kubernetes release I know serves %s.", Echo(gv))
+		e.Message = fmt.Sprintf("No Kubernetes release I know serves %s.", SafeValue(gv))
 	case gv == "":
 		e.Message = fmt.Sprintf("No Kubernetes release I know serves a kind %s.", Echo(kind))
 	default:
-		e.Message = fmt.Sprintf("No Kubernetes release I know serves the kind %s in %s.", Echo(kind), Echo(gv))
+		e.Message = fmt.Sprintf("No Kubernetes release I know serves the kind %s in %s.", Echo(kind), SafeValue(gv))
 	}
 	if kind != "" {
 		for _, k := range ClosestWords(kind, t.Kinds()) {
