@@ -25,10 +25,13 @@ type AnswerKey struct {
 // be shared: subscription questions (subscribe, unsubscribe, subscriptions)
 // depend on who asks and where (Question.From) and change what is stored,
 // and a kind CacheKey does not know may do either. It builds no string.
+//
+// A scan's answer depends on the manifests it carries, never kept: it has
+// no key.
 func CacheKey(q Question) (AnswerKey, bool) {
 	switch q.Kind {
 	case AskKEP, AskRelease, AskReleaseStage, AskNotices, AskReleases, AskHelp,
-		AskGate, AskSearch, AskDiff, AskUpgrade, AskSIG:
+		AskGate, AskSearch, AskDiff, AskUpgrade, AskSIG, AskAPI:
 		return AnswerKey{Kind: q.Kind, KEP: q.KEP, Version: q.Version, To: q.To, Stage: q.Stage, Notice: q.Notice, Words: q.Words}, true
 	}
 	return AnswerKey{}, false
