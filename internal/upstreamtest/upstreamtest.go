@@ -224,46 +224,23 @@ func apiTags(t testing.TB, md []byte) []apiTag {
 // one top folder api-0.N.P/, every entry stamped with at.
 func PackAPIRelease(t testing.TB, dir, tag string, at time.Time) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	must := func(err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	sum := sha256.Sum256([]byte("kubernetes/api " + tag))
 	top := "api-" + strings.TrimPrefix(tag, "v")
-	must(tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": hex.EncodeToString(sum[:20])}}))
-	must(tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: top + "/", Mode: 0o755, ModTime: at}))
-	for _, g := range APIGroups {
-		gdir := filepath.Join(dir, g)
-		if _, err := os.Stat(gdir); err != nil {
-			continue // not in this release
-		}
-		must(filepath.WalkDir(gdir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(dir, p)
-			name := top + "/" + filepath.ToSlash(rel)
-			if d.IsDir() {
-				return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: 0o755, ModTime: at})
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o644, Size: int64(len(data)), ModTime: at}); err != nil {
-				return err
-			}
-			_, err = tw.Write(data)
+	return packTarball(t, hex.EncodeToString(sum[:20]), func(tw *tar.Writer) error {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: top + "/", Mode: 0o755, ModTime: at}); err != nil {
 			return err
-		}))
-	}
-	must(tw.Close())
-	must(zw.Close())
-	return buf.Bytes()
+		}
+		for _, g := range APIGroups {
+			gdir := filepath.Join(dir, g)
+			if _, err := os.Stat(gdir); err != nil {
+				continue // not in this release
+			}
+			if err := packTree(tw, dir, gdir, top, at); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // PackDir packs dir as GitHub does: a PAX header naming the commit, one
@@ -271,21 +248,40 @@ func PackAPIRelease(t testing.TB, dir, tag string, at time.Time) []byte {
 // time.
 func PackDir(t testing.TB, dir, top string) []byte {
 	t.Helper()
+	at := time.Date(2026, 7, 24, 23, 57, 50, 0, time.UTC)
+	return packTarball(t, "64765b4b02389318f2113119dd9e491479f978a0", func(tw *tar.Writer) error {
+		return packTree(tw, dir, dir, top, at)
+	})
+}
+
+// packTarball is a gzipped tar as GitHub serves one: a PAX global header
+// naming commit, then what write writes.
+func packTarball(t testing.TB, commit string, write func(*tar.Writer) error) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(zw)
-	at := time.Date(2026, 7, 24, 23, 57, 50, 0, time.UTC)
 	must := func(err error) {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": "64765b4b02389318f2113119dd9e491479f978a0"}}))
-	must(filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	must(tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": commit}}))
+	must(write(tw))
+	must(tw.Close())
+	must(zw.Close())
+	return buf.Bytes()
+}
+
+// packTree writes root and everything below it into tw, each folder and
+// file named top/ and its path relative to base (base itself, when root
+// is base and top is "", is not written), stamped at.
+func packTree(tw *tar.Writer, base, root, top string, at time.Time) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(dir, p)
+		rel, _ := filepath.Rel(base, p)
 		name := filepath.ToSlash(filepath.Join(top, rel))
 		if name == "." {
 			return nil // no top folder: the tree's root is the archive's
@@ -302,8 +298,5 @@ func PackDir(t testing.TB, dir, top string) []byte {
 		}
 		_, err = tw.Write(data)
 		return err
-	}))
-	must(tw.Close())
-	must(zw.Close())
-	return buf.Bytes()
+	})
 }

@@ -53,16 +53,7 @@ func Merge(releases []*Release) []knowledge.APIType {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i].API, out[j].API
-		if a.Group != b.Group {
-			return a.Group < b.Group
-		}
-		if a.Version != b.Version {
-			return a.Version < b.Version
-		}
-		return a.Kind < b.Kind
-	})
+	sortTypes(out)
 	return out
 }
 

@@ -193,7 +193,8 @@ func moduleOfSource(id string) string {
 	return mod
 }
 
-// sortTypes sorts types by group, version and kind, as Merge does.
+// sortTypes sorts types by group, version and kind: the order of what
+// Merge and MergeInto return.
 func sortTypes(out []knowledge.APIType) {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].API, out[j].API

@@ -68,27 +68,53 @@ func (j *jsonState) ws() {
 	}
 }
 
-func (f *fast) jdeeper() bool {
-	if f.jd.depth++; f.jd.depth >= f.maxDepth {
+// jopen enters the object or array whose opening bracket is at b[i], one
+// level deeper (ok is false, and f.deep true, when that is too deep); an
+// empty one (end at once) is read whole, and done is true.
+func (f *fast) jopen(end byte) (done, ok bool) {
+	j := &f.jd
+	if j.depth++; j.depth >= f.maxDepth {
 		f.deep = true
-		return false
+		return false, false
 	}
-	return true
+	j.i++
+	j.ws()
+	if j.i < len(j.b) && j.b[j.i] == end {
+		j.i++
+		j.depth--
+		return true, true
+	}
+	return false, true
+}
+
+// next reads what follows a member of an object or an element of an
+// array: ',' (more is true, and the whitespace after it is skipped) or
+// end, which closes it, one level up. Anything else is not JSON (ok is
+// false).
+func (j *jsonState) next(end byte) (more, ok bool) {
+	j.ws()
+	if j.i == len(j.b) {
+		return false, false
+	}
+	switch j.b[j.i] {
+	case ',':
+		j.i++
+		j.ws()
+		return true, true
+	case end:
+		j.i++
+		j.depth--
+		return false, true
+	}
+	return false, false
 }
 
 // jobject reads the object at b[i]; keys of role r go to candidate ci.
 func (f *fast) jobject(r role, ci int) bool {
+	if done, ok := f.jopen('}'); done || !ok {
+		return ok
+	}
 	j := &f.jd
-	if !f.jdeeper() {
-		return false
-	}
-	j.i++
-	j.ws()
-	if j.i < len(j.b) && j.b[j.i] == '}' {
-		j.i++
-		j.depth--
-		return true
-	}
 	for {
 		if j.i == len(j.b) || j.b[j.i] != '"' {
 			return false
@@ -117,40 +143,20 @@ func (f *fast) jobject(r role, ci int) bool {
 		if !f.jvalue(fid, ci, kl) {
 			return false
 		}
-		j.ws()
-		if j.i == len(j.b) {
-			return false
+		if more, ok := j.next('}'); !more {
+			return ok
 		}
-		switch j.b[j.i] {
-		case ',':
-			j.i++
-			j.ws()
-			continue
-		case '}':
-			j.i++
-			j.depth--
-			return true
-		}
-		return false
 	}
 }
 
 // jarray reads the array at b[i]; in an items array (r is roleItems)
 // each entry is an item.
 func (f *fast) jarray(r role) bool {
+	if done, ok := f.jopen(']'); done || !ok {
+		return ok
+	}
 	j := &f.jd
-	if !f.jdeeper() {
-		return false
-	}
-	j.i++
-	j.ws()
-	if j.i < len(j.b) && j.b[j.i] == ']' {
-		j.i++
-		j.depth--
-		return true
-	}
 	for {
-		j.ws()
 		if j.i == len(j.b) {
 			return false
 		}
@@ -167,20 +173,9 @@ func (f *fast) jarray(r role) bool {
 		if !ok {
 			return false
 		}
-		j.ws()
-		if j.i == len(j.b) {
-			return false
+		if more, ok := j.next(']'); !more {
+			return ok
 		}
-		switch j.b[j.i] {
-		case ',':
-			j.i++
-			continue
-		case ']':
-			j.i++
-			j.depth--
-			return true
-		}
-		return false
 	}
 }
 
@@ -239,20 +234,10 @@ func (f *fast) jvalue(fid fieldID, ci, kl int) bool {
 	if !ok {
 		return false
 	}
-	switch fid {
-	case fNone, fMetadata:
-	case fItems:
-		if v[0] == 'n' {
-			c.items = itemsNull
-		} else {
-			c.items = itemsOther
-		}
-	default:
-		if plainIsText(v) {
-			*c.at(fid) = field{val: string(v), line: kl, st: text}
-		} else {
-			*c.at(fid) = field{line: kl, st: notText}
-		}
+	if fid != fNone {
+		// true, false, null or a number: YAML reads it as the plain
+		// scalar it is, and so does the fast path.
+		f.setPlain(fid, ci, kl, v)
 	}
 	return true
 }
