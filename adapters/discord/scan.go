@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"time"
@@ -25,18 +24,6 @@ import (
 // its first line, and what follows it. ok is false when it is not a scan.
 func splitScan(text string) (head string, manifest []byte, ok bool) {
 	return question.SplitScan(text)
-}
-
-// withManifests joins what followed the question in the message and the
-// attached file, as documents of one stream.
-func withManifests(inline, file []byte) []byte {
-	if len(bytes.TrimSpace(inline)) == 0 {
-		return file
-	}
-	if len(file) == 0 {
-		return inline
-	}
-	return append(append(append([]byte(nil), inline...), "\n---\n"...), file...)
 }
 
 // askParsed answers a question already read (perr is the reader's error)
@@ -87,7 +74,7 @@ func (a *Adapter) scanMessage(ctx context.Context, m *discordgo.MessageCreate, h
 			a.logAttachmentFailure(log, err)
 			perr = userError(err)
 		}
-		inline = withManifests(inline, data)
+		inline = question.JoinManifests(inline, data)
 	}
 	q.Manifest = inline
 	ans := a.askParsed(ctx, q, perr, from, log)

@@ -31,18 +31,6 @@ func splitScan(text string) (head string, manifest []byte, public, ok bool) {
 	return head, manifest, public, true
 }
 
-// withManifests joins what followed the question in the message and the
-// attached file, as documents of one stream.
-func withManifests(inline, file []byte) []byte {
-	if len(bytes.TrimSpace(inline)) == 0 {
-		return file
-	}
-	if len(file) == 0 {
-		return inline
-	}
-	return append(append(append([]byte(nil), inline...), "\n---\n"...), file...)
-}
-
 // slashScan answers a /k8s scan: with manifests in the command's text it
 // scans them; a bare /k8s scan 1.36 opens the form to paste them in
 // (before anything slow: its trigger_id lives 3 s). ack sends the
@@ -117,7 +105,7 @@ func (a *Adapter) eventScan(env eventEnvelope, via, thread string, start time.Ti
 				a.logFileFailure(ev.Channel, err)
 				perr = userError(err)
 			}
-			manifest = withManifests(manifest, data)
+			manifest = question.JoinManifests(manifest, data)
 		}
 		q.Manifest = manifest
 		ans := a.answer(ctx, q, perr, via, from, start)

@@ -186,3 +186,15 @@ func unfence(s string) []byte {
 	}
 	return []byte(strings.Join(blocks, "\n---\n"))
 }
+
+// JoinManifests joins the manifests that followed a scan question in its
+// message and those of a file attached to it, as documents of one stream.
+func JoinManifests(inline, file []byte) []byte {
+	if len(strings.TrimSpace(string(inline))) == 0 {
+		return file
+	}
+	if len(file) == 0 {
+		return inline
+	}
+	return append(append(append([]byte(nil), inline...), "\n---\n"...), file...)
+}
