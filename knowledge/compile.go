@@ -21,6 +21,7 @@ func Compile(c *Corpus) *Knowledge {
 		langOf[s.ID], names[s.ID] = s.Lang, s.Name
 	}
 
+	released := ReleasedThrough(c)
 	keps := map[int]*KEP{}
 	for i := range c.KEPs {
 		kp := c.KEPs[i]
@@ -54,6 +55,9 @@ func Compile(c *Corpus) *Knowledge {
 		}
 	}
 
+	for _, kp := range keps {
+		kp.Released = released // what is planned and what is reached
+	}
 	checkDisagreements(keps, gates, names)
 
 	rels := map[Version]*ReleaseRecord{}
@@ -69,6 +73,7 @@ func Compile(c *Corpus) *Knowledge {
 		mergeRelease(&rel(r.Version).Release, r)
 	}
 	addItems(keps, mentions, rel)
+	addPlanned(keps, released, rel)
 	for _, n := range c.Notices {
 		if n.Release.IsZero() {
 			continue
@@ -138,6 +143,22 @@ func addItems(keps map[int]*KEP, mentions []Mention, rel func(Version) *ReleaseR
 		}
 		r := rel(m.Release)
 		r.Items = append(r.Items, Item{KEP: m.KEP, Title: title, Stage: m.Stage, Release: m.Release, Text: m.Text, SIG: m.SIG, Source: m.Source})
+	}
+}
+
+// addPlanned makes sure each release a kep.yaml milestone targets after
+// the newest release out is known, as a release with nothing reached in
+// it yet: asked about, it says what is planned, never what went GA.
+func addPlanned(keps map[int]*KEP, released Version, rel func(Version) *ReleaseRecord) {
+	if released.IsZero() {
+		return
+	}
+	for _, kp := range keps {
+		for _, v := range kp.Targets() {
+			if released.Less(v) {
+				rel(v)
+			}
+		}
 	}
 }
 

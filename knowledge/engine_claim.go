@@ -37,6 +37,10 @@ func claimVerdict(f *KEPFacts, s Stage, v Version) string {
 	if v.IsZero() {
 		cur := f.Stage
 		switch {
+		case cur == StageNone && f.Status == "provisional":
+			return "No — " + name + " is provisional (not yet approved for implementation), so it has reached no stage; " + plannedFor(f, s) + "."
+		case cur == StageNone && len(f.Targets) > 0:
+			return "No — " + name + " has reached no stage yet; " + plannedFor(f, s) + "."
 		case cur == StageNone:
 			return "I can't say: the documents I have give " + name + " no stage."
 		case cur == s:

@@ -1,6 +1,9 @@
 package knowledge
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Step is one point of a KEP's stage timeline: the stage a source put it at
 // in a release.
@@ -23,14 +26,19 @@ func (k *KEP) HasYAML() bool { return k.Source != "" }
 // Reached returns the release in which k reached each graduation stage.
 //
 // With kep.yaml: a milestone is a target, and a stage is reached when the
-// KEP's current stage is that stage or a later one. Without it: the first
-// release a document put the KEP at each stage, up to the stage it is at now
-// (a stage it stepped back from is not reached).
+// KEP's current stage is that stage or a later one, its KEP is approved
+// (not provisional) and its milestone is a release that is out (not after
+// k.Released). Without it: the first release a document put the KEP at
+// each stage, up to the stage it is at now (a stage it stepped back from
+// is not reached).
 func (k *KEP) Reached() map[Stage]Version {
 	out := map[Stage]Version{}
 	if k.HasYAML() {
+		if k.Provisional() {
+			return out
+		}
 		for _, s := range GraduationStages {
-			if v := k.Milestones[s.String()]; !v.IsZero() && s.Reached(k.yamlStage()) {
+			if v := k.Milestones[s.String()]; !v.IsZero() && s.Reached(k.yamlStage()) && (k.Released.IsZero() || !k.Released.Less(v)) {
 				out[s] = v
 			}
 		}
@@ -54,6 +62,28 @@ func (k *KEP) Reached() map[Stage]Version {
 	return out
 }
 
+// Provisional reports whether kep.yaml says k is not yet approved for
+// implementation: whatever stage it names is a plan.
+func (k *KEP) Provisional() bool { return strings.EqualFold(k.Status, "provisional") }
+
+// StagePlanned reports whether kep.yaml puts k at a graduation stage it
+// has not reached: provisional, or its milestone for that stage is a
+// release that is not out yet. The stage and its milestone are returned.
+func (k *KEP) StagePlanned() (Stage, Version, bool) {
+	if !k.HasYAML() {
+		return StageNone, Version{}, false
+	}
+	ys := k.yamlStage()
+	if !ys.IsGraduation() {
+		return StageNone, Version{}, false
+	}
+	v := k.Milestones[ys.String()]
+	if k.Provisional() || (!v.IsZero() && !k.Released.IsZero() && k.Released.Less(v)) {
+		return ys, v, true
+	}
+	return StageNone, Version{}, false
+}
+
 // Targets returns the kep.yaml milestones of stages k has not reached: plans,
 // not outcomes.
 func (k *KEP) Targets() map[Stage]Version {
@@ -72,10 +102,18 @@ func (k *KEP) Targets() map[Stage]Version {
 	return out
 }
 
-// CurrentStage is the stage k is at now: kep.yaml's when known, else the
-// last stage the documents put it at.
+// CurrentStage is the stage k is at now: kep.yaml's when known (but for a
+// graduation stage it names that is only planned: then the last stage it
+// reached, or none), else the last stage the documents put it at.
 func (k *KEP) CurrentStage() Stage {
 	if k.HasYAML() {
+		if _, _, planned := k.StagePlanned(); planned && k.Stage.IsGraduation() {
+			cur := StageNone
+			for s := range k.Reached() {
+				cur = max(cur, s)
+			}
+			return cur
+		}
 		return k.Stage
 	}
 	cur := StageNone

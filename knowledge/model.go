@@ -157,6 +157,10 @@ type KEP struct {
 	// Disagreements are the claims documents make about this KEP that the
 	// trusted record does not support (kep.yaml is trusted for stages and names).
 	Disagreements []Disagreement `json:"disagreements,omitempty"`
+	// Released is the newest release the sources say is out when the
+	// knowledge was compiled (see ReleasedThrough): a kep.yaml milestone
+	// after it is planned, not reached. Zero when no source says.
+	Released Version `json:"released,omitzero"`
 }
 
 // DisagreementKind says how a document disagrees.

@@ -9,7 +9,8 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP       byte = 0x6A // 'j': schema 3, with Changes
+	fmtKEP       byte = 0x6C // 'l': schema 5, with Released
+	fmtKEPv3     byte = 0x6A // 'j': schema 3, with Changes; read, never written
 	fmtKEPv2     byte = 0x6B // 'k': schema 2, with Disagreements; read, never written
 	fmtKEPv1     byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
 	fmtRelease   byte = 0x72 // 'r': with Lifecycle
@@ -67,6 +68,7 @@ func encodeKEP(buf []byte, k *knowledge.KEP) []byte {
 	for i := range k.Changes {
 		e.change(&k.Changes[i])
 	}
+	e.version(k.Released)
 	return e.buf
 }
 
@@ -99,7 +101,7 @@ func decodeKEP(b []byte) (*knowledge.KEP, error) {
 // readKEP reads the KEP d holds into k, as decodeKEP.
 func readKEP(d *decoder, k *knowledge.KEP) error {
 	format := fmtKEP
-	if len(d.s) > 0 && (d.s[0] == fmtKEPv1 || d.s[0] == fmtKEPv2) {
+	if len(d.s) > 0 && (d.s[0] == fmtKEPv1 || d.s[0] == fmtKEPv2 || d.s[0] == fmtKEPv3) {
 		format = d.s[0]
 	}
 	v1 := format == fmtKEPv1
@@ -135,13 +137,16 @@ func readKEP(d *decoder, k *knowledge.KEP) error {
 			}
 		}
 	}
-	if format == fmtKEP {
+	if format == fmtKEP || format == fmtKEPv3 {
 		if n := d.count(minChangeSize); n > 0 {
 			k.Changes = make([]knowledge.Change, n)
 			for i := range k.Changes {
 				d.change(&k.Changes[i])
 			}
 		}
+	}
+	if format == fmtKEP {
+		k.Released = d.version()
 	}
 	return d.finish()
 }

@@ -21,7 +21,7 @@ func encodeKEPv1(k *knowledge.KEP) []byte {
 	if len(k.Disagreements) > 0 || len(k.Changes) > 0 {
 		panic("encodeKEPv1: schema 1 had no disagreements or changes")
 	}
-	return olderLayout(encodeKEP(nil, k), fmtKEPv1, 2)
+	return olderLayout(encodeKEP(nil, k), fmtKEPv1, 2+releasedBytes)
 }
 
 // olderLayout turns a value of today's layout into an older one: the same
@@ -34,6 +34,26 @@ func olderLayout(b []byte, format byte, n int) []byte {
 	return append([]byte{format}, b[1:len(b)-n]...)
 }
 
+// releasedBytes is what schema 5 adds at the end of a KEP: Released, two
+// zero bytes when it is not set.
+const releasedBytes = 2
+
+// TestDecodeReadsSchema4KEPs: a schema 3 or 4 database's KEPs (no
+// Released) still read, as today's with Released zero: no bound on what
+// kep.yaml says is reached until the next replace.
+func TestDecodeReadsSchema4KEPs(t *testing.T) {
+	for _, kp := range sampleKnowledge().KEPs {
+		kp.Released = knowledge.Version{}
+		got, err := decodeKEP(olderLayout(encodeKEP(nil, &kp), fmtKEPv3, releasedBytes))
+		if err != nil {
+			t.Fatalf("KEP-%d: %v", kp.Number, err)
+		}
+		if diff := cmp.Diff(&kp, got, equateEmpty); diff != "" {
+			t.Errorf("KEP-%d (-want +got):\n%s", kp.Number, diff)
+		}
+	}
+}
+
 // TestDecodeReadsSchema2Values: a schema 2 database's KEPs (no Changes),
 // releases (no Lifecycle) and notices (no PR, URL, SIGs) still read, as
 // today's values with those fields empty.
@@ -41,7 +61,7 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 	k := sampleKnowledge()
 	for _, kp := range k.KEPs {
 		kp.Changes = nil
-		got, err := decodeKEP(olderLayout(encodeKEP(nil, &kp), fmtKEPv2, 1))
+		got, err := decodeKEP(olderLayout(encodeKEP(nil, &kp), fmtKEPv2, 1+releasedBytes))
 		if err != nil {
 			t.Fatalf("KEP-%d: %v", kp.Number, err)
 		}
