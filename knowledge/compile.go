@@ -58,6 +58,7 @@ func Compile(c *Corpus) *Knowledge {
 	for _, kp := range keps {
 		kp.Released = released // what is planned and what is reached
 	}
+	shareGates(keps)
 	checkDisagreements(keps, gates, names)
 
 	rels := map[Version]*ReleaseRecord{}
@@ -143,6 +144,35 @@ func addItems(keps map[int]*KEP, mentions []Mention, rel func(Version) *ReleaseR
 		}
 		r := rel(m.Release)
 		r.Items = append(r.Items, Item{KEP: m.KEP, Title: title, Stage: m.Stage, Release: m.Release, Text: m.Text, SIG: m.SIG, Source: m.Source})
+	}
+}
+
+// shareGates records, on each KEP, the other KEPs that name one of its
+// feature gates (kep.yaml's, or a document's about it).
+func shareGates(keps map[int]*KEP) {
+	named := map[string][]*KEP{}
+	for _, kp := range keps {
+		for _, g := range kp.Gates() {
+			key := strings.ToLower(g)
+			named[key] = append(named[key], kp)
+		}
+	}
+	for _, kp := range keps {
+		kp.SharedGates = nil
+		for _, g := range kp.Gates() {
+			for _, o := range named[strings.ToLower(g)] {
+				if o != kp {
+					kp.SharedGates = append(kp.SharedGates, SharedGate{Gate: g, KEP: o.Number, Status: strings.ToLower(strings.TrimSpace(o.Status))})
+				}
+			}
+		}
+		sort.SliceStable(kp.SharedGates, func(i, j int) bool {
+			a, b := kp.SharedGates[i], kp.SharedGates[j]
+			if a.Gate != b.Gate {
+				return a.Gate < b.Gate
+			}
+			return a.KEP < b.KEP
+		})
 	}
 }
 
@@ -251,13 +281,14 @@ func dedupeSources(ss []Source) []Source {
 }
 
 // gateOwners maps each feature gate (lower case) to the KEP that names it.
-// A gate two KEPs claim stays with the lower number.
+// A gate several KEPs claim goes to the one PreferKEP puts first: a live
+// KEP, never a withdrawn one for its successor.
 func gateOwners(keps map[int]*KEP) map[string]int {
 	out := map[string]int{}
 	for n, kp := range keps {
 		for _, g := range kp.FeatureGates {
 			key := strings.ToLower(g)
-			if cur, ok := out[key]; !ok || n < cur {
+			if cur, ok := out[key]; !ok || PreferKEP(kp, keps[cur]) {
 				out[key] = n
 			}
 		}

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -36,6 +37,10 @@ type catalog struct {
 	noticeGates []string
 	// sigs maps a SIG ("sig-node", lower case) to its KEPs, by number.
 	sigs map[string][]*KEP
+	// gateKEPs maps a lower-case feature gate to every KEP that names it
+	// (its kep.yaml or a document about it), the one PreferKEP puts first
+	// first.
+	gateKEPs map[string][]*KEP
 	// repeats maps a notes-only KEP's restated stage in a release to the
 	// release where the KEP reached that stage: a Repeat step of its
 	// timeline, not a graduation.
@@ -120,7 +125,7 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	}
 	c := &catalog{keps: keps, byNum: make(map[int]*KEP, len(keps)), items: map[Version][]Item{}, notices: map[Version][]Notice{},
 		changes: map[Version][]Change{}, patches: map[Version][]Patch{}, notesData: map[Version]bool{},
-		sources: map[string]Source{}, gateNotices: map[string][]Notice{}, sigs: map[string][]*KEP{},
+		sources: map[string]Source{}, gateNotices: map[string][]Notice{}, sigs: map[string][]*KEP{}, gateKEPs: map[string][]*KEP{},
 		repeats: map[stageAt]Version{}}
 	sort.Slice(c.keps, func(i, j int) bool { return c.keps[i].Number < c.keps[j].Number })
 	for _, k := range c.keps {
@@ -171,6 +176,17 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	for _, k := range c.keps {
 		c.indexKEP(k)
 	}
+	for _, ks := range c.gateKEPs {
+		slices.SortStableFunc(ks, func(a, b *KEP) int {
+			if PreferKEP(a, b) {
+				return -1
+			}
+			if PreferKEP(b, a) {
+				return 1
+			}
+			return 0
+		})
+	}
 	c.index = buildIndex(c.keps, c.notices)
 	c.versions = releaseVersions(c.releases)
 	c.known = knownReleases(c.releases)
@@ -209,6 +225,10 @@ func (c *catalog) indexNotices() {
 func (c *catalog) indexKEP(k *KEP) {
 	if sig := strings.ToLower(sigOf(k)); sig != "" {
 		c.sigs[sig] = append(c.sigs[sig], k)
+	}
+	for _, g := range k.Gates() {
+		key := strings.ToLower(g)
+		c.gateKEPs[key] = append(c.gateKEPs[key], k)
 	}
 	if k.HasYAML() {
 		for _, st := range k.Timeline() {

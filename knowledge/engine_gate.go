@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -24,6 +25,10 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 	c, err := e.catalog(ctx)
 	if err != nil {
 		return nil, err
+	}
+	named := c.gateKEPs[strings.ToLower(name)]
+	if len(named) > 0 {
+		k = named[0] // several KEPs may name it: the live one first
 	}
 	notices := append([]Notice(nil), c.gateNotices[strings.ToLower(name)]...)
 	if k == nil && len(notices) == 0 {
@@ -62,7 +67,36 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 	if len(notices) > 0 {
 		a.Text += " " + capitalize(plural(len(notices), "notice names", "notices name")) + " it."
 	}
+	if len(named) > 1 {
+		a.Text += " " + sharedGate(gate, named)
+		for _, o := range named[1:] {
+			a.Suggest = append(a.Suggest, "kep "+strconv.Itoa(o.Number))
+		}
+	}
 	return a, nil
+}
+
+// sharedGate says which other KEPs name a gate, each with its status and
+// stage, so that a withdrawn or replaced KEP is never taken for the one
+// that carries the feature now.
+func sharedGate(gate string, named []*KEP) string {
+	var others []string
+	for _, o := range named[1:] {
+		what := "KEP-" + strconv.Itoa(o.Number) + " (" + o.Title
+		if o.Status != "" {
+			what += ", " + strings.ToLower(strings.TrimSpace(o.Status))
+		}
+		if st := o.CurrentStage(); st != StageNone {
+			what += ", " + st.Label()
+		}
+		others = append(others, what+")")
+	}
+	verb := "name"
+	if len(others) == 1 {
+		verb = "names"
+	}
+	return fmt.Sprintf("%s also %s %s: %s. I answer with KEP-%d, whose work went furthest.",
+		plural(len(others), "other KEP", "other KEPs"), verb, gate, strings.Join(others, ", "), named[0].Number)
 }
 
 // gateSpelling is the gate's own spelling: the KEP's, else a notice's,

@@ -38,8 +38,36 @@ func (e *Engine) answerKEP(ctx context.Context, n int) (*Answer, error) {
 // document said of it and where sources disagree; byID names the sources.
 func (e *Engine) kepAnswer(k *KEP, byID map[string]Source) *Answer {
 	f := kepFacts(k)
+	notes := kepNotes(k, byID)
+	if n := sharedGatesNote(k); n != "" {
+		notes = append(notes, n)
+	}
 	return &Answer{Kind: KindKEP, Title: kepTitle(f), Text: kepSummary(f), KEP: f, Items: e.kepItems(k),
-		Notes: kepNotes(k, byID), Sources: refsOf(byID, kepSourceIDs(k))}
+		Notes: notes, Sources: refsOf(byID, kepSourceIDs(k))}
+}
+
+// sharedGatesNote says which other KEPs name k's feature gates, with
+// their status, so that a KEP withdrawn for a successor and the successor
+// point at each other; "" when no other KEP names them.
+func sharedGatesNote(k *KEP) string {
+	var parts []string
+	for i := 0; i < len(k.SharedGates); {
+		g := k.SharedGates[i].Gate
+		var others []string
+		for ; i < len(k.SharedGates) && k.SharedGates[i].Gate == g; i++ {
+			o := k.SharedGates[i]
+			what := "KEP-" + strconv.Itoa(o.KEP)
+			if o.Status != "" {
+				what += " (" + o.Status + ")"
+			}
+			others = append(others, what)
+		}
+		parts = append(parts, g+" is also named by "+strings.Join(others, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Feature gates shared with other KEPs: " + strings.Join(parts, "; ") + "."
 }
 
 func kepTitle(f *KEPFacts) string {

@@ -34,3 +34,32 @@ func TestPlannedIsNotReached(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedNamesPreferTheLiveKEP: DynamicResourceAllocation is named by
+// KEP-3063 (withdrawn), KEP-3695 and KEP-4381 (DRA went GA in 1.34 with
+// 4381): the withdrawn KEP never answers for its successor, and each
+// points at the others.
+func TestSharedNamesPreferTheLiveKEP(t *testing.T) {
+	for name, e := range fullEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			a, err := askChat(t, e, "is DRA GA")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.UnderstoodAs != "is kep 4381 ga" || !strings.HasPrefix(a.Text, "Yes — KEP-4381") {
+				t.Errorf("is DRA GA: read as %q: %q", a.UnderstoodAs, a.Text)
+			}
+			if d, err := askChat(t, e, "dynamic resource allocation"); err != nil || d.KEP == nil || d.KEP.Number != 4381 {
+				t.Errorf("dynamic resource allocation: %q", d.UnderstoodAs)
+			}
+			g := ask(t, e, "gate DynamicResourceAllocation")
+			if g.KEP == nil || g.KEP.Number != 4381 || !strings.Contains(g.Text, "KEP-3063 (dynamic resource allocation, withdrawn") || !strings.Contains(g.Text, "KEP-3695") {
+				t.Errorf("gate DynamicResourceAllocation: %+v %q", g.KEP, g.Text)
+			}
+			w := ask(t, e, "kep 3063")
+			if !strings.Contains(strings.Join(w.Notes, " "), "DynamicResourceAllocation is also named by KEP-3695 (implemented), KEP-4381 (implemented)") {
+				t.Errorf("kep 3063 does not point at its successors: %q", w.Notes)
+			}
+		})
+	}
+}

@@ -157,10 +157,21 @@ type KEP struct {
 	// Disagreements are the claims documents make about this KEP that the
 	// trusted record does not support (kep.yaml is trusted for stages and names).
 	Disagreements []Disagreement `json:"disagreements,omitempty"`
+	// SharedGates are the other KEPs that name one of k's feature gates,
+	// with their kep.yaml status, by gate then KEP number: a KEP withdrawn
+	// for a successor and its successor point at each other.
+	SharedGates []SharedGate `json:"shared_gates,omitempty"`
 	// Released is the newest release the sources say is out when the
 	// knowledge was compiled (see ReleasedThrough): a kep.yaml milestone
 	// after it is planned, not reached. Zero when no source says.
 	Released Version `json:"released,omitzero"`
+}
+
+// SharedGate is another KEP that names one of a KEP's feature gates.
+type SharedGate struct {
+	Gate   string `json:"gate"`
+	KEP    int    `json:"kep"`
+	Status string `json:"status,omitempty"`
 }
 
 // DisagreementKind says how a document disagrees.

@@ -18,8 +18,9 @@ import (
 //	gates   lower-case gate name   → 'G' KEP number, the gate's own spelling
 //
 // ReplaceKnowledge rebuilds it from every KEP's FeatureGates. When two KEPs
-// name the same gate (in any case), the lowest KEP number owns it, as in
-// knowledge.Compile; within one KEP the first spelling listed wins.
+// name the same gate (in any case), the one knowledge.PreferKEP puts first
+// owns it, as in knowledge.Compile (a live KEP, never a withdrawn one for
+// its successor); within one KEP the first spelling listed wins.
 
 // maxGateKeyBytes is the longest gate name the index takes: bbolt refuses
 // keys over 32 KiB, and no real gate name is near this.
@@ -37,6 +38,7 @@ type gateEntry struct {
 	key      string
 	kep      int
 	spelling string
+	owner    *knowledge.KEP
 }
 
 // gateIndex returns the index entries for keps, sorted by key. It fails on
@@ -53,10 +55,10 @@ func gateIndex(keps []knowledge.KEP) ([]gateEntry, error) {
 				}
 				return nil, fmt.Errorf("KEP-%d: feature gate name of %d bytes is too long to store; the limit is %d", k.Number, len(key), maxGateKeyBytes)
 			}
-			if cur, seen := byKey[key]; seen && cur.kep <= k.Number {
+			if cur, seen := byKey[key]; seen && (cur.owner == k || !knowledge.PreferKEP(k, cur.owner)) {
 				continue
 			}
-			byKey[key] = gateEntry{key: key, kep: k.Number, spelling: strings.TrimSpace(g)}
+			byKey[key] = gateEntry{key: key, kep: k.Number, spelling: strings.TrimSpace(g), owner: k}
 		}
 	}
 	out := make([]gateEntry, 0, len(byKey))

@@ -12,11 +12,14 @@ import (
 )
 
 // gateKnowledge has KEPs that share gates in different cases, listed with
-// the higher number first, a gate with spaces around it and an empty one.
+// the higher number first (one withdrawn, two live), a gate with spaces
+// around it and an empty one.
 func gateKnowledge() *knowledge.Knowledge {
 	return &knowledge.Knowledge{KEPs: []knowledge.KEP{
-		{Number: 500, Title: "Later widgets", FeatureGates: []string{"WidgetMode", "LateOnly", "widgetmode"}},
-		{Number: 42, Title: "Early widgets", FeatureGates: []string{"widgetMODE", " Spaced ", ""}},
+		{Number: 500, Title: "Later widgets", Status: "withdrawn", FeatureGates: []string{"WidgetMode", "LateOnly", "widgetmode"}},
+		{Number: 42, Title: "Early widgets", Status: "implemented", FeatureGates: []string{"widgetMODE", " Spaced ", ""}},
+		{Number: 601, Title: "Gadgets, again", Status: "implementable", FeatureGates: []string{"SharedGate"}},
+		{Number: 600, Title: "Gadgets", Status: "implementable", FeatureGates: []string{"sharedgate"}},
 		{Number: 7, Title: "Quiet pods", FeatureGates: []string{"QuietPods"}},
 		{Number: 8, Title: "No gates"},
 	}}
@@ -34,8 +37,9 @@ func TestFindKEPByGate(t *testing.T) {
 		{"quietpods", 7},
 		{"QUIETPODS", 7},
 		{"  QuietPods\t", 7},
-		{"WidgetMode", 42}, // named by 42 and 500: the lowest number owns it
+		{"WidgetMode", 42}, // named by 42 and 500: the live KEP owns it, not the withdrawn one
 		{"widgetmode", 42},
+		{"SharedGate", 601}, // named by two live KEPs at no stage: the newer (a successor)
 		{"LateOnly", 500},
 		{"spaced", 42},
 	} {
@@ -89,7 +93,7 @@ func TestListGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Sorted without regard to case; each gate once, as its owner spells it.
-	want := []string{"LateOnly", "QuietPods", "Spaced", "widgetMODE"}
+	want := []string{"LateOnly", "QuietPods", "SharedGate", "Spaced", "widgetMODE"}
 	if diff := cmp.Diff(want, gates); diff != "" {
 		t.Errorf("ListGates (-want +got):\n%s", diff)
 	}
@@ -113,7 +117,7 @@ func TestReplaceRefusesAHugeGateName(t *testing.T) {
 	mustReplace(t, db, old)
 	before := infoOf(t, db)
 	k := gateKnowledge()
-	k.KEPs[2].FeatureGates = append(k.KEPs[2].FeatureGates, strings.Repeat("G", 1025))
+	k.KEPs[4].FeatureGates = append(k.KEPs[4].FeatureGates, strings.Repeat("G", 1025)) // KEP-7
 	err := db.Knowledge().ReplaceKnowledge(t.Context(), k)
 	if err == nil || !strings.Contains(err.Error(), "KEP-7: feature gate name of 1025 bytes is too long") {
 		t.Fatalf("ReplaceKnowledge: %v; want a refusal naming KEP-7", err)

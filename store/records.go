@@ -9,7 +9,7 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP       byte = 0x6C // 'l': schema 5, with Released
+	fmtKEP       byte = 0x6C // 'l': schema 5, with Released and SharedGates
 	fmtKEPv3     byte = 0x6A // 'j': schema 3, with Changes; read, never written
 	fmtKEPv2     byte = 0x6B // 'k': schema 2, with Disagreements; read, never written
 	fmtKEPv1     byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
@@ -69,6 +69,12 @@ func encodeKEP(buf []byte, k *knowledge.KEP) []byte {
 		e.change(&k.Changes[i])
 	}
 	e.version(k.Released)
+	e.uvarint(uint64(len(k.SharedGates)))
+	for _, g := range k.SharedGates {
+		e.str(g.Gate)
+		e.int(g.KEP)
+		e.str(g.Status)
+	}
 	return e.buf
 }
 
@@ -147,6 +153,12 @@ func readKEP(d *decoder, k *knowledge.KEP) error {
 	}
 	if format == fmtKEP {
 		k.Released = d.version()
+		if n := d.count(3); n > 0 {
+			k.SharedGates = make([]knowledge.SharedGate, n)
+			for i := range k.SharedGates {
+				k.SharedGates[i] = knowledge.SharedGate{Gate: d.str(), KEP: d.int(), Status: d.str()}
+			}
+		}
 	}
 	return d.finish()
 }

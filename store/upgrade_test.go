@@ -34,9 +34,9 @@ func olderLayout(b []byte, format byte, n int) []byte {
 	return append([]byte{format}, b[1:len(b)-n]...)
 }
 
-// releasedBytes is what schema 5 adds at the end of a KEP: Released, two
-// zero bytes when it is not set.
-const releasedBytes = 2
+// releasedBytes is what schema 5 adds at the end of a KEP: Released (two
+// zero bytes when it is not set) and SharedGates (one, when there are none).
+const releasedBytes = 3
 
 // TestDecodeReadsSchema4KEPs: a schema 3 or 4 database's KEPs (no
 // Released) still read, as today's with Released zero: no bound on what

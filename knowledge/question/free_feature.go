@@ -35,7 +35,7 @@ func (r *reading) feature(q knowledge.Question, v *Vocabulary) (knowledge.Questi
 		}
 		return q, r.choose(words, f)
 	}
-	q.Kind, q.KEP = knowledge.AskKEP, f.best[0].Number
+	q.Kind, q.KEP = knowledge.AskKEP, v.keps[v.answersFor(f.best[0].kep)].number
 	if st := r.stage(); st != knowledge.StageNone && (r.yesNo || len(r.versions) == 1 || !r.wh) {
 		q.Stage = st
 		if len(r.versions) == 1 {

@@ -75,8 +75,8 @@ func TestVocabulary(t *testing.T) {
 		{[]string{"in-place", "pod", "resize"}, 1287}, // an alias, no word of the name
 		{[]string{"SidecarContainers"}, 753},          // a gate
 		{[]string{"SideCarContainres"}, 753},          // a misspelt gate
-		{[]string{"dra"}, 3063},                       // an alias before the gate's acronym
-		{[]string{"DynamicResourceAllocation"}, 3063}, // a gate two KEPs list: the first
+		{[]string{"dra"}, 4381},                       // an alias of the gate, before its acronym
+		{[]string{"DynamicResourceAllocation"}, 4381}, // a gate two KEPs list: the one that went furthest (GA)
 		{[]string{"kubectl", "debug"}, 1441},
 		{[]string{"storage"}, 0}, // two KEPs' names, as much
 		{[]string{"containers"}, 0},

@@ -188,7 +188,7 @@ var phrasings = []phrasing{
 	{catFeatures, "is the nftables proxy mode GA?", "is kep 3866 ga"},
 	{catFeatures, "image volumes", "kep 4639"},
 	{catFeatures, "is image volume beta in 1.33", "is kep 4639 beta in 1.33"},
-	{catFeatures, "what is DRA", "kep 3063"},
+	{catFeatures, "what is DRA", "kep 4381"},
 	{catFeatures, "dynamic resource allocation status", "kep 3063"},
 	{catFeatures, "is SidecarContainers GA", "is kep 753 ga"},
 	{catFeatures, "InPlacePodVerticalScaling", "gate InPlacePodVerticalScaling"},

@@ -48,6 +48,12 @@ type vocabKEP struct {
 	title  string
 	names  []float64 // the weight (summed idf) of each of its names
 	gates  int       // the first of names that is a feature gate
+	// successor is the live KEP that carries on a withdrawn, rejected or
+	// replaced one: the one knowledge.PreferKEP puts first among the live
+	// KEPs sharing one of its feature gates; -1 when there is none (or the
+	// KEP is live). A name resolved to such a KEP answers with its
+	// successor: a withdrawn KEP never answers for it.
+	successor int32
 }
 
 // vocabGate is one feature gate, lower case, the letters it holds
@@ -71,11 +77,16 @@ const maxNames = 24
 // vocabulary that knows no feature.
 func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 	v := &Vocabulary{gates: map[string]int32{}, gateOf: map[string]string{}, sigs: map[string]bool{}, alias: map[string]int32{}}
+	owner := gateOwners(keps)
+	index := make(map[*knowledge.KEP]int32, len(keps))
+	for i, k := range keps {
+		index[k] = int32(i)
+	}
 	byTerm := map[string][]posting{}
 	nameTerms := make([][][]string, 0, len(keps)) // per KEP, per name, its terms
 	for _, k := range keps {
 		i := int32(len(v.keps))
-		vk := vocabKEP{number: k.Number, title: k.Title}
+		vk := vocabKEP{number: k.Number, title: k.Title, successor: -1}
 		names := []string{k.Title}
 		sig := k.SIG
 		for _, m := range k.History {
@@ -99,9 +110,11 @@ func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 		vk.gates = len(terms)
 		for _, g := range k.Gates() {
 			lg := strings.ToLower(g)
-			if _, dup := v.gates[lg]; !dup {
+			if o := owner[lg]; o == k {
 				v.gates[lg], v.gateOf[lg] = i, g
 				v.gateList = append(v.gateList, vocabGate{name: lg, mask: letterMask(lg), kep: i})
+			} else if !k.Live() && o.Live() && (vk.successor < 0 || knowledge.PreferKEP(o, keps[vk.successor])) {
+				vk.successor = index[o]
 			}
 			terms = append(terms, gateTerms(g))
 		}
@@ -127,6 +140,30 @@ func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 		}
 	}
 	return v
+}
+
+// gateOwners maps each lower-case feature gate to the KEP that answers
+// for it: the one knowledge.PreferKEP puts first among those naming it.
+func gateOwners(keps []*knowledge.KEP) map[string]*knowledge.KEP {
+	out := map[string]*knowledge.KEP{}
+	for _, k := range keps {
+		for _, g := range k.Gates() {
+			lg := strings.ToLower(g)
+			if cur, ok := out[lg]; !ok || knowledge.PreferKEP(k, cur) {
+				out[lg] = k
+			}
+		}
+	}
+	return out
+}
+
+// answersFor is the KEP a name resolved to the i-th KEP answers with: its
+// successor when it has one.
+func (v *Vocabulary) answersFor(i int32) int32 {
+	if s := v.keps[i].successor; s >= 0 {
+		return s
+	}
+	return i
 }
 
 // pack numbers the terms of byTerm, in order, and keeps them and their
