@@ -29,6 +29,9 @@ type AnswerKey struct {
 // A scan's answer depends on the manifests it carries, never kept: it has
 // no key.
 func CacheKey(q Question) (AnswerKey, bool) {
+	if q.Patch != nil {
+		return AnswerKey{}, false // 1.35.8 is not 1.35: rare enough not to keep
+	}
 	switch q.Kind {
 	case AskKEP, AskRelease, AskReleaseStage, AskNotices, AskReleases, AskHelp,
 		AskGate, AskSearch, AskDiff, AskUpgrade, AskSIG, AskAPI:

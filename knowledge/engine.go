@@ -91,6 +91,12 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	}
 	var a *Answer
 	var err error
+	var patchNote string
+	if q.Patch != nil {
+		if patchNote, err = e.checkPatch(ctx, q.Version, *q.Patch); err != nil {
+			return nil, err
+		}
+	}
 	switch q.Kind {
 	case AskKEP:
 		if q.Stage != StageNone {
@@ -148,7 +154,44 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	if a.Query == "" {
 		a.Query = q.Canonical()
 	}
+	if patchNote != "" {
+		cp := *a // a may be shared (the answer parts)
+		cp.Notes = append([]string{patchNote}, a.Notes...)
+		a = &cp
+	}
 	return a, nil
+}
+
+// checkPatch says whether patch release v.patch exists as far as the
+// patch list knows: a note naming its day when it does, ENOTFOUND naming
+// the newest patch of v when it does not, and a note that it cannot be
+// told when no patch of v is known.
+func (e *Engine) checkPatch(ctx context.Context, v Version, patch int) (string, error) {
+	ps, err := e.kb.FindPatches(ctx, v)
+	if err != nil && ErrorCode(err) != ENOTFOUND {
+		return "", fmt.Errorf("find patch releases of %s: %w", v, err)
+	}
+	name := fmt.Sprintf("%s.%d", v, patch)
+	if len(ps) == 0 {
+		return fmt.Sprintf("I hold no patch releases of %s, so I can't tell whether %s exists; this answer is about %s.", v, name, v), nil
+	}
+	newest := ps[0]
+	for _, p := range ps {
+		if p.Number == patch {
+			return fmt.Sprintf("%s is a patch release of %s (%s); this answer is about %s as a whole.", name, v, p.Date, v), nil
+		}
+		if newest.Number < p.Number {
+			newest = p
+		}
+	}
+	asOf := ""
+	if srcs, err := e.sources(ctx); err == nil {
+		if s := srcs[newest.Source]; s.AsOf != "" {
+			asOf = ", as of " + s.AsOf
+		}
+	}
+	return "", &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s, from %s%s.", name, v, newest, newest.Date, asOf),
+		Suggestions: []string{v.String() + " patches", v.String()}}
 }
 
 // Invalidate drops what the Engine keeps from the store (the catalog of

@@ -50,6 +50,9 @@ type catalog struct {
 	index   *searchIndex
 	// apis is the API lifecycle table (empty when the knowledge has none).
 	apis *APITable
+	// released is the newest release the sources say is out (see
+	// ReleasedThrough): a release after it is planned.
+	released Version
 	// The answer parts, built ahead for the engine that read the catalog.
 	releaseParts map[Version]*releaseParts
 	stageParts   map[releaseStage]*stageParts
@@ -189,7 +192,8 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	}
 	c.index = buildIndex(c.keps, c.notices)
 	c.versions = releaseVersions(c.releases)
-	c.known = knownReleases(c.releases)
+	c.released = c.releasedThrough()
+	c.known = knownReleasesOf(c.releases, c.released)
 	c.release = make(map[Version]*Release, len(c.releases))
 	for i := range c.releases {
 		c.release[c.releases[i].Version] = &c.releases[i]
@@ -286,22 +290,60 @@ func sigOf(k *KEP) string {
 }
 
 // releaseVersions lists the versions of rels, in their order.
+// knownReleases is knownReleasesOf with no release known to be out.
+func knownReleases(rels []Release) string { return knownReleasesOf(rels, Version{}) }
+
+// releasedThrough is ReleasedThrough over the catalog: the releases'
+// support dates, patches and announced days, and the API modules read.
+func (c *catalog) releasedThrough() Version {
+	corpus := &Corpus{}
+	for _, s := range c.sources {
+		corpus.Sources = append(corpus.Sources, s)
+	}
+	for _, r := range c.releases {
+		corpus.Releases = append(corpus.Releases, r)
+		if r.Lifecycle != nil {
+			corpus.Lifecycles = append(corpus.Lifecycles, *r.Lifecycle)
+		}
+		corpus.Patches = append(corpus.Patches, c.patches[r.Version]...)
+	}
+	newest := ReleasedThrough(corpus)
+	if l := c.apis.Latest(); newest.Less(l) {
+		newest = l
+	}
+	return newest
+}
+
 // knownReleases says which releases are known, for "I don't know
 // Kubernetes 1.99. I know …": the ranges, and when some are known only
-// from kep.yaml milestones or the deprecation guide, which are which.
-func knownReleases(rels []Release) string {
-	var documented, bare []Version
+// from kep.yaml milestones or the deprecation guide, which are which, and
+// which are only planned (after released).
+func knownReleasesOf(rels []Release, released Version) string {
+	var documented, bare, planned []Version
 	for _, r := range rels {
-		if len(r.Sources) == 0 {
+		switch {
+		case !released.IsZero() && released.Less(r.Version) && len(r.Sources) == 0:
+			planned = append(planned, r.Version)
+		case len(r.Sources) == 0:
 			bare = append(bare, r.Version)
-		} else {
+		default:
 			documented = append(documented, r.Version)
 		}
 	}
-	if len(documented) == 0 || len(bare) == 0 {
-		return versionRanges(releaseVersions(rels))
+	var parts []string
+	if len(documented) > 0 && len(bare) > 0 {
+		parts = append(parts, versionRanges(documented)+" (announced), and "+versionRanges(bare)+" from kep.yaml or the API guide only")
+	} else if out := append(documented, bare...); len(out) > 0 {
+		parts = append(parts, versionRanges(out))
 	}
-	return versionRanges(documented) + " (announced), and " + versionRanges(bare) + " from kep.yaml or the API guide only"
+	s := strings.Join(parts, "")
+	if len(planned) > 0 {
+		if s != "" {
+			s += "; "
+		}
+		s += versionRanges(planned) + " only as kep.yaml's plans (the newest release out is " + released.String() + ")"
+	}
+	return s
 }
 
 func releaseVersions(rels []Release) []Version {

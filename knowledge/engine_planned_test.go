@@ -3,6 +3,8 @@ package knowledge_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // TestPlannedIsNotReached: a kep.yaml milestone after the newest release
@@ -59,6 +61,28 @@ func TestSharedNamesPreferTheLiveKEP(t *testing.T) {
 			w := ask(t, e, "kep 3063")
 			if !strings.Contains(strings.Join(w.Notes, " "), "DynamicResourceAllocation is also named by KEP-3695 (implemented), KEP-4381 (implemented)") {
 				t.Errorf("kep 3063 does not point at its successors: %q", w.Notes)
+			}
+		})
+	}
+}
+
+// TestBadVersions: a patch release that does not exist is said so, one
+// that does is named, and a signed KEP number is bad input, never read as
+// another KEP.
+func TestBadVersions(t *testing.T) {
+	for name, e := range fullEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			if _, err := askChat(t, e, "1.35.99"); knowledge.ErrorCode(err) != knowledge.ENOTFOUND || !strings.Contains(knowledge.ErrorMessage(err), "the newest 1.35 patch I know is 1.35.8") {
+				t.Errorf("1.35.99: %v", err)
+			}
+			if a, err := askChat(t, e, "1.35.8"); err != nil || len(a.Notes) == 0 || !strings.Contains(a.Notes[0], "1.35.8 is a patch release of 1.35 (2026-08-20)") {
+				t.Errorf("1.35.8: %v %q", err, a.Notes)
+			}
+			for _, q := range []string{"kep -1", "KEP--1", "kep +5"} {
+				_, err := askChat(t, e, q)
+				if knowledge.ErrorCode(err) != knowledge.EBADINPUT || !strings.Contains(knowledge.ErrorMessage(err), "not a KEP number") {
+					t.Errorf("%s: %v; want bad input, not another KEP", q, err)
+				}
 			}
 		})
 	}

@@ -41,11 +41,15 @@ const (
 // typed with package knowledge/question (or build it from a platform's
 // structured options) and fill From; the engine answers it.
 type Question struct {
-	Kind    QuestionKind      `json:"kind"`
-	Text    string            `json:"text"`              // the text as typed, normalised
-	KEP     int               `json:"kep,omitempty"`     // AskKEP
-	Version Version           `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff and AskScan; the release of a yes/no question and of AskAPI
-	To      Version           `json:"to,omitempty"`      // "to" of AskDiff and AskScan
+	Kind    QuestionKind `json:"kind"`
+	Text    string       `json:"text"`              // the text as typed, normalised
+	KEP     int          `json:"kep,omitempty"`     // AskKEP
+	Version Version      `json:"version,omitempty"` // AskRelease, AskReleaseStage, AskNotices, AskSIG, AskLifecycle, AskPatches; "from" of AskDiff and AskScan; the release of a yes/no question and of AskAPI
+	To      Version      `json:"to,omitempty"`      // "to" of AskDiff and AskScan
+	// Patch is the patch number a question wrote its release with
+	// ("1.35.8"), nil when it wrote none: the answer says whether that
+	// patch release exists.
+	Patch   *int              `json:"patch,omitempty"`
 	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage; of AskKEP, the stage a yes/no question asks about
 	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices
 	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic, API (AskAPI)
@@ -90,19 +94,19 @@ func (q Question) Canonical() string {
 		}
 		return "kep " + strconv.Itoa(q.KEP)
 	case AskRelease:
-		return q.Version.String()
+		return q.release()
 	case AskReleaseStage:
-		return q.Version.String() + " " + strings.ToLower(q.Stage.Label())
+		return q.release() + " " + strings.ToLower(q.Stage.Label())
 	case AskNotices:
 		switch q.Notice {
 		case NoticeDeprecation:
-			return q.Version.String() + " deprecations"
+			return q.release() + " deprecations"
 		case NoticeRemoval:
-			return q.Version.String() + " removals"
+			return q.release() + " removals"
 		case NoticeUpgrade:
-			return q.Version.String() + " action required"
+			return q.release() + " action required"
 		}
-		return q.Version.String() + " notices"
+		return q.release() + " notices"
 	case AskReleases, AskSubscriptions:
 		return string(q.Kind)
 	case AskHelp:
@@ -132,9 +136,9 @@ func (q Question) Canonical() string {
 	case AskUnsubscribe:
 		return "unsubscribe deprecations"
 	case AskLifecycle:
-		return q.Version.String() + " eol"
+		return q.release() + " eol"
 	case AskPatches:
-		return q.Version.String() + " patches"
+		return q.release() + " patches"
 	case AskSupported:
 		if !q.Version.IsZero() {
 			return "is " + q.Version.String() + " supported"
@@ -155,6 +159,15 @@ func (q Question) Canonical() string {
 		return "scan " + q.To.String()
 	}
 	return ""
+}
+
+// release writes the question's release, with its patch when it gave one:
+// "1.35", "1.35.8".
+func (q Question) release() string {
+	if q.Patch != nil {
+		return q.Version.String() + "." + strconv.Itoa(*q.Patch)
+	}
+	return q.Version.String()
 }
 
 // PlainQuestion reports whether s is written as kepbot writes questions:

@@ -184,6 +184,18 @@ func parseKEPArgs(args []string) (knowledge.Question, error) {
 	return knowledge.Question{Kind: knowledge.AskKEP, KEP: n}, nil
 }
 
+// notKEPNumber is the error for a KEP number written wrong. A signed
+// number (-1) is bad input, never a typo of 1: its error carries help
+// kep, so that the chat reader says it rather than reading on.
+func notKEPNumber(tok, num string) *knowledge.Error {
+	if len(num) > 1 && (num[0] == '-' || num[0] == '+') {
+		e := knowledge.BadInput("kep", "%q is not a KEP number: KEP numbers are whole numbers from 1, with no sign.", tok)
+		e.Suggestions = []string{"help kep"}
+		return e
+	}
+	return knowledge.BadInput("kep", "%q is not a KEP number.", knowledge.Echo(tok))
+}
+
 // kepToken reads a KEP number written as 4639, #4639, KEP-4639, kep4639 or
 // kep:4639. ok is false when tok is not written like a KEP at all; err is
 // set when it is but the number is wrong.
@@ -201,11 +213,14 @@ func kepToken(tok string) (n int, ok bool, err error) {
 			if !sep && unicode.IsLetter(rune(rest[0])) {
 				return 0, false, nil // a word like "keps"
 			}
-			return 0, true, knowledge.BadInput("kep", "%q is not a KEP number.", knowledge.Echo(tok))
+			return 0, true, notKEPNumber(tok, rest)
 		}
 		t = rest
 	} else {
 		t = strings.TrimPrefix(t, "#")
+	}
+	if len(t) > 1 && (t[0] == '-' || t[0] == '+') && allDigits(t[1:]) {
+		return 0, true, notKEPNumber(tok, t)
 	}
 	if !allDigits(t) {
 		return 0, false, nil
@@ -241,15 +256,16 @@ func parseVersionQuestion(toks []string, lead string) (knowledge.Question, error
 	if err != nil {
 		return knowledge.Question{}, knowledge.BadInput("release", "%q is not a release like 1.29.", knowledge.Echo(vtok))
 	}
+	patch := patchOf(vtok)
 	if lead != "" {
 		rest = append([]string{lead}, rest...)
 	}
 	if len(rest) == 0 {
-		return knowledge.Question{Kind: knowledge.AskRelease, Version: v}, nil
+		return knowledge.Question{Kind: knowledge.AskRelease, Version: v, Patch: patch}, nil
 	}
 	word := strings.Join(rest, " ")
 	if q, ok := releaseWords[word]; ok {
-		q.Version = v
+		q.Version, q.Patch = v, patch
 		return q, nil
 	}
 	if len(rest) == 1 && looksVersion(word) {
@@ -281,6 +297,20 @@ func parseVersionQuestion(toks []string, lead string) (knowledge.Question, error
 		return knowledge.Question{Kind: knowledge.AskNotices, Version: v, Notice: knowledge.NoticeRemoval}, nil
 	}
 	return knowledge.Question{Kind: knowledge.AskReleaseStage, Version: v, Stage: st}, nil
+}
+
+// patchOf is the patch number a release token writes (8 in v1.35.8),
+// nil when it writes none.
+func patchOf(tok string) *int {
+	parts := strings.Split(strings.TrimLeft(tok, "vV"), ".")
+	if len(parts) != 3 {
+		return nil
+	}
+	n, err := strconv.Atoi(parts[2])
+	if err != nil || n < 0 {
+		return nil
+	}
+	return &n
 }
 
 // releaseWords are the words that ask one thing of a release, besides

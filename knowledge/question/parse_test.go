@@ -44,8 +44,8 @@ func TestParse(t *testing.T) {
 		{"1.29", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29")}},
 		{"v1.29", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29")}},
 		{"V1.29", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29")}},
-		{"1.29.0", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29")}},
-		{"v1.29.3", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29")}},
+		{"1.29.0", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29"), Patch: patchNum(0)}}, // the answer says whether the patch exists
+		{"v1.29.3", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29"), Patch: patchNum(3)}},
 		{"１．２９", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29")}},
 		{"release 1.30", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.30")}},
 		{"1.29.", knowledge.Question{Kind: knowledge.AskRelease, Version: v("1.29")}},
@@ -324,3 +324,5 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+func patchNum(n int) *int { return &n }
