@@ -42,37 +42,41 @@ func (e *Engine) answerLifecycle(ctx context.Context, v Version) (*Answer, error
 		return nil, c.noLifecycle(v, "eol")
 	}
 	l := r.Lifecycle
-	a := &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": support", Text: e.standing(l),
-		Facts: lifecycleFacts(l), Sources: c.sourceRefs(append([]string{l.Source}, patchSources(c.patches[v])...))}
-	if ps := c.patches[v]; len(ps) > 0 && l.Latest != "" && ps[len(ps)-1].String() != l.Latest {
-		a.Notes = append(a.Notes, fmt.Sprintf("The patch list I hold ends at %s (%s); the lifecycle record names %s as the latest.",
-			ps[len(ps)-1], ps[len(ps)-1].Date, l.Latest))
+	patch := ""
+	ids := append([]string{l.Source}, patchSources(c.patches[v])...)
+	best, others, ok := c.latestPatch(v)
+	if ok {
+		patch = best.name(v, c.sources)
+		ids = append(ids, best.source)
+	}
+	a := &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": support", Text: e.standing(l, patch),
+		Facts: lifecycleFacts(l, patch), Sources: c.sourceRefs(ids)}
+	if ok {
+		if note := olderPatchesNote(v, best, others, c.sources); note != "" {
+			a.Notes = append(a.Notes, note)
+		}
+	}
+	if note := c.releaseDayNote(v); note != "" {
+		a.Notes = append(a.Notes, note)
 	}
 	return a, nil
 }
 
-// standing says where release l stands on the Engine's day.
-func (e *Engine) standing(l *Lifecycle) string {
+// standing says where release l stands on the Engine's day; patch names
+// its newest patch and the source that says so ("" when none does).
+func (e *Engine) standing(l *Lifecycle, patch string) string {
 	v, today := l.Release, e.today()
 	latest := ""
-	if l.Latest != "" {
-		latest = " Its latest patch is " + l.Latest
-		if l.LatestDate != "" {
-			latest += " (" + l.LatestDate + ")"
-		}
-		latest += "."
+	if patch != "" {
+		latest = " Its latest patch I know is " + patch + "."
 	}
 	switch {
 	case l.Released != "" && l.Released > today:
 		return fmt.Sprintf("Kubernetes %s is planned for %s.", v, l.Released)
 	case l.EOL != "" && l.EOL <= today:
 		s := fmt.Sprintf("Kubernetes %s reached end of life on %s: it gets no more patches.", v, l.EOL)
-		if l.Latest != "" {
-			s += " Its last patch was " + l.Latest
-			if l.LatestDate != "" {
-				s += " (" + l.LatestDate + ")"
-			}
-			s += "."
+		if patch != "" {
+			s += " Its last patch I know is " + patch + "."
 		}
 		return s
 	case l.EndOfSupport != "" && l.EndOfSupport <= today:
@@ -92,8 +96,9 @@ func (e *Engine) standing(l *Lifecycle) string {
 	return s + "." + latest
 }
 
-// lifecycleFacts lists a release's support dates.
-func lifecycleFacts(l *Lifecycle) []Fact {
+// lifecycleFacts lists a release's support dates; patch names its newest
+// patch ("" for the lifecycle record's own).
+func lifecycleFacts(l *Lifecycle, patch string) []Fact {
 	var out []Fact
 	add := func(name, value string) {
 		if value != "" {
@@ -103,14 +108,41 @@ func lifecycleFacts(l *Lifecycle) []Fact {
 	add("Released", l.Released)
 	add("Standard support until", l.EndOfSupport)
 	add("End of life", l.EOL)
-	if l.Latest != "" {
-		latest := l.Latest
+	if patch == "" && l.Latest != "" {
+		patch = l.Latest
 		if l.LatestDate != "" {
-			latest += " (" + l.LatestDate + ")"
+			patch += " (" + l.LatestDate + ")"
 		}
-		add("Latest patch", latest)
 	}
+	add("Latest patch", patch)
 	return out
+}
+
+// releaseDayNote says where sources disagree on the day release v came
+// out: the tag's day (the patch list's v.0) against the lifecycle
+// record's and the release page's; "" when they agree or only one says.
+func (c *catalog) releaseDayNote(v Version) string {
+	r := c.release[v]
+	if r == nil {
+		return ""
+	}
+	tag := ""
+	for _, p := range c.patches[v] {
+		if p.Number == 0 {
+			tag = p.Date
+		}
+	}
+	var other []string
+	if l := r.Lifecycle; l != nil && l.Released != "" && tag != "" && l.Released != tag {
+		other = append(other, "the lifecycle record says "+l.Released)
+	}
+	if r.Date != "" && tag != "" && r.Date != tag {
+		other = append(other, "the release's announcement or page says "+r.Date)
+	}
+	if len(other) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The %s.0 tag is dated %s; %s.", v, tag, strings.Join(other, ", and "))
 }
 
 // noLifecycle is the miss of a lifecycle question about a release that has
@@ -147,7 +179,7 @@ func (e *Engine) answerPatches(ctx context.Context, v Version) (*Answer, error) 
 		if r != nil && r.Lifecycle != nil && r.Lifecycle.Latest != "" {
 			return &Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases",
 				Text:    fmt.Sprintf("I hold no list of %s's patch releases; its lifecycle record names %s as the latest.", v, r.Lifecycle.Latest),
-				Facts:   lifecycleFacts(r.Lifecycle),
+				Facts:   lifecycleFacts(r.Lifecycle, ""),
 				Sources: c.sourceRefs([]string{r.Lifecycle.Source})}, nil
 		}
 		return nil, c.noPatches(v)
@@ -239,8 +271,9 @@ func (e *Engine) answerSupported(ctx context.Context) (*Answer, error) {
 			}
 			live = append(live, r.Version.String())
 		}
-		if l.Latest != "" {
-			val += "; latest " + l.Latest
+		if best, _, ok := c.latestPatch(r.Version); ok {
+			val += "; latest " + best.name(r.Version, c.sources)
+			ids = append(ids, best.source)
 		}
 		a.Facts = append(a.Facts, Fact{Name: r.Version.String(), Value: val})
 	}
@@ -289,29 +322,36 @@ func (e *Engine) answerLatest(ctx context.Context) (*Answer, error) {
 			newest = r
 		}
 		l := r.Lifecycle
-		if l == nil || l.Latest == "" || (l.EOL != "" && l.EOL <= today) {
+		best, _, ok := c.latestPatch(r.Version)
+		if l == nil || !ok || (l.EOL != "" && l.EOL <= today) {
 			continue
 		}
-		val := l.Latest
-		if l.LatestDate != "" {
-			val += " (" + l.LatestDate + ")"
-		}
-		a.Facts = append(a.Facts, Fact{Name: r.Version.String(), Value: val})
-		ids = append(ids, l.Source)
+		a.Facts = append(a.Facts, Fact{Name: r.Version.String(), Value: best.name(r.Version, c.sources)})
+		ids = append(ids, l.Source, best.source)
 	}
 	if newest == nil {
 		return nil, Errorf(ENOTFOUND, "I know no release date yet: ingest or sync the release notes or the lifecycle data first.")
 	}
 	a.Text = fmt.Sprintf("The newest Kubernetes release is %s", newest.Version)
-	if l := newest.Lifecycle; l != nil && l.Latest != "" {
-		a.Text += fmt.Sprintf("; its latest patch is %s", l.Latest)
-		if l.LatestDate != "" {
-			a.Text += " (" + l.LatestDate + ")"
-		}
+	if best, _, ok := c.latestPatch(newest.Version); ok {
+		a.Text += "; its latest patch I know is " + best.name(newest.Version, c.sources)
 	} else if newest.Date != "" {
 		a.Text += fmt.Sprintf(", released %s", newest.Date)
 	}
 	a.Text += "."
+	if newest.Version.Less(c.released) {
+		// A release the lifecycle data predates: the API modules know it.
+		a.Text = fmt.Sprintf("The newest Kubernetes release out is %s", c.released)
+		if best, _, ok := c.latestPatch(c.released); ok {
+			a.Text += "; its latest patch I know is " + best.name(c.released, c.sources)
+			ids = append(ids, best.source)
+		}
+		a.Text += fmt.Sprintf(". My release dates stop at %s", newest.Version)
+		if best, _, ok := c.latestPatch(newest.Version); ok {
+			a.Text += ", whose latest patch I know is " + best.name(newest.Version, c.sources)
+		}
+		a.Text += "."
+	}
 	if next := c.nextPlanned(today); next != "" {
 		a.Notes = append(a.Notes, next)
 	}

@@ -87,3 +87,26 @@ func TestBadVersions(t *testing.T) {
 		})
 	}
 }
+
+// TestStalenessAndDisagreementSaid: the latest patch is the newest any
+// source names, with each source's date, and where the tag's day and a
+// document's day for a release differ, both are said.
+func TestStalenessAndDisagreementSaid(t *testing.T) {
+	for name, e := range fullEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			a := ask(t, e, "1.34 eol")
+			if !strings.Contains(a.Text, "1.34.13 (per the k8s.io/api v0.34.13 tag, as of 2026-10-28)") {
+				t.Errorf("1.34 eol: %q", a.Text)
+			}
+			if n := strings.Join(a.Notes, " "); !strings.Contains(n, "(as of 2026-08-22) names 1.34.11 as the latest") {
+				t.Errorf("1.34 eol does not say the lifecycle data is older: %q", n)
+			}
+			if n := strings.Join(ask(t, e, "1.26 eol").Notes, " "); !strings.Contains(n, "The 1.26.0 tag is dated 2022-12-08") || !strings.Contains(n, "2022-12-09") {
+				t.Errorf("1.26 eol does not name both days: %q", n)
+			}
+			if l := ask(t, e, "latest"); !strings.HasPrefix(l.Text, "The newest Kubernetes release out is 1.37") {
+				t.Errorf("latest: %q", l.Text)
+			}
+		})
+	}
+}
