@@ -32,8 +32,12 @@ type Change struct {
 	// Notice is the notice this entry makes, if any: a deprecation, a
 	// removal, or an upgrade note for an action required.
 	Notice NoticeKind `json:"notice,omitempty"`
-	Text   string     `json:"text,omitempty"` // the entry's words, quoted at run time
-	Source string     `json:"source"`         // Source.ID
+	Text   string     `json:"text,omitempty"`   // the entry's words, quoted at run time
+	Source string     `json:"source,omitempty"` // Source.ID
+	// Effects are the typed changes the entry's words state, read with
+	// rules (knowledge/relnotes): the facts its notice is made of, kept
+	// where its words are not (the built-in snapshot).
+	Effects []Effect `json:"effects,omitempty"`
 }
 
 // HasKind reports whether c carries kind k.

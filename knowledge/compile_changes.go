@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -69,11 +70,40 @@ func noticeOf(ch Change) (Notice, bool) {
 		return Notice{}, false
 	}
 	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: changeTitle(ch), Text: ch.Text,
-		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: gateNames(ch), Action: ch.Action}
+		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: ChangeGates(ch), Action: ch.Action,
+		API: removedAPI(ch)}
 	if len(ch.KEPs) > 0 {
 		n.KEP = ch.KEPs[0]
 	}
 	return n, true
+}
+
+// removedAPI is the API version a removal entry stops serving, when that
+// is all it removes: one group/version (with the kinds its effects name)
+// removed from the API server (no Of: not kubectl's support for it).
+// Its notice then is one with the guide's and the posts' notices of that
+// version.
+func removedAPI(ch Change) *APIChange {
+	if ch.Notice != NoticeRemoval {
+		return nil
+	}
+	var api *APIChange
+	for _, e := range ch.Effects {
+		if e.Action != EffectRemoved {
+			continue
+		}
+		if e.What != EffectAPI || e.Of != "" || !strings.Contains(e.Name, "/") || api != nil && api.GroupVersion != e.Name {
+			return nil
+		}
+		if api == nil {
+			api = &APIChange{GroupVersion: e.Name}
+		}
+		api.Kinds = addNames(api.Kinds, e.Kinds)
+		if api.ReplacedBy == "" {
+			api.ReplacedBy = e.Replacement
+		}
+	}
+	return api
 }
 
 // gateNames are the code names of an entry that are feature gates: written
@@ -112,22 +142,24 @@ func looksGate(s string) bool {
 	return lower
 }
 
-// changeTitle is the title of an entry's notice: the first sentence of its
-// words, cut at maxChangeTitle runes; without words (the built-in snapshot
-// keeps none), the code names it mentions. Its PR is not repeated here:
-// every notice shows its PR beside its title.
+// changeTitle is the title of an entry's notice: what its effects say it
+// does, the same wherever the entry is known (see EffectsTitle); without
+// effects that say it, the first sentence of its words, cut at
+// maxChangeTitle runes; without words either (the built-in snapshot
+// keeps none), its pull request alone, never a fragment of its words.
 func changeTitle(ch Change) string {
+	if t := EffectsTitle(ch.Effects, ch.Notice); t != "" {
+		return t
+	}
 	if t := firstSentence(ch.Text); t != "" {
 		return clipRunes(t, maxChangeTitle)
 	}
-	if len(ch.Names) == 0 {
-		return noSummary
-	}
-	return strings.Join(ch.Names[:min(len(ch.Names), 4)], ", ")
+	return PRTitle(ch.PR)
 }
 
-// noSummary titles an entry known without its words or code names.
-const noSummary = "(no summary in the built-in snapshot)"
+// PRTitle titles an entry known by its pull request alone: "Pull request
+// #131961".
+func PRTitle(pr int) string { return "Pull request #" + strconv.Itoa(pr) }
 
 // firstSentence returns s up to the end of its first sentence: a period,
 // question or exclamation mark followed by a space or the end, outside

@@ -46,17 +46,17 @@ func (e *Engine) answerDiff(ctx context.Context, from, to Version, upgrade bool)
 		}
 	}
 	items := e.diffItems(c, in, upgrade)
-	notices := e.diffNotices(c, in, upgrade)
+	notices, actions := e.diffNotices(c, in, upgrade)
 	var apis []Notice
 	if c.apis.Known() {
 		apis = apiNotices(c.apis, from, to, c.sources)
-		notices = withAPINotices(apis, notices)
+		notices = withDocumentNotices(apis, notices)
 	}
 	a := &Answer{Kind: KindDiff, Title: fmt.Sprintf("Kubernetes %s → %s", from, to), Items: items, Notices: notices}
 	if upgrade {
 		a.Title = fmt.Sprintf("Upgrading from %s to %s", from, to)
 	}
-	a.Text = diffSummary(from, to, releaseVersions(in), items, notices, upgrade)
+	a.Text = diffSummary(from, to, releaseVersions(in), items, notices, upgrade, actions)
 	a.Notes = diffNotes(from, to, known, in)
 	if c.apis.Known() {
 		a.Notes = append(apiRangeNotes(c.apis, apis, c.sources), a.Notes...)
@@ -151,14 +151,24 @@ func (e *Engine) diffItems(c *catalog, in []Release, upgrade bool) []Item {
 	return items
 }
 
-// diffNotices gathers the notices of the releases in, each said once (see
-// dedupeNotices), release by release. An upgrade puts the APIs that stop
-// being served first, then goes release by release with removals first,
-// then deprecations, then upgrade notes.
-func (e *Engine) diffNotices(c *catalog, in []Release, upgrade bool) []Notice {
+// diffNotices gathers the notices of the releases in, each thing told
+// once (groupNotices, as each release's lists show them), release by
+// release, and how many of them need action before upgrading (the
+// releases' `action required` counts, summed). An upgrade puts the APIs
+// that stop being served first, then goes release by release with
+// removals first, then deprecations, then upgrade notes.
+func (e *Engine) diffNotices(c *catalog, in []Release, upgrade bool) ([]Notice, int) {
 	var ns []Notice
+	actions := 0
 	for _, r := range in {
-		ns = append(ns, dedupeNotices(c.notices[r.Version], c.sources)...)
+		var told toldNotices
+		if p, ok := c.releaseParts[r.Version]; ok {
+			told = p.told // shared: the notices are copied into ns
+		} else {
+			told = groupNotices(c.notices[r.Version], c.sources)
+		}
+		ns = append(ns, told.notices...)
+		actions += told.count().Upgrades
 	}
 	kindRank := map[NoticeKind]int{NoticeRemoval: 0, NoticeDeprecation: 1, NoticeUpgrade: 2}
 	if upgrade {
@@ -176,68 +186,51 @@ func (e *Engine) diffNotices(c *catalog, in []Release, upgrade bool) []Notice {
 	for i := range ns {
 		ns[i].Text = quote(noticeWords(ns[i]), e.maxQuote)
 	}
-	return ns
+	return ns, actions
 }
 
-// dedupeNotices keeps one notice per thing said: per API group/version
-// (with the kinds of all its notices), per release-note entry (its PR),
-// and otherwise per KEP or, without one, per title. The deprecation
-// guide's word wins, then English.
-func dedupeNotices(ns []Notice, sources map[string]Source) []Notice {
-	pref := func(n Notice) int {
-		s := sources[n.Source]
-		switch {
-		case s.Kind == SourceDeprecationGuide:
-			return 0
-		case s.Lang == "en":
-			return 1
-		}
-		return 2
-	}
-	key := func(n Notice) string {
-		switch {
-		case n.API != nil:
-			return fmt.Sprintf("%s|api|%s|%s", n.Kind, strings.ToLower(n.API.GroupVersion), strings.ToLower(n.API.ReplacedBy))
-		case n.PR > 0:
-			return fmt.Sprintf("%s|pr|%d", n.Kind, n.PR)
-		case n.KEP > 0:
-			return fmt.Sprintf("%s|kep|%d", n.Kind, n.KEP)
-		}
-		return fmt.Sprintf("%s|title|%s", n.Kind, strings.ToLower(strings.Join(strings.Fields(n.Title), " ")))
-	}
-	var out []Notice
-	at := map[string]int{}
+// withDocumentNotices is withAPINotices, keeping what the documents'
+// notices it drops add: an API notice standing for a document's notice
+// (the same group/version and release, or the release-note entry it
+// cites) takes its action required, pull request and link; a document's
+// API notice no lifecycle notice stands for is kept, so that nothing the
+// releases' lists count goes missing from the range.
+func withDocumentNotices(apis, ns []Notice) []Notice {
+	apis = append([]Notice(nil), apis...)
+	var uncovered []Notice
 	for _, n := range ns {
-		k := key(n)
-		i, dup := at[k]
-		if !dup {
-			at[k] = len(out)
-			if n.API != nil {
-				api := *n.API
-				api.Kinds = append([]string(nil), api.Kinds...)
-				n.API = &api
-			}
-			out = append(out, n)
+		if n.API == nil && n.PR == 0 {
 			continue
 		}
-		kept := &out[i]
-		if pref(n) < pref(*kept) {
-			api := kept.API
-			*kept = n
-			if api != nil {
-				merged := *n.API
-				merged.Kinds = addNames(append([]string(nil), n.API.Kinds...), api.Kinds)
-				kept.API = &merged
+		covered := false
+		for i := range apis {
+			a := &apis[i]
+			same := a.Release == n.Release && (n.API != nil && strings.EqualFold(a.API.GroupVersion, n.API.GroupVersion) || n.PR > 0 && a.PR == n.PR)
+			if !same {
+				continue
 			}
-		} else if kept.API != nil {
-			kept.API.Kinds = addNames(kept.API.Kinds, n.API.Kinds)
+			covered = true
+			a.Action = a.Action || n.Action
+			if a.PR == 0 && n.PR > 0 {
+				a.PR, a.URL = n.PR, n.URL
+			}
+		}
+		if !covered && n.API != nil {
+			uncovered = append(uncovered, n)
 		}
 	}
-	return out
+	out := withAPINotices(apis, ns)
+	if len(uncovered) == 0 {
+		return out
+	}
+	return append(append(out[:len(apis):len(apis)], uncovered...), out[len(apis):]...)
 }
 
 // diffSummary writes the counts of a diff or upgrade answer in one line.
-func diffSummary(from, to Version, in []Version, items []Item, ns []Notice, upgrade bool) string {
+//
+// actions is how many notices of the range need action before upgrading:
+// the sum of the releases' `action required` counts.
+func diffSummary(from, to Version, in []Version, items []Item, ns []Notice, upgrade bool, actions int) string {
 	count := map[Stage]int{}
 	for _, it := range items {
 		count[it.Stage]++
@@ -266,8 +259,8 @@ func diffSummary(from, to Version, in []Version, items []Item, ns []Notice, upgr
 	ended := removals + ", " + plural(kinds[NoticeDeprecation]+count[StageDeprecated], "deprecation", "deprecations")
 	if upgrade {
 		s := fmt.Sprintf("Going from %s to %s (through %s): %s; %s", from, to, versionList(in), apiText, ended)
-		if n := kinds[NoticeUpgrade]; n > 0 {
-			s += ", " + plural(n, "upgrade note", "upgrade notes")
+		if actions > 0 {
+			s += ", " + plural(actions, "upgrade note", "upgrade notes") + " (action required)"
 		}
 		return s + "; " + graduated + "."
 	}

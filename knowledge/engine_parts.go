@@ -19,6 +19,7 @@ import (
 
 // releaseParts is what a release answer says of one release.
 type releaseParts struct {
+	told    toldNotices // the release's notices, each thing told once: every list and count of it
 	facts   *ReleaseFacts
 	title   string
 	text    string
@@ -29,14 +30,19 @@ type releaseParts struct {
 }
 
 // releaseParts builds the release answer parts of r from c: its facts, a
-// few highlights and how many notices it carries.
-func (e *Engine) releaseParts(c *catalog, r *Release) *releaseParts {
+// few highlights and how many notices it carries. told are r's notices,
+// each thing told once (groupNotices); nil to group them here.
+func (e *Engine) releaseParts(c *catalog, r *Release, told *toldNotices) *releaseParts {
 	v := r.Version
-	items, notices := c.items[v], c.notices[v] // shared: read, never changed
-	p := &releaseParts{title: "Kubernetes " + v.String(), sources: c.sourceRefs(r.Sources),
-		facts: &ReleaseFacts{Version: v.String(), Date: r.Date, Theme: r.Theme, Enhancements: r.Enhancements}}
+	items := c.items[v] // shared: read, never changed
+	if told == nil {
+		t := groupNotices(c.notices[v], c.sources)
+		told = &t
+	}
+	p := &releaseParts{told: *told, title: "Kubernetes " + v.String(), sources: c.sourceRefs(r.Sources),
+		facts: &ReleaseFacts{Version: v.String(), Date: r.Date, Theme: r.Theme, Enhancements: releaseCounts(r, items)}}
 	p.text = releaseSummary(r)
-	p.counts = append(noticeFacts(notices), changeFacts(c.changes[v])...)
+	p.counts = append(noticeFacts(told.count()), changeFacts(c.changes[v])...)
 	if l := r.Lifecycle; l != nil {
 		p.counts = append(p.counts, releaseLifecycleFacts(l)...)
 		p.sources = c.sourceRefs(append(append([]string{}, r.Sources...), l.Source))
@@ -141,27 +147,31 @@ type noticeParts struct {
 	title   string
 	text    string
 	notices []Notice
+	notes   []string
 	sources []SourceRef
 }
 
-// noticeParts builds the answer parts of release r's notices of kind,
-// ns, which it quotes in place; byID names the sources. all is every
-// notice of r: when there is none of kind, the answer points to the kinds
-// there are.
+// noticeParts builds the answer parts of release r's notices of kind
+// from all, r's notices each told once (groupNotices), quoting copies;
+// byID names the sources. When there is none of kind, the answer points
+// to the kinds there are. A notice several sources tell is shown once,
+// and a note names them.
 //
 // coverage, when not "", says what the knowledge lacks for r (its release
 // notes as data): it ends the text, so an empty or short list is never
 // read as the whole truth.
-func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID map[string]Source, coverage string) *noticeParts {
+func (e *Engine) noticeParts(r *Release, kind NoticeKind, all toldNotices, byID map[string]Source, coverage string) *noticeParts {
 	v, word := r.Version, noticeWord(kind)
+	of := all.ofKind(kind)
+	ns := append([]Notice(nil), of.notices...)
 	ids := append(make([]string, 0, len(r.Sources)+len(ns)), r.Sources...)
 	for i := range ns {
 		ns[i].Text = quote(noticeWords(ns[i]), e.maxQuote)
-		ids = append(ids, ns[i].Source)
+		ids = append(ids, of.told[i]...)
 	}
-	p := &noticeParts{title: fmt.Sprintf("Kubernetes %s: %s", v, word), notices: ns, sources: refsOf(byID, ids)}
+	p := &noticeParts{title: fmt.Sprintf("Kubernetes %s: %s", v, word), notices: ns, sources: refsOf(byID, ids), notes: toldNotes(of, byID)}
 	if len(ns) == 0 {
-		p.text = fmt.Sprintf("I know of no %s in Kubernetes %s.", word, v) + otherNotices(v, kind, all)
+		p.text = fmt.Sprintf("I know of no %s in Kubernetes %s.", word, v) + otherNotices(v, kind, all.count())
 		if hasSnapshot(byID) {
 			p.text += " The built-in snapshot keeps only the notices tied to a KEP, an API or a release-note entry; run bot sync or bot ingest for the rest."
 		}
@@ -176,7 +186,7 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, ns, all []Notice, byID
 
 // otherNotices says which other kinds of notice release v has, as the
 // questions to ask: " It has 2 removals: ask 1.32 removals.", or "".
-func otherNotices(v Version, kind NoticeKind, all []Notice) string {
+func otherNotices(v Version, kind NoticeKind, counts noticeCounts) string {
 	if kind == "" {
 		return ""
 	}
@@ -185,7 +195,7 @@ func otherNotices(v Version, kind NoticeKind, all []Notice) string {
 		if k == kind {
 			continue
 		}
-		if n := len(ofKind(all, k)); n > 0 {
+		if n := counts.of(k); n > 0 {
 			word := noticeWord(k)
 			parts = append(parts, plural(n, strings.TrimSuffix(word, "s"), word))
 			asks = append(asks, Question{Kind: AskNotices, Version: v, Notice: k}.Canonical())
@@ -210,21 +220,7 @@ func hasSnapshot(byID map[string]Source) bool {
 
 // answer is a new notice-list Answer sharing p.
 func (p *noticeParts) answer() *Answer {
-	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Notices: clip(p.notices), Sources: clip(p.sources)}
-}
-
-// ofKind returns copies of the notices of kind in ns ("" for all), in
-// their order; nil when there are none. Upgrade notes are every notice
-// that needs action before an upgrade (NeedsAction): a removal the notes
-// mark "action required" is among them too.
-func ofKind(ns []Notice, kind NoticeKind) []Notice {
-	var out []Notice
-	for _, n := range ns {
-		if kind == "" || n.Kind == kind || (kind == NoticeUpgrade && n.NeedsAction()) {
-			out = append(out, n)
-		}
-	}
-	return out
+	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Notices: clip(p.notices), Notes: clip(p.notes), Sources: clip(p.sources)}
 }
 
 // buildParts fills c's answer parts: one per release, per release and
@@ -236,13 +232,14 @@ func (e *Engine) buildParts(c *catalog) {
 	c.noticeParts = make(map[releaseNotices]*noticeParts, len(c.releases)*len(noticeKinds))
 	for i := range c.releases {
 		r := &c.releases[i]
-		c.releaseParts[r.Version] = e.releaseParts(c, r)
+		told := groupNotices(c.notices[r.Version], c.sources) // once: every list and count of r is made from it
+		c.releaseParts[r.Version] = e.releaseParts(c, r, &told)
 		for _, s := range GraduationStages {
 			c.stageParts[releaseStage{r.Version, s}] = e.stageParts(c, r, s)
 		}
+		cov := notesCoverage(r.Version, c.releases, c.sources)
 		for _, kind := range noticeKinds {
-			c.noticeParts[releaseNotices{r.Version, kind}] = e.noticeParts(r, kind, ofKind(c.notices[r.Version], kind), c.notices[r.Version], c.sources,
-				notesCoverage(r.Version, c.releases, c.sources))
+			c.noticeParts[releaseNotices{r.Version, kind}] = e.noticeParts(r, kind, told, c.sources, cov)
 		}
 	}
 }

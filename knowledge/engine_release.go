@@ -54,7 +54,7 @@ func (e *Engine) answerRelease(ctx context.Context, v Version) (*Answer, error) 
 	if p, ok := c.releaseParts[v]; ok {
 		return p.answer(), nil
 	}
-	return e.releaseParts(c, r).answer(), nil // r is newer than the catalog
+	return e.releaseParts(c, r, nil).answer(), nil // r is newer than the catalog
 }
 
 // releaseSummary is "Kubernetes 1.29 (Mandala), released 2023-12-13: 49
@@ -95,22 +95,59 @@ func countsText(c Counts) string {
 	return fmt.Sprintf("%d enhancements (%d GA, %d beta, %d alpha)", c.Total, c.Stable, c.Beta, c.Alpha)
 }
 
-// noticeFacts counts a release's notices by kind.
-func noticeFacts(notices []Notice) []Fact {
+// noticeFacts writes a release's notice counts, each the length of the
+// list that shows them: `deprecations`, `removals`, `action required`.
+func noticeFacts(c noticeCounts) []Fact {
 	var facts []Fact
-	kinds := map[NoticeKind]int{}
-	for _, n := range notices {
-		kinds[n.Kind]++
-	}
 	for _, k := range []struct {
 		kind NoticeKind
 		name string
 	}{{NoticeDeprecation, "Deprecations"}, {NoticeRemoval, "Removals"}, {NoticeUpgrade, "Upgrade notes"}} {
-		if kinds[k.kind] > 0 {
-			facts = append(facts, Fact{Name: k.name, Value: fmt.Sprint(kinds[k.kind])})
+		if n := c.of(k.kind); n > 0 {
+			facts = append(facts, Fact{Name: k.name, Value: fmt.Sprint(n)})
 		}
 	}
 	return facts
+}
+
+// enhancementCounts are the counts r's release answer gives
+// (releaseCounts): from c's answer parts when the catalog is loaded, else
+// from the store.
+func (e *Engine) enhancementCounts(ctx context.Context, c *catalog, r *Release) (Counts, error) {
+	if !r.Enhancements.IsZero() {
+		return r.Enhancements, nil
+	}
+	if c != nil {
+		if p, ok := c.releaseParts[r.Version]; ok {
+			return p.facts.Enhancements, nil
+		}
+	}
+	items, err := e.kb.FindReleaseItems(ctx, r.Version, StageNone)
+	if err != nil {
+		return Counts{}, fmt.Errorf("find items of %s: %w", r.Version, err)
+	}
+	return releaseCounts(r, items), nil
+}
+
+// releaseCounts are the enhancement counts a release answer gives: the
+// announcement's, else those its text says come from kep.yaml and the
+// documents (itemCounts), so that `bot ask --json` and the text agree.
+func releaseCounts(r *Release, items []Item) Counts {
+	if !r.Enhancements.IsZero() {
+		return r.Enhancements
+	}
+	var c Counts
+	for _, it := range items {
+		switch it.Stage {
+		case StageStable:
+			c.Stable++
+		case StageBeta:
+			c.Beta++
+		case StageAlpha:
+			c.Alpha++
+		}
+	}
+	return c
 }
 
 // highlightItems picks up to e.highlights items, GA first, then beta, then
@@ -182,7 +219,6 @@ func (e *Engine) answerNotices(ctx context.Context, v Version, kind NoticeKind) 
 	if err != nil {
 		return nil, fmt.Errorf("find notices of %s: %w", v, err)
 	}
-	ns := ofKind(all, kind)
 	byID, err := e.sources(ctx)
 	if err != nil {
 		return nil, err
@@ -191,7 +227,7 @@ func (e *Engine) answerNotices(ctx context.Context, v Version, kind NoticeKind) 
 	if err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
 	}
-	return e.noticeParts(r, kind, ns, all, byID, notesCoverage(v, rels, byID)).answer(), nil
+	return e.noticeParts(r, kind, groupNotices(all, byID), byID, notesCoverage(v, rels, byID)).answer(), nil
 }
 
 // noticeWord names notices of a kind in the plural.
@@ -221,7 +257,8 @@ func capitalize(s string) string {
 func (e *Engine) answerReleases(ctx context.Context) (*Answer, error) {
 	var rels []Release // shared when the catalog's: read, never changed
 	var err error
-	if c := e.cat.Load(); c != nil {
+	c := e.cat.Load()
+	if c != nil {
 		rels = c.releases
 	} else if rels, err = e.kb.ListReleases(ctx); err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
@@ -239,7 +276,11 @@ func (e *Engine) answerReleases(ctx context.Context) (*Answer, error) {
 		}
 		documented = append(documented, r.Version)
 		ids = append(ids, r.Sources...)
-		a.Releases = append(a.Releases, ReleaseFacts{Version: r.Version.String(), Date: r.Date, Theme: r.Theme, Enhancements: r.Enhancements})
+		counts, err := e.enhancementCounts(ctx, c, &r) // the release answer's
+		if err != nil {
+			return nil, err
+		}
+		a.Releases = append(a.Releases, ReleaseFacts{Version: r.Version.String(), Date: r.Date, Theme: r.Theme, Enhancements: counts})
 	}
 	switch {
 	case len(documented) == 0:

@@ -234,9 +234,10 @@ func TestEngineLists(t *testing.T) {
 		{"1.39 ga", knowledge.KindList, "Kubernetes 1.39: GA", []int{9008}, nil, 0},
 		{"1.41 ga", knowledge.KindList, "Kubernetes 1.41: GA", []int{9002}, nil, 0},
 		{"1.41 deprecations", knowledge.KindList, "Kubernetes 1.41: deprecations", nil, []knowledge.NoticeKind{knowledge.NoticeDeprecation}, 0},
-		{"1.43 removals", knowledge.KindList, "Kubernetes 1.43: removals", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeRemoval, knowledge.NoticeRemoval}, 0},
+		// The release note's and the guide's widget v1beta1 removals are one change told twice: one item, with a note.
+		{"1.43 removals", knowledge.KindList, "Kubernetes 1.43: removals", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeRemoval}, 1},
 		{"1.43 notices", knowledge.KindList, "Kubernetes 1.43: notices", nil, []knowledge.NoticeKind{knowledge.NoticeRemoval, knowledge.NoticeUpgrade,
-			knowledge.NoticeRemoval, knowledge.NoticeDeprecation, knowledge.NoticeUpgrade, knowledge.NoticeRemoval}, 0}, // the release notes' entries follow the note's
+			knowledge.NoticeDeprecation, knowledge.NoticeUpgrade, knowledge.NoticeRemoval}, 1}, // the release notes' entries follow the note's
 		{"1.40 removals", knowledge.KindList, "Kubernetes 1.40: removals", nil, nil, 0},
 		{"search widget", knowledge.KindSearch, "Search: widget", []int{9001, 9003, 9008}, nil, 0},         // names, by number; the 1.41 note on 9006 means 9003
 		{"search quiet node", knowledge.KindSearch, "Search: quiet node", []int{9002, 9004, 9007}, nil, 0}, // a phrase in the name, then the SIG

@@ -9,7 +9,7 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP       byte = 0x6C // 'l': schema 5, with Released and SharedGates
+	fmtKEP       byte = 0x6C // 'l': schema 5, with Released, SharedGates and its Changes' Effects
 	fmtKEPv3     byte = 0x6A // 'j': schema 3, with Changes; read, never written
 	fmtKEPv2     byte = 0x6B // 'k': schema 2, with Disagreements; read, never written
 	fmtKEPv1     byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
@@ -20,7 +20,8 @@ const (
 	fmtNoticeV3  byte = 0x6F // 'o': schema 4, with KEPVia; read, never written
 	fmtNoticeV2  byte = 0x6E // 'n': schema 3, with PR, URL, SIGs and Action; read, never written
 	fmtNoticeV1  byte = 0x4E // 'N': without them; read, never written
-	fmtChange    byte = 0x58 // 'X'
+	fmtChange    byte = 0x59 // 'Y': schema 5, with Effects
+	fmtChangeV1  byte = 0x58 // 'X': without Effects; read, never written
 	fmtPatch     byte = 0x50 // 'P'
 	fmtSource    byte = 0x73 // 's': schema 2, with Commit
 	fmtSourceV1  byte = 0x53 // 'S': schema 1, without Commit; read, never written
@@ -32,7 +33,8 @@ const (
 	minMentionSize      = 13 // twelve fields, the release two numbers, one byte each at least
 	minMilestoneSize    = 3  // key length and two version numbers
 	minDisagreementSize = 9  // eight fields, the release two numbers
-	minChangeSize       = 13 // twelve fields, the release two numbers
+	minChangeSize       = 13 // twelve fields, the release two numbers (one more with Effects)
+	minEffectSize       = 8  // eight fields
 )
 
 // encodeKEP appends k, with its History and Disagreements, to buf.
@@ -147,7 +149,7 @@ func readKEP(d *decoder, k *knowledge.KEP) error {
 		if n := d.count(minChangeSize); n > 0 {
 			k.Changes = make([]knowledge.Change, n)
 			for i := range k.Changes {
-				d.change(&k.Changes[i])
+				d.change(&k.Changes[i], format == fmtKEP)
 			}
 		}
 	}
@@ -376,8 +378,12 @@ func encodeChange(buf []byte, c *knowledge.Change) []byte {
 // readChange reads the release-note entry d holds, a value encodeChange
 // wrote, into c.
 func readChange(d *decoder, c *knowledge.Change) error {
-	d.header(fmtChange, "release-note entry")
-	d.change(c)
+	format := fmtChange
+	if len(d.s) > 0 && d.s[0] == fmtChangeV1 {
+		format = fmtChangeV1
+	}
+	d.header(format, "release-note entry")
+	d.change(c, format == fmtChange)
 	return d.finish()
 }
 
@@ -396,9 +402,21 @@ func (e *encoder) change(c *knowledge.Change) {
 	e.str(string(c.Notice))
 	e.str(c.Text)
 	e.str(c.Source)
+	e.uvarint(uint64(len(c.Effects)))
+	for i := range c.Effects {
+		f := &c.Effects[i]
+		e.str(string(f.What))
+		e.str(f.Name)
+		e.strs(f.Kinds)
+		e.str(f.Of)
+		e.str(string(f.Action))
+		e.stage(f.Stage)
+		e.str(f.Value)
+		e.str(f.Replacement)
+	}
 }
 
-func (d *decoder) change(c *knowledge.Change) {
+func (d *decoder) change(c *knowledge.Change, effects bool) {
 	c.Release = d.version()
 	c.PR = d.int()
 	c.URL = d.str()
@@ -416,6 +434,17 @@ func (d *decoder) change(c *knowledge.Change) {
 	c.Notice = knowledge.NoticeKind(d.str())
 	c.Text = d.str()
 	c.Source = d.str()
+	c.Effects = nil
+	if !effects {
+		return
+	}
+	if n := d.count(minEffectSize); n > 0 {
+		c.Effects = make([]knowledge.Effect, n)
+		for i := range c.Effects {
+			c.Effects[i] = knowledge.Effect{What: knowledge.EffectWhat(d.str()), Name: d.str(), Kinds: d.strs(), Of: d.str(),
+				Action: knowledge.EffectAction(d.str()), Stage: d.stage(), Value: d.str(), Replacement: d.str()}
+		}
+	}
 }
 
 // encodePatch appends one patch release to buf.

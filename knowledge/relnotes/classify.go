@@ -7,25 +7,28 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// Classify says which notice a release-note entry makes. The rules, drawn
-// from the notes of 1.25 to 1.36 and tested on them (rules_test.go):
+// Classify says which notice a release-note entry makes, from what its
+// text says it does (its effects, see Effects) and whether the notes mark
+// it action required:
 //
-//  1. An entry of kind "deprecation" is a removal when its text states a
-//     removal (see below), else a deprecation: the kind is given to both
-//     ("X is deprecated and will be removed in v1.N"; "the deprecated
-//     flag X was removed").
-//  2. An entry of kind "api-change" or "cleanup" is a removal when its text
-//     states a removal of a thing users name: it mentions something
-//     deprecated, a feature gate, a flag, an API or API version, an
-//     in-tree plugin or provider, an annotation, a field, a metric, an
-//     environment variable, "support for", or GA. ("Removed the GA
-//     feature gate X"; "v1beta2 is no longer served".)
-//  3. An entry of kind "api-change", "cleanup" or "feature" is a
-//     deprecation when its text states one: "X is/was/has been/as
-//     deprecated", "deprecate(s) X", "deprecation of/for X", or a text
-//     opening with "Deprecated ..." (after a "component:" prefix).
-//  4. Rules 2 and 3 pass over bug fixes: a text opening "Fix", "Fixed".
-//  5. Otherwise an entry marked action_required is an upgrade note; an
+//  1. An entry that removes something (an effect of action removed) is
+//     a removal; else one that deprecates something is a deprecation;
+//     whatever its kinds ("kube-proxy: Removed the iptables CLI wait
+//     interval flag" is a bug fix by its kind, and a removal).
+//  2. An entry none of whose effects removes or deprecates, or with no
+//     effect read, is still a removal or a deprecation when its words
+//     state one in a way the effect rules do not read, and its kinds
+//     allow it (the rules of kepbot before typed effects, kept as a
+//     fallback): a kind "deprecation", "api-change" or "cleanup" entry
+//     stating a removal of a thing users name ("Deprecated beta APIs
+//     ... are no longer served"), a kind "deprecation", "api-change",
+//     "cleanup" or "feature" entry stating a deprecation ("X is
+//     deprecated", "deprecation of X"). A bug fix ("Fix", "Fixed") states
+//     neither. A kind "deprecation" alone makes no notice: the notes give
+//     it to entries that deprecate nothing.
+//     An entry of kind "deprecation" that turns a thing off by default
+//     (an effect of action default, value false) is a deprecation.
+//  3. Otherwise an entry marked action_required is an upgrade note; an
 //     action-required removal or deprecation stays a removal or a
 //     deprecation (Change.Action still says it is urgent).
 //
@@ -37,23 +40,26 @@ import (
 // only a use, a cleanup, a note, a statement or a restriction ("removed the
 // usage of the flag"), or when it takes a thing out of the defaults only
 // ("removed them from the defaults").
-func Classify(kinds []string, text string, action bool) knowledge.NoticeKind {
+func Classify(kinds []string, text string, action bool, effects []knowledge.Effect) knowledge.NoticeKind {
+	switch {
+	case knowledge.HasAction(effects, knowledge.EffectRemoved):
+		return knowledge.NoticeRemoval
+	case knowledge.HasAction(effects, knowledge.EffectDeprecated):
+		return knowledge.NoticeDeprecation
+	}
 	has := map[string]bool{}
 	for _, k := range kinds {
 		has[k] = true
 	}
-	t := unwrapQuotes(strings.TrimSpace(text))
-	if has["deprecation"] {
-		if statesRemoval(t) {
-			return knowledge.NoticeRemoval
-		}
-		return knowledge.NoticeDeprecation
+	if has["deprecation"] && turnsOff(effects) {
+		return knowledge.NoticeDeprecation // "Disabled the `git-repo` volume plugin by default"
 	}
+	t := unwrapQuotes(strings.TrimSpace(text))
 	if !fixRe().MatchString(t) {
-		if (has["api-change"] || has["cleanup"]) && statesRemoval(t) && removedThingRe().MatchString(t) {
+		if (has["deprecation"] || has["api-change"] || has["cleanup"]) && statesRemoval(t) && (has["deprecation"] || removedThingRe().MatchString(t)) {
 			return knowledge.NoticeRemoval
 		}
-		if (has["api-change"] || has["cleanup"] || has["feature"]) && statesDeprecation(t) {
+		if (has["deprecation"] || has["api-change"] || has["cleanup"] || has["feature"]) && statesDeprecation(t) {
 			return knowledge.NoticeDeprecation
 		}
 	}
@@ -94,8 +100,7 @@ const maxClauseLook = 200
 // statesRemoval reports whether t says something was removed in this
 // release (see Classify).
 func statesRemoval(t string) bool {
-	low := strings.ToLower(t)
-	if !strings.Contains(low, "remov") && !strings.Contains(low, "drop") && !strings.Contains(low, "no longer") && !strings.Contains(low, "stopped serving") {
+	if !containsFoldAny(t, "remov", "drop", "no longer", "stopped serving") {
 		return false
 	}
 	if removalOpenRe().MatchString(t) {
@@ -126,7 +131,7 @@ func statesRemoval(t string) bool {
 // statesDeprecation reports whether t says something is deprecated (see
 // Classify). "un-deprecated" and "the deprecated X" do not.
 func statesDeprecation(t string) bool {
-	if !strings.Contains(strings.ToLower(t), "deprecat") {
+	if !containsFoldAny(t, "deprecat") {
 		return false
 	}
 	return deprecationOpenRe().MatchString(t) || deprecationRe().MatchString(t)
@@ -139,4 +144,28 @@ func unwrapQuotes(t string) string {
 		return strings.TrimSpace(t[1 : len(t)-1])
 	}
 	return t
+}
+
+// turnsOff reports whether an effect turns a thing off by default.
+func turnsOff(effects []knowledge.Effect) bool {
+	for _, e := range effects {
+		if e.Action == knowledge.EffectDefault && e.Value == "false" {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldAny reports whether s holds one of the lower-case words, in
+// any case, without copying s.
+func containsFoldAny(s string, words ...string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		for _, w := range words {
+			if c == w[0] && len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
 }

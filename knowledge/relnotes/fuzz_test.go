@@ -84,7 +84,7 @@ func FuzzParseNotes(f *testing.F) {
 				t.Fatalf("bad change %+v", ch)
 			}
 			seen[ch.PR] = true
-			if ch.Notice != Classify(ch.Kinds, ch.Text, ch.Action) {
+			if ch.Notice != Classify(ch.Kinds, ch.Text, ch.Action, Effects(ch.Release, ch.Text)) {
 				t.Fatalf("change %d's notice is not its classification", ch.PR)
 			}
 			for _, n := range ch.KEPs {

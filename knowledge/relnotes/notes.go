@@ -37,7 +37,7 @@ func ParseNotes(v knowledge.Version, name string, data []byte, stamp provenance.
 	case len(bytes.TrimSpace(data)) == 0:
 		return nil, nil, fileError(name, ErrEmpty)
 	}
-	p := &notesParser{release: v, name: name, source: NotesSourceID(v), byPR: map[int]int{}}
+	p := &notesParser{release: v, name: name, source: NotesSourceID(v), byPR: map[int]int{}, claims: map[int][]knowledge.APIClaim{}}
 	if err := p.read(data); err != nil {
 		return nil, nil, fileError(name, err)
 	}
@@ -52,7 +52,7 @@ func ParseNotes(v knowledge.Version, name string, data []byte, stamp provenance.
 	c := &knowledge.Corpus{
 		Sources:   []knowledge.Source{notesSource(v, stamp.Date)},
 		Changes:   p.changes,
-		APIClaims: changeClaims(p.changes),
+		APIClaims: p.apiClaims(),
 		Skipped:   p.skips,
 	}
 	return c, p.warnings, nil
@@ -63,7 +63,8 @@ type notesParser struct {
 	name        string
 	source      string
 	changes     []knowledge.Change
-	byPR        map[int]int // PR → index in changes
+	byPR        map[int]int                  // PR → index in changes
+	claims      map[int][]knowledge.APIClaim // PR → the API claims its (first) text makes
 	skips       []knowledge.Skip
 	warnings    []Warning
 	entries     int
@@ -187,7 +188,9 @@ func (p *notesParser) entry(key string, f *fields) {
 		Text:    text,
 		Source:  p.source,
 	}
-	ch.Notice = Classify(ch.Kinds, ch.Text, ch.Action)
+	claims := apiClaims(p.release, text)
+	ch.Effects = effectsWith(p.release, text, claims)
+	ch.Notice = Classify(ch.Kinds, ch.Text, ch.Action, ch.Effects)
 	if i, dup := p.byPR[pr]; dup {
 		p.warn(key, fmt.Sprintf("PR %d is listed twice; the entries are read as one", pr))
 		p.changes[i] = merge(p.changes[i], ch)
@@ -195,6 +198,24 @@ func (p *notesParser) entry(key string, f *fields) {
 	}
 	p.byPR[pr] = len(p.changes)
 	p.changes = append(p.changes, ch)
+	if len(claims) > 0 {
+		p.claims[pr] = claims
+	}
+}
+
+// apiClaims returns the API claims of the changes' texts (read once, with
+// their effects), in the changes' order, each with its change's release,
+// PR and source.
+func (p *notesParser) apiClaims() []knowledge.APIClaim {
+	var out []knowledge.APIClaim
+	for i := range p.changes {
+		ch := &p.changes[i]
+		for _, c := range p.claims[ch.PR] {
+			c.PR, c.Source = ch.PR, ch.Source
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // merge joins two entries of one pull request: the first's text, both
@@ -209,7 +230,7 @@ func merge(a, b knowledge.Change) knowledge.Change {
 		}
 	}
 	a.Action = a.Action || b.Action
-	a.Notice = Classify(a.Kinds, a.Text, a.Action)
+	a.Notice = Classify(a.Kinds, a.Text, a.Action, a.Effects)
 	return a
 }
 

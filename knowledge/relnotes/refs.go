@@ -50,8 +50,9 @@ func keps(links []string, text string) []int {
 		}
 		var hits []hit
 		var res []*regexp.Regexp
-		low := strings.ToLower(s)
-		if strings.Contains(low, "enhancements/") || strings.Contains(low, "k8s.io/") {
+		// Both expressions need one of these words: most texts (an API
+		// group's k8s.io/ among them) hold none and cost no match.
+		if containsFoldAny(s, "enhancements/", "features.k8s.io/", "kep.k8s.io/") {
 			res = append(res, kepIssueRe(), kepFolderRe())
 		}
 		if strings.Contains(s, "KEP") {

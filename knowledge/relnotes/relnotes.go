@@ -2,7 +2,8 @@
 //
 //   - releases/release-1.N/release-notes/release-notes-draft.json, the
 //     release notes as data (one object per pull request, keyed by PR
-//     number), into one knowledge.Change per pull request, each classed as
+//     number), into one knowledge.Change per pull request, each with the
+//     typed changes its words state (see Effects) and classed by them as
 //     a deprecation, a removal, an upgrade note or none (see Classify);
 //   - releases/release-1.N/README.md, the release page, into a
 //     knowledge.Release with the release day and the release's name.

@@ -67,7 +67,15 @@ func TestClassifyRealEntries(t *testing.T) {
 		// rule 5: upgrade notes
 		{"1.25", 109111, upg, "feature, action required"},
 		{"1.34", 131215, upg, `cleanup, action required: removed from the default configuration only`},
-		{"1.31", 124505, upg, "bug and regression, action required: kinds outside rules 2 and 3"},
+		{"1.31", 124505, rem, "bug and regression, action required: it removes an admission plugin, whatever its kinds (rule 1)"},
+		{"1.34", 131961, rem, "kind bug: kube-proxy removed a flag (rule 1)"},
+		{"1.34", 132352, rem, "kind bug: a deprecated flag removed (rule 1)"},
+		{"1.33", 129589, rem, "kind feature: kubeadm removed a feature gate (rule 1)"},
+		{"1.36", 134981, rem, "kind bug: three cAdvisor metrics removed (rule 1)"},
+		{"1.33", 129933, dep, "kind cleanup: a gate flipped to false and deprecated (rule 1)"},
+		{"1.34", 129373, dep, "kind feature: a kubectl flag deprecated after a comma (rule 1)"},
+		{"1.34", 131085, "", "kind deprecation alone: it respects a label and deprecates nothing"},
+		{"1.34", 132080, "", "kind deprecation alone: error messages prefixed"},
 		{"1.31", 125163, "", "its text opens ACTION REQUIRED but action_required is not set"},
 	}
 	for _, tt := range tests {
@@ -86,9 +94,9 @@ func TestNoticeCounts(t *testing.T) {
 	sharedtest.Root(t)
 	type counts struct{ Deprecations, Removals, Upgrades, Action int }
 	want := map[string]counts{
-		"1.25": {9, 19, 4, 11}, "1.26": {7, 12, 1, 2}, "1.27": {7, 14, 3, 5}, "1.28": {11, 17, 1, 5},
-		"1.29": {5, 16, 1, 3}, "1.30": {4, 16, 0, 0}, "1.31": {7, 27, 5, 9}, "1.32": {4, 26, 4, 6},
-		"1.33": {9, 12, 5, 5}, "1.34": {8, 20, 5, 7}, "1.35": {5, 16, 2, 5}, "1.36": {7, 11, 4, 5},
+		"1.25": {6, 21, 5, 11}, "1.26": {7, 14, 1, 2}, "1.27": {5, 16, 2, 5}, "1.28": {11, 18, 1, 5},
+		"1.29": {3, 16, 2, 3}, "1.30": {5, 16, 0, 0}, "1.31": {6, 29, 4, 9}, "1.32": {3, 26, 4, 6},
+		"1.33": {9, 14, 5, 5}, "1.34": {6, 22, 5, 7}, "1.35": {4, 16, 3, 5}, "1.36": {6, 12, 4, 5},
 	}
 	got := map[string]counts{}
 	for _, v := range sharedReleases {
@@ -124,7 +132,7 @@ func TestClassifyRules(t *testing.T) {
 		{[]string{"deprecation"}, "The `--foo` flag is deprecated.", false, dep},
 		{[]string{"deprecation"}, "The deprecated `--foo` flag has been removed.", false, rem},
 		{[]string{"deprecation"}, "The `--foo` flag is deprecated and will be removed in v1.99.", false, dep},
-		{[]string{"deprecation"}, "Users should finish moving before support for it is removed.", false, dep},
+		{[]string{"deprecation"}, "Users should finish moving before support for it is removed.", false, ""},
 		{[]string{"deprecation"}, "Deprecated the Bar plugins and removed them from the default set.", false, dep},
 		{[]string{"cleanup"}, "Removed the `FooGate` feature gate.", false, rem},
 		{[]string{"cleanup"}, "kubelet: remove deprecated flag `--foo`", false, rem},
@@ -140,15 +148,19 @@ func TestClassifyRules(t *testing.T) {
 		{[]string{"cleanup"}, "kubelet: un-deprecated the `--foo` flag.", false, ""},
 		{[]string{"cleanup"}, "Replaced the deprecated `foo` helper with `bar`.", false, ""},
 		{[]string{"feature"}, "Added `Bar`; started the deprecation of `Foo`.", false, dep},
-		{[]string{"feature"}, "Removed the `Foo` feature gate.", false, ""},
+		{[]string{"feature"}, "Removed the `Foo` feature gate.", false, rem},
 		{[]string{"bug", "api-change"}, "Fixed a warning saying the API is deprecated.", false, ""},
-		{[]string{"bug"}, "Removed the `Foo` feature gate.", true, upg},
+		{[]string{"bug"}, "Removed the `Foo` feature gate.", true, rem},
+		{[]string{"bug"}, "Added the `Foo` feature gate.", true, upg},
 		{[]string{"feature"}, "New plugin API.", true, upg},
-		{[]string{"mystery-kind"}, "Removed the `Foo` feature gate.", false, ""},
+		{[]string{"mystery-kind"}, "Removed the `Foo` feature gate.", false, rem},
+		{[]string{"mystery-kind"}, "Removed a log line that nobody read.", false, ""},
+		{[]string{"deprecation"}, "Disabled the `foo` volume plugin by default.", false, dep},
+		{[]string{"feature"}, "Disabled the `foo` volume plugin by default.", false, ""},
 		{nil, "", false, ""},
 	}
 	for _, tt := range tests {
-		if got := Classify(tt.kinds, tt.text, tt.action); got != tt.want {
+		if got := Classify(tt.kinds, tt.text, tt.action, Effects(knowledge.MustVersion("1.30"), tt.text)); got != tt.want {
 			t.Errorf("Classify(%v, %q, %v) = %q, want %q", tt.kinds, tt.text, tt.action, got, tt.want)
 		}
 	}

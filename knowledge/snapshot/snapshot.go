@@ -1,6 +1,8 @@
 // Package snapshot is the compact set of facts built into the binary, so a
 // fresh clone answers before anything is ingested. It holds numbers, stages,
-// releases, dates, counts, SIGs, feature-gate names and KEP names; never a
+// releases, dates, counts, SIGs, feature-gate names, KEP names, every
+// release-note entry (its PR, kinds, KEP links) and the typed changes each
+// states (knowledge.Effect: what, what happened, the replacement); never a
 // sentence of any document (Build strips them).
 //
 // Rebuild it from ../shared with `go generate ./knowledge/snapshot` (or
@@ -17,9 +19,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/relnotes"
 )
 
 // SourceID names the snapshot among a knowledge's sources.
@@ -34,6 +38,9 @@ func Load() (*knowledge.Knowledge, error) {
 	var c knowledge.Corpus
 	if err := json.Unmarshal(embedded, &c); err != nil {
 		return nil, fmt.Errorf("read the built-in snapshot: %w", err)
+	}
+	for i := range c.Changes {
+		restoreChange(&c.Changes[i])
 	}
 	k := knowledge.Compile(&c)
 	k.Corpus = &c
@@ -132,9 +139,13 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 		out.Mentions = append(out.Mentions, m)
 	}
 	names := kepNames(c.KEPs)
+	langOf := map[string]string{}
+	for _, s := range c.Sources {
+		langOf[s.ID] = s.Lang
+	}
 	seen := map[string]int{}
 	for _, n := range c.Notices {
-		n, ok := noticeFacts(n, names)
+		n, ok := noticeFacts(n, names, langOf[n.Source])
 		if !ok {
 			continue
 		}
@@ -165,17 +176,43 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 	return out
 }
 
-// changeFacts keeps a release-note entry that upgrades need (a deprecation,
-// a removal, an API change or an action required) by its facts alone: its
-// release, PR, kinds, SIGs, linked KEPs and the code names it mentions.
-// Its words, a sentence of the notes, stay out.
+// changeFacts keeps every release-note entry by its facts alone: its
+// release, PR, kinds, linked KEPs, notice, the feature gates it names,
+// its typed changes (Effects) and, when it makes a notice, its SIGs, so
+// that the release cards count
+// every entry and `kep N` lists every entry linking the KEP, as on a full
+// ingest. Its words, sentences of the notes, stay out, and so do the code
+// names that are not gates. Its link and source, which its release and
+// PR give, are written only when they are not those (restoreChange puts
+// them back).
 func changeFacts(ch knowledge.Change) (knowledge.Change, bool) {
-	if ch.Notice == "" && !ch.Action && !ch.HasKind("deprecation") && !ch.HasKind("api-change") {
-		return ch, false
-	}
+	ch.Names = knowledge.ChangeGates(ch)
 	ch.Text = ""
+	if ch.Notice == "" {
+		ch.SIGs = nil // shown only beside a notice
+	}
+	if ch.URL == prURL(ch.PR) {
+		ch.URL = ""
+	}
+	if ch.Source == relnotes.NotesSourceID(ch.Release) {
+		ch.Source = ""
+	}
 	return ch, true
 }
+
+// restoreChange gives an entry of the snapshot the link and source
+// changeFacts left out.
+func restoreChange(ch *knowledge.Change) {
+	if ch.URL == "" && ch.PR > 0 {
+		ch.URL = prURL(ch.PR)
+	}
+	if ch.Source == "" {
+		ch.Source = relnotes.NotesSourceID(ch.Release)
+	}
+}
+
+// prURL is a kubernetes/kubernetes pull request's link.
+func prURL(pr int) string { return "https://github.com/kubernetes/kubernetes/pull/" + strconv.Itoa(pr) }
 
 // kepNames maps KEP numbers and feature gates (lower case) to KEP names,
 // from kep.yaml.
@@ -197,11 +234,17 @@ func kepNames(keps []knowledge.KEP) kepIndex {
 	return ix
 }
 
-// noticeFacts keeps a notice by its facts alone: an API version, a KEP or
-// feature gates. Its title is rebuilt from them (the KEP's name where
-// kep.yaml gives one); the document's own heading is a sentence and stays
-// out. A notice with none of these facts is dropped.
-func noticeFacts(n knowledge.Notice, ix kepIndex) (knowledge.Notice, bool) {
+// noticeFacts keeps a notice by its facts alone: an API version, what an
+// English document's words say it changes (its typed effects, read with
+// the release notes' rules), a KEP or feature gates. Its title is rebuilt
+// from them: the API, the effects written out, the feature gates, else
+// the KEP's name where kep.yaml gives one; the document's own heading is
+// a sentence and stays out. A notice with none of these facts is dropped.
+func noticeFacts(n knowledge.Notice, ix kepIndex, lang string) (knowledge.Notice, bool) {
+	var effects []knowledge.Effect
+	if lang == "en" && n.API == nil {
+		effects = relnotes.Effects(n.Release, n.Text)
+	}
 	n.Text, n.Line = "", 0
 	if n.KEP == 0 && n.API == nil {
 		for _, g := range n.FeatureGates {
@@ -211,11 +254,24 @@ func noticeFacts(n knowledge.Notice, ix kepIndex) (knowledge.Notice, bool) {
 			}
 		}
 	}
+	title := knowledge.EffectsTitle(effects, n.Kind)
 	switch {
 	case n.API != nil:
 		n.Title = n.API.GroupVersion
 		if len(n.API.Kinds) > 0 {
 			n.Title = strings.Join(n.API.Kinds, ", ") + " (" + n.API.GroupVersion + ")"
+		}
+	case title != "":
+		n.Title = title
+		for _, e := range effects {
+			if e.What == knowledge.EffectGate && !slices.Contains(n.FeatureGates, e.Name) {
+				n.FeatureGates = append(n.FeatureGates, e.Name)
+			}
+		}
+	case len(n.FeatureGates) > 0 && n.KEPVia != "":
+		n.Title = "feature gates " + strings.Join(n.FeatureGates, ", ")
+		if len(n.FeatureGates) == 1 {
+			n.Title = "feature gate " + n.FeatureGates[0]
 		}
 	case n.KEP > 0:
 		n.Title = ix.title[n.KEP]
