@@ -15,7 +15,7 @@ port=$((40700 + RANDOM % 200))
 tmp=$(mktemp -d); pid=
 cleanup() { [ -z "$pid" ] || kill "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
-(cd "$tmp" && BOT_DB="$tmp/bot.db" BOT_HTTP_ADDR=127.0.0.1:$port SLACK_SIGNING_SECRET=$secret exec $srv "$bin" serve </dev/null >"$tmp/bot.log" 2>&1) &
+(cd "$tmp" && BOT_DB="$tmp/bot.db" BOT_HTTP_ADDR=127.0.0.1:$port SLACK_SIGNING_SECRET=$secret SLACK_ALLOW_REPLAYS=true exec $srv "$bin" serve </dev/null >"$tmp/bot.log" 2>&1) &
 pid=$!
 for i in $(seq 1 150); do curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.2; done
 body="token=x&team_id=T1&channel_id=C1&user_id=U1&command=%2Fk8s&text=$(printf '%s' "$text" | sed 's/ /+/g')&response_url=http%3A%2F%2F127.0.0.1%3A9%2Fr&trigger_id=1.2"

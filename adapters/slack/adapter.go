@@ -59,12 +59,15 @@ type Config struct {
 	// unsubscribe channels besides workspace admins and owners (never
 	// guests).
 	SubscriptionManagers []string
+	// AllowReplays answers a signed request sent again within the window
+	// instead of refusing it: for load tests only (config.Slack).
+	AllowReplays bool
 }
 
 // FromConfig maps the Slack section of the service config.
 func FromConfig(s config.Slack) Config {
 	c := Config{BotToken: s.BotToken, AppToken: s.AppToken, APIURL: s.APIURL, Command: s.Command, Debug: s.Debug,
-		SubscriptionManagers: append([]string(nil), s.SubscriptionManagers...)}
+		SubscriptionManagers: append([]string(nil), s.SubscriptionManagers...), AllowReplays: s.AllowReplays}
 	for _, sec := range []config.Secret{s.SigningSecret, s.SigningSecretPrevious} {
 		if !sec.IsZero() {
 			c.SigningSecrets = append(c.SigningSecrets, sec)
@@ -101,6 +104,13 @@ type Adapter struct {
 	fileClient  *http.Client
 	fileTimeout time.Duration
 	modalKey    []byte
+
+	// The signatures of the HTTP requests served (replay.go): kept in this
+	// process, and shared by replicas on etcd (nil without); sharedDown is
+	// until when (Unix ns) shared is left alone after it failed.
+	replay     *memoryReplay
+	shared     ReplayGuard
+	sharedDown atomic.Int64
 }
 
 // Option changes an Adapter; tests use them.
@@ -109,7 +119,7 @@ type Option func(*Adapter)
 // WithRecorder records answers and errors in rec.
 func WithRecorder(rec Recorder) Option { return func(a *Adapter) { a.rec = rec } }
 
-// WithClock makes signature checks use now.
+// WithClock makes signature checks, and the in-memory replay guard, use now.
 func WithClock(now func() time.Time) Option { return func(a *Adapter) { a.verify.now = now } }
 
 // WithSocketModeOptions passes options to the Socket Mode client (a ping
@@ -185,6 +195,8 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 	if a.reader == nil {
 		a.reader = question.NewReader(nil)
 	}
+	a.replay = newMemoryReplay(DefaultReplayMemory, func() time.Time { return a.verify.now() })
+	a.replay.early = a.replayFull
 	if a.rec == nil {
 		a.rec = nopRecorder{}
 	}

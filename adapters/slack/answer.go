@@ -48,6 +48,9 @@ func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, 
 	if perr != nil {
 		return knowledge.ErrorAnswer(perr)
 	}
+	if (q.Kind == knowledge.AskSubscribe || q.Kind == knowledge.AskUnsubscribe) && replayUnchecked(ctx) {
+		return a.failed(errSharedUnchecked, from, q) // maybe a replay another replica served
+	}
 	q.From = a.withManage(ctx, q, from)
 	ans, err := a.answerer.Answer(ctx, q)
 	if err == nil && ans == nil {

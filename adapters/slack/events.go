@@ -85,8 +85,9 @@ func (a *Adapter) slashParsed(ctx context.Context, cmd slashCommand, q knowledge
 // answers an app_mention, or a message in a DM with the bot, once:
 // retries (same event_id) and the same message seen as both a mention and
 // a DM (same channel and ts) are answered only the first time. Bots,
-// the bot itself, edits and other subtypes are ignored.
-func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
+// the bot itself, edits and other subtypes are ignored. ctx is the
+// request's: only whether its replay check was complete is read from it.
+func (a *Adapter) onEvent(ctx context.Context, env eventEnvelope, via, retry string) {
 	if a.onLifecycle(env, via) {
 		return
 	}
@@ -126,7 +127,7 @@ func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
 	text := mentionText(ev.Text, a.botUserID())
 	from := origin(env.TeamID, ev.Channel, ev.User, "")
 	a.bg.Go(func() {
-		ans := a.ask(context.Background(), text, via, from, now)
+		ans := a.ask(detached(ctx), text, via, from, now)
 		a.postMessage(ev.Channel, thread, Render(ans, RenderOptions{}))
 	})
 }
@@ -135,8 +136,8 @@ func (a *Adapter) onEvent(env eventEnvelope, via, retry string) {
 // button: a page button asks the question in its value again and
 // replaces the message with the page asked for; a suggestion button asks
 // the question it suggests and replaces the message (the "did you mean")
-// with its answer.
-func (a *Adapter) onInteraction(p interaction) {
+// with its answer. ctx is the request's, as for onEvent.
+func (a *Adapter) onInteraction(ctx context.Context, p interaction) {
 	if p.Type == "view_submission" {
 		a.onScanSubmit(p)
 		return
@@ -160,7 +161,7 @@ func (a *Adapter) onInteraction(p interaction) {
 		from := origin(p.Team.ID, p.Channel.ID, p.User.ID, p.User.Username)
 		start := time.Now()
 		a.bg.Go(func() {
-			ans := a.ask(context.Background(), query, via, from, start)
+			ans := a.ask(detached(ctx), query, via, from, start)
 			m := Render(ans, RenderOptions{Slash: true, Public: public, Page: page, Replace: true})
 			a.postResponse(p.ResponseURL, m, from.Channel)
 		})

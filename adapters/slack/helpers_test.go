@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,10 +154,24 @@ func signedRequest(path, contentType, secret string, at time.Time, body []byte) 
 
 // slashBody is a slash-command form as Slack sends it.
 func slashBody(text, responseURL string) []byte {
+	return slashBodyTrigger(text, responseURL, "1.2.3")
+}
+
+// triggers numbers the trigger_ids of freshSlashBody.
+var triggers atomic.Int64
+
+// freshSlashBody is slashBody with a trigger_id of its own, as each
+// invocation Slack sends has one: two of them never sign the same, so the
+// replay guard takes them for two commands however fast they come.
+func freshSlashBody(text, responseURL string) []byte {
+	return slashBodyTrigger(text, responseURL, "1.2."+strconv.FormatInt(triggers.Add(1), 10))
+}
+
+func slashBodyTrigger(text, responseURL, trigger string) []byte {
 	v := url.Values{
 		"token": {"x"}, "team_id": {"T1"}, "team_domain": {"d"}, "channel_id": {"C1"}, "channel_name": {"general"},
 		"user_id": {"U1"}, "user_name": {"u"}, "command": {"/k8s"}, "text": {text}, "response_url": {responseURL},
-		"trigger_id": {"1.2.3"}, "api_app_id": {"A1"},
+		"trigger_id": {trigger}, "api_app_id": {"A1"},
 	}
 	return []byte(v.Encode())
 }

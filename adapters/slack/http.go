@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -69,7 +70,7 @@ func (a *Adapter) Handler() http.Handler {
 // kept then (see replyCache).
 func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	buf, body, ok := a.readVerified(w, r, formType)
+	ctx, buf, body, ok := a.readVerified(w, r, formType)
 	if !ok {
 		return
 	}
@@ -87,7 +88,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 		a.badRequest(w, err)
 		return
 	}
-	if a.slashScan(r.Context(), cmd, "http", func(m *Message) {
+	if a.slashScan(ctx, cmd, "http", func(m *Message) {
 		if m == nil {
 			ackEmpty(w)
 			return
@@ -98,14 +99,14 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	text, public := slashText(cmd.Text)
-	q, perr := a.reader.Read(r.Context(), text)
+	q, perr := a.reader.Read(ctx, text)
 	key, keep := knowledge.CacheKey(q)
 	keep = keep && perr == nil && a.replies != nil
 	var gen uint64
 	if keep {
 		gen = a.replies.generation() // before asking
 	}
-	ans := a.slashParsed(r.Context(), cmd, q, perr, public, "http", func() { ackEmpty(w) })
+	ans := a.slashParsed(ctx, cmd, q, perr, public, "http", func() { ackEmpty(w) })
 	if ans == nil {
 		return // acked by ackEmpty; the answer follows on response_url
 	}
@@ -168,7 +169,7 @@ func ackEmpty(w http.ResponseWriter) {
 // mentions and DMs are answered in the background with chat.postMessage,
 // each event once however often Slack retries it.
 func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
-	buf, body, ok := a.readVerified(w, r, jsonType)
+	ctx, buf, body, ok := a.readVerified(w, r, jsonType)
 	if !ok {
 		return
 	}
@@ -190,7 +191,7 @@ func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, env.Challenge)
 		return
 	case "event_callback":
-		a.onEvent(env, "http", r.Header.Get("X-Slack-Retry-Num"))
+		a.onEvent(ctx, env, "http", r.Header.Get("X-Slack-Retry-Num"))
 	case "app_rate_limited":
 		a.log.Warn().Msg("slack says the app is rate limited: more than 30,000 events an hour")
 	}
@@ -200,7 +201,7 @@ func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 // handleInteraction acks a button press at once and answers it (a page of
 // a long list) on its response_url.
 func (a *Adapter) handleInteraction(w http.ResponseWriter, r *http.Request) {
-	buf, body, ok := a.readVerified(w, r, formType)
+	ctx, buf, body, ok := a.readVerified(w, r, formType)
 	if !ok {
 		return
 	}
@@ -215,21 +216,23 @@ func (a *Adapter) handleInteraction(w http.ResponseWriter, r *http.Request) {
 		a.badRequest(w, errors.New("malformed payload JSON"))
 		return
 	}
-	a.onInteraction(p)
+	a.onInteraction(ctx, p)
 	w.WriteHeader(http.StatusOK)
 }
 
-// readVerified reads the body (at most MaxBodyBytes) into a pooled buffer
-// and verifies its signature. Anything that fails gets 401 and no answer;
-// ok is false then, and the buffer is already back in the pool.
-func (a *Adapter) readVerified(w http.ResponseWriter, r *http.Request, wantType string) (buf *[]byte, body []byte, ok bool) {
+// readVerified reads the body (at most MaxBodyBytes) into a pooled buffer,
+// verifies its signature and records it with the replay guards. Anything
+// that fails, a replay among them, gets 401 and no answer; ok is false
+// then, and the buffer is already back in the pool. ctx is the request's,
+// marked when the shared guard could not be asked (replayUnchecked).
+func (a *Adapter) readVerified(w http.ResponseWriter, r *http.Request, wantType string) (ctx context.Context, buf *[]byte, body []byte, ok bool) {
 	if !hasType(r.Header["Content-Type"], wantType) {
 		a.unauthorized(w, errContentType)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	if r.ContentLength > MaxBodyBytes {
 		a.unauthorized(w, errTooLarge)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	buf = bodyPool.Get().(*[]byte)
 	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxBodyBytes), (*buf)[:0])
@@ -243,14 +246,28 @@ func (a *Adapter) readVerified(w http.ResponseWriter, r *http.Request, wantType 
 			err = errRead
 		}
 		a.unauthorized(w, err)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	if err := a.verify.check(first(r.Header[headerTimestamp]), first(r.Header[headerSignature]), body); err != nil {
+	req, err := a.verify.verified(first(r.Header[headerTimestamp]), first(r.Header[headerSignature]), body)
+	if err != nil {
 		bodyPool.Put(buf)
 		a.unauthorized(w, err)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return buf, body, true
+	// The same signed bytes again, here or (with etcd) on another replica:
+	// refused before anything is read, answered or changed.
+	ctx = r.Context()
+	replayed, unchecked := a.replayed(ctx, &req)
+	if replayed {
+		bodyPool.Put(buf)
+		a.rec.Failed(Platform, metrics.ReasonDuplicate)
+		a.unauthorized(w, errReplayed)
+		return nil, nil, nil, false
+	}
+	if unchecked {
+		ctx = withReplayUnchecked(ctx)
+	}
+	return ctx, buf, body, true
 }
 
 // readBody appends all of r to b.

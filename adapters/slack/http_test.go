@@ -38,8 +38,16 @@ func serve(a *Adapter, r *http.Request) *httptest.ResponseRecorder {
 	return rec
 }
 
+// retryDelays are when Slack sends an event's retries after the first
+// delivery: at once after a timeout of 3 s, about a minute later, about
+// five minutes later.
+var retryDelays = []time.Duration{0, 3 * time.Second, 63 * time.Second, 290 * time.Second}
+
+// eventRequest is an Events API delivery of payload signed now, or its
+// retry: a new request, signed when Slack sends it, retryDelays[retry]
+// after the first (all arrive at once here, still in the window).
 func eventRequest(payload string, retry int) *http.Request {
-	r := signedRequest(PathEvents, jsonType, testSecret, time.Now(), []byte(payload))
+	r := signedRequest(PathEvents, jsonType, testSecret, time.Now().Add(retryDelays[retry]), []byte(payload))
 	if retry > 0 {
 		r.Header.Set("X-Slack-Retry-Num", strconv.Itoa(retry))
 		r.Header.Set("X-Slack-Retry-Reason", "http_timeout")

@@ -77,8 +77,13 @@ func TestScanModal(t *testing.T) {
 		t.Errorf("private_metadata has %d characters; Slack takes 3,000", len(meta))
 	}
 
+	sent := 0
 	submit := func(user, meta string) int {
-		rec := serve(a, signedRequest(PathInteractions, formType, testSecret, time.Now(), submission(user, meta, scanYAML)))
+		// Each submission is Slack's own request, signed when sent: a
+		// second of the same form is not the same bytes.
+		sent++
+		at := time.Now().Add(-time.Duration(sent) * time.Second)
+		rec := serve(a, signedRequest(PathInteractions, formType, testSecret, at, submission(user, meta, scanYAML)))
 		if rec.Code != 200 || rec.Body.Len() != 0 {
 			t.Errorf("submission = %d %q, want an empty 200 (closes the form)", rec.Code, rec.Body.String())
 		}

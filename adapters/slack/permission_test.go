@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -81,7 +82,7 @@ func newPermissionAdapter(t *testing.T, f *fakeSlack, ans knowledge.Answerer) (*
 func slashAs(t *testing.T, a *Adapter, user, channel, text string) string {
 	t.Helper()
 	v := url.Values{"team_id": {"T1"}, "channel_id": {channel}, "user_id": {user}, "user_name": {"u"}, "command": {"/k8s"},
-		"text": {text}, "response_url": {testHooksURL}, "trigger_id": {"1.2.3"}}
+		"text": {text}, "response_url": {testHooksURL}, "trigger_id": {"1.2." + strconv.FormatInt(triggers.Add(1), 10)}}
 	rec := serve(a, signedRequest(PathCommands, formType, testSecret, time.Now(), []byte(v.Encode())))
 	var m struct {
 		Text string `json:"text"`

@@ -51,8 +51,9 @@ func (r *countingRecorder) count(kind string) int {
 	return r.answered[kind]
 }
 
+// slashRequest is a new invocation of /k8s text, signed now.
 func slashRequest(text string) *http.Request {
-	return signedRequest(PathCommands, formType, testSecret, time.Now(), slashBody(text, testHooksURL))
+	return signedRequest(PathCommands, formType, testSecret, time.Now(), freshSlashBody(text, testHooksURL))
 }
 
 // TestRepliesKept asks through the HTTP handler and checks when the

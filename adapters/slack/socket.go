@@ -91,7 +91,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt 
 		if evt.Request.RetryAttempt > 0 {
 			retry = fmt.Sprint(evt.Request.RetryAttempt)
 		}
-		a.onEvent(env, "socket", retry)
+		a.onEvent(context.Background(), env, "socket", retry)
 	case socketmode.EventTypeInteractive:
 		if evt.Request == nil {
 			return
@@ -102,7 +102,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt 
 			a.rec.Failed(Platform, metrics.ReasonBadRequest)
 			return
 		}
-		a.onInteraction(p)
+		a.onInteraction(context.Background(), p)
 	}
 }
 

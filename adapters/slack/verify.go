@@ -3,6 +3,7 @@ package slack
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"hash"
 	"strconv"
@@ -73,34 +74,63 @@ func newVerifier(secrets []config.Secret) *verifier {
 // check verifies one request: its two headers and its raw body. It tries
 // every secret, each in constant time, and fails with why.
 func (v *verifier) check(ts, sig string, body []byte) error {
+	_, err := v.verified(ts, sig, body)
+	return err
+}
+
+// signed is what a verified request's headers say: its signature, and
+// until when it verifies.
+type signed struct {
+	header string            // X-Slack-Signature as sent
+	mac    [sha256.Size]byte // the signature's bytes
+	until  time.Time         // the timestamp plus the window
+}
+
+// signature is the signature with its hex in lower case, as Slack sends
+// it: the verifier accepts either case, and one request must have one key.
+// It allocates only for a signature not in lower case.
+func (s *signed) signature() string {
+	for i := 3; i < len(s.header); i++ {
+		if c := s.header[i]; 'A' <= c && c <= 'F' {
+			return "v0=" + hex.EncodeToString(s.mac[:])
+		}
+	}
+	return s.header
+}
+
+// verified is check that also returns the request's signature and the
+// end of its window.
+func (v *verifier) verified(ts, sig string, body []byte) (signed, error) {
 	if len(v.keys) == 0 {
-		return errNoSecret
+		return signed{}, errNoSecret
 	}
 	if ts == "" || sig == "" {
-		return errMissingHeaders
+		return signed{}, errMissingHeaders
 	}
-	var want [sha256.Size]byte
-	if len(sig) != 3+2*sha256.Size || sig[:3] != "v0=" || !decodeHex(want[:], sig[3:]) {
-		return errBadSignature
+	req := signed{header: sig}
+	if len(sig) != 3+2*sha256.Size || sig[:3] != "v0=" || !decodeHex(req.mac[:], sig[3:]) {
+		return signed{}, errBadSignature
 	}
 	if len(ts) > 12 {
-		return errBadTimestamp
+		return signed{}, errBadTimestamp
 	}
 	secs, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil || secs <= 0 {
-		return errBadTimestamp
+		return signed{}, errBadTimestamp
 	}
-	if d := v.now().Sub(time.Unix(secs, 0)); d > signatureWindow || d < -signatureWindow {
-		return errStale
+	at := time.Unix(secs, 0)
+	if d := v.now().Sub(at); d > signatureWindow || d < -signatureWindow {
+		return signed{}, errStale
 	}
 	ok := 0
 	for _, k := range v.keys {
-		ok |= k.matches(ts, body, &want)
+		ok |= k.matches(ts, body, &req.mac)
 	}
 	if ok == 0 {
-		return errMismatch
+		return signed{}, errMismatch
 	}
-	return nil
+	req.until = at.Add(signatureWindow)
+	return req, nil
 }
 
 // matches returns 1 when want is the signature of ts and body under k.
@@ -126,25 +156,31 @@ func decodeHex(dst []byte, s string) bool {
 	if len(s) != 2*len(dst) {
 		return false
 	}
+	bad := byte(0)
 	for i := range dst {
-		hi, ok1 := fromHex(s[2*i])
-		lo, ok2 := fromHex(s[2*i+1])
-		if !ok1 || !ok2 {
-			return false
-		}
-		dst[i] = hi<<4 | lo
+		hi, lo := hexValue[s[2*i]], hexValue[s[2*i+1]]
+		bad |= hi | lo
+		dst[i] = hi<<4 | lo&0xf
 	}
-	return true
+	return bad&0xf0 == 0
 }
 
+// fromHex is the value of the hex digit c.
 func fromHex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	v := hexValue[c]
+	return v, v != 0xff
 }
+
+// hexValue maps a hex digit to its value and every other byte to 0xff.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = c - '0'
+	}
+	for c := byte('a'); c <= 'f'; c++ {
+		t[c], t[c-'a'+'A'] = c-'a'+10, c-'a'+10
+	}
+	return t
+}()

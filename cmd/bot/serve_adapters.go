@@ -15,6 +15,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
+	"github.com/kepbot/kepbot/store/etcdstore"
 )
 
 // adapters are the chat adapters serve runs, and the digest posters of
@@ -35,8 +36,13 @@ func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg disco
 	answerer knowledge.Answerer, reader *question.Reader, logger zerolog.Logger, m *metrics.Metrics) (*adapters, int) {
 	ad := &adapters{posters: map[string]delivery.Poster{}}
 	if cfg.SlackSocketMode() || cfg.SlackHTTP() {
-		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, slack.WithRecorder(m), slack.WithPauser(pauser),
-			slack.WithReader(reader))
+		opts := []slack.Option{slack.WithRecorder(m), slack.WithPauser(pauser), slack.WithReader(reader)}
+		if es, ok := pauser.(*etcdstore.Store); ok && cfg.UsesEtcd() {
+			// Replicas share the signatures of the requests they served, so
+			// that one replayed to another replica is refused there too.
+			opts = append(opts, slack.WithReplayGuard(es.ReplayGuard(etcdstore.ReplayConfig{})))
+		}
+		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, opts...)
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
 			return nil, exitBadInput

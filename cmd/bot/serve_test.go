@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -174,9 +175,14 @@ func slashReply(t *testing.T, base, channel, user, text, replyURL string) (int, 
 }
 
 // signedSlashRequest is a /k8s command signed as Slack signs it.
+// triggerSeq numbers the slash commands the tests send.
+var triggerSeq atomic.Int64
+
 func signedSlashRequest(base, channel, user, text, replyURL string) *http.Request {
+	// Slack gives every invocation its own trigger_id: one request a call,
+	// never a replay (which kepbot refuses).
 	body := url.Values{"team_id": {"T1"}, "channel_id": {channel}, "user_id": {user}, "command": {"/k8s"},
-		"text": {text}, "response_url": {replyURL}}.Encode()
+		"text": {text}, "response_url": {replyURL}, "trigger_id": {"1.2." + strconv.FormatInt(triggerSeq.Add(1), 10)}}.Encode()
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	mac := hmac.New(sha256.New, []byte(testSigningSecret))
 	mac.Write([]byte("v0:" + ts + ":" + body))

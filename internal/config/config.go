@@ -95,6 +95,11 @@ type Slack struct {
 	// SubscriptionManagers are Slack user IDs allowed to subscribe and
 	// unsubscribe channels besides workspace admins and owners.
 	SubscriptionManagers []string `yaml:"subscription_managers"`
+	// AllowReplays answers a signed request sent again within Slack's
+	// 5-minute window instead of refusing it with 401. Only for load
+	// tests that send one signed request many times; never in production,
+	// where a replayed subscribe would change state again.
+	AllowReplays bool `yaml:"allow_replays"`
 
 	BotToken              Secret `yaml:"-"` // xoxb-…, for the Web API
 	AppToken              Secret `yaml:"-"` // xapp-…, for Socket Mode

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ const (
 	EnvSlackSigningSecretPrevious = "SLACK_SIGNING_SECRET_PREVIOUS"
 	EnvSlackAPIURL                = "SLACK_API_URL"
 	EnvSlackSubscriptionManagers  = "SLACK_SUBSCRIPTION_MANAGERS" // comma-separated user IDs
+	EnvSlackAllowReplays          = "SLACK_ALLOW_REPLAYS"         // true: answer replayed requests (load tests only)
 )
 
 // secretSpec ties one secret to its YAML file key and its variables.
@@ -63,6 +65,13 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 				c.Slack.SubscriptionManagers = append(c.Slack.SubscriptionManagers, id)
 			}
 		}
+	}
+	if v := strings.TrimSpace(getenv(EnvSlackAllowReplays)); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("%s: %q is not true or false", EnvSlackAllowReplays, v)
+		}
+		c.Slack.AllowReplays = b
 	}
 	if v := strings.TrimSpace(getenv(EnvShutdownTimeout)); v != "" {
 		d, err := time.ParseDuration(v)
