@@ -106,20 +106,80 @@ func removedAPI(ch Change) *APIChange {
 	return api
 }
 
-// gateNames are the code names of an entry that are feature gates: written
-// like one (CamelCase, letters and digits) in an entry whose words speak of
-// feature gates.
+// gateNames are the code names an entry says are feature gates: those its
+// typed changes take for gates, and those its words call one — written
+// next to "feature gate" ("the feature gate `X`", "`X` feature gate",
+// "feature gates `A`, `B` and `C`"). Other names written like a gate
+// (`ContainerStatus`, a field's type; `CrashLoopBackOff`, a state) are not.
 func gateNames(ch Change) []string {
-	if !strings.Contains(strings.ToLower(ch.Text), "gate") && ch.Text != "" {
-		return nil
-	}
 	var out []string
+	for _, e := range ch.Effects {
+		if e.What == EffectGate && looksGate(e.Name) {
+			out = addNames(out, []string{e.Name})
+		}
+	}
 	for _, n := range ch.Names {
-		if looksGate(n) {
-			out = append(out, n)
+		if looksGate(n) && calledGate(ch.Text, n) {
+			out = addNames(out, []string{n})
 		}
 	}
 	return out
+}
+
+// calledGate reports whether text calls the code name a feature gate:
+// "feature gate(s)" (or feature-gate, featuregate) stands right before it,
+// or before a list of code names it belongs to, or right after it.
+func calledGate(text, name string) bool {
+	low := strings.ToLower(text)
+	for i := 0; ; {
+		j := strings.Index(text[i:], "`"+name+"`")
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(name)+2
+		if gateWordAfter(low[end:]) || gateWordBefore(low[:at]) {
+			return true
+		}
+		i = end
+	}
+}
+
+// gateWordAfter reports whether s starts with " feature gate" (after
+// spaces).
+func gateWordAfter(s string) bool {
+	s = strings.TrimLeft(s, " ")
+	for _, w := range []string{"feature gate", "feature-gate", "featuregate"} {
+		if strings.HasPrefix(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// gateWordBefore reports whether s ends with "feature gate(s)", followed
+// only by other code names and list words (", ", "and", "or", "the").
+func gateWordBefore(s string) bool {
+	for {
+		s = strings.TrimRight(s, " ,")
+		switch {
+		case strings.HasSuffix(s, "`"):
+			k := strings.LastIndex(s[:len(s)-1], "`")
+			if k < 0 {
+				return false
+			}
+			s = s[:k]
+			continue
+		case strings.HasSuffix(s, " and"), strings.HasSuffix(s, " or"):
+			s = s[:strings.LastIndex(s, " ")]
+			continue
+		}
+		for _, w := range []string{"feature gate", "feature gates", "feature-gate", "feature-gates", "featuregate", "featuregates"} {
+			if strings.HasSuffix(s, w) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // looksGate reports whether s is written like a feature gate: an upper-case

@@ -110,3 +110,20 @@ func TestStalenessAndDisagreementSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestOnlyGatesAreGates: names written like a gate that no kep.yaml lists
+// and no note calls a feature gate are not answered as gates.
+func TestOnlyGatesAreGates(t *testing.T) {
+	for name, e := range fullEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, g := range []string{"ContainerStatus", "MessageCountMap", "CrashLoopBackOff"} {
+				if _, err := askChat(t, e, "gate "+g); knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
+					t.Errorf("gate %s: %v; want I don't know that gate", g, err)
+				}
+			}
+			if a, err := askChat(t, e, "gate KubeletCrashLoopBackoffMax"); err != nil || a.Kind != knowledge.KindGate {
+				t.Errorf("gate KubeletCrashLoopBackoffMax: %v", err)
+			}
+		})
+	}
+}
