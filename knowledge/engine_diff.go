@@ -33,10 +33,11 @@ func (e *Engine) answerDiff(ctx context.Context, from, to Version, upgrade bool)
 		return nil, err
 	}
 	known := releaseVersions(c.releases)
-	if err := unknownRelease(known, c.known, from, func(k Version) bool { return k.Less(to) }, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, near, to) }); err != nil {
+	out := func(k Version) bool { return c.released.IsZero() || !c.released.Less(k) } // suggest releases that are out
+	if err := unknownRelease(known, c.known, from, func(k Version) bool { return k.Less(to) && out(k) }, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, near, to) }); err != nil {
 		return nil, err
 	}
-	if err := unknownRelease(known, c.known, to, from.Less, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, from, near) }); err != nil {
+	if err := unknownRelease(known, c.known, to, func(k Version) bool { return from.Less(k) && out(k) }, func(near Version) string { return fmt.Sprintf("%s %s %s", verb, from, near) }); err != nil {
 		return nil, err
 	}
 	var in []Release

@@ -127,3 +127,21 @@ func TestOnlyGatesAreGates(t *testing.T) {
 		})
 	}
 }
+
+// TestReleasesNotOutArePlanned: a "did you mean" offers a release that is
+// out, and a stage list of a release not out yet lists plans, not what
+// went GA.
+func TestReleasesNotOutArePlanned(t *testing.T) {
+	for name, e := range fullEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			_, err := askChat(t, e, "1.99")
+			if kerr, ok := err.(*knowledge.Error); !ok || len(kerr.Suggestions) != 1 || kerr.Suggestions[0] != "1.37" {
+				t.Errorf("1.99: %v; want 1.37 offered, the newest release out", err)
+			}
+			a := ask(t, e, "1.38 ga")
+			if !strings.Contains(a.Text, "not out as far as my sources say") || strings.Contains(a.Text, "went GA") {
+				t.Errorf("1.38 ga: %q", a.Text)
+			}
+		})
+	}
+}

@@ -15,7 +15,7 @@ func (e *Engine) findRelease(ctx context.Context, v Version, ask func(Version) s
 		if r, ok := c.release[v]; ok {
 			return r, nil
 		}
-		return nil, releaseMiss(v, c.versions, c.known, ask)
+		return nil, releaseMiss(v, outBy(c.versions, c.released), c.known, ask)
 	}
 	r, err := e.kb.FindReleaseByVersion(ctx, v)
 	if err == nil {
@@ -28,7 +28,51 @@ func (e *Engine) findRelease(ctx context.Context, v Version, ask func(Version) s
 	if err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
 	}
-	return nil, releaseMiss(v, releaseVersions(rels), knownReleases(rels), ask)
+	released, err := e.releasedOfStore(ctx, rels)
+	if err != nil {
+		return nil, err
+	}
+	return nil, releaseMiss(v, outBy(releaseVersions(rels), released), knownReleasesOf(rels, released), ask)
+}
+
+// releasedOfStore is ReleasedThrough over the store's releases (their
+// support dates and announced days) and API modules, for a miss answered
+// before the catalog is loaded.
+func (e *Engine) releasedOfStore(ctx context.Context, rels []Release) (Version, error) {
+	byID, err := e.sources(ctx)
+	if err != nil {
+		return Version{}, err
+	}
+	c := &Corpus{}
+	for _, s := range byID {
+		c.Sources = append(c.Sources, s)
+	}
+	for _, r := range rels {
+		c.Releases = append(c.Releases, r)
+		if r.Lifecycle != nil {
+			c.Lifecycles = append(c.Lifecycles, *r.Lifecycle)
+		}
+	}
+	return ReleasedThrough(c), nil
+}
+
+// outBy keeps the releases not after released (all of them when released
+// is zero): a "did you mean" offers a release that is out, never one
+// kep.yaml only plans.
+func outBy(vs []Version, released Version) []Version {
+	if released.IsZero() {
+		return vs
+	}
+	var out []Version
+	for _, v := range vs {
+		if !released.Less(v) {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return vs
+	}
+	return out
 }
 
 // distance is how many minor releases apart v and w are (majors count 100).
@@ -182,10 +226,36 @@ func (e *Engine) answerReleaseStage(ctx context.Context, v Version, s Stage) (*A
 	if err != nil {
 		return nil, err
 	}
+	if !c.released.IsZero() && c.released.Less(v) && s.IsGraduation() {
+		return c.plannedStage(v, s), nil
+	}
 	if p, ok := c.stageParts[releaseStage{v, s}]; ok {
 		return p.answer(), nil
 	}
 	return e.stageParts(c, r, s).answer(), nil // not a graduation stage, or r is newer than the catalog
+}
+
+// plannedStage answers `1.38 ga` for a release that is not out: nothing
+// reached a stage in it yet; the KEPs whose kep.yaml plans stage s for it
+// are listed as plans, with their status.
+func (c *catalog) plannedStage(v Version, s Stage) *Answer {
+	a := &Answer{Kind: KindList, Title: fmt.Sprintf("Kubernetes %s: %s (planned)", v, s.Label())}
+	var ids []string
+	for _, k := range c.keps {
+		if t, ok := k.Targets()[s]; ok && t == v {
+			it := Item{KEP: k.Number, Title: k.Title, SIG: k.SIG, Source: k.Source}
+			if k.Status != "" {
+				it.Title += " — " + strings.ToLower(strings.TrimSpace(k.Status))
+			}
+			a.Items = append(a.Items, it)
+			ids = append(ids, k.Source)
+		}
+	}
+	a.Text = fmt.Sprintf("Kubernetes %s is not out as far as my sources say (the newest release out is %s), so nothing has gone %s in it yet. kep.yaml plans %s for %s in it.",
+		v, c.released, s.Label(), s.Label(), plural(len(a.Items), "enhancement", "enhancements"))
+	a.Notes = append(a.Notes, "Plans move: a KEP planned for a release often slips to a later one. Ask again once "+v.String()+" is out.")
+	a.Sources = c.sourceRefs(ids)
+	return a
 }
 
 // announced is the count the announcement gives for stage s.
