@@ -68,6 +68,63 @@ func checkDisagreements(keps map[int]*KEP, gates map[string]int, names map[strin
 	}
 }
 
+// checkReleaseNotes records, on each KEP kep.yaml knows, where the
+// release-note entries linked to it disagree with kep.yaml on a stage's
+// release (see notesDisagree). It runs once the entries are joined.
+func checkReleaseNotes(keps map[int]*KEP, names map[string]string) {
+	for _, kp := range keps {
+		if kp.HasYAML() {
+			notesDisagree(kp, kp.Reached(), names)
+		}
+	}
+}
+
+// notesDisagree records where a release-note entry that links kp says it
+// (or one of its feature gates) graduated to a stage in another release
+// than kep.yaml's: "the 1.33 release notes (PR #130135) say beta in 1.33"
+// against "kep.yaml: beta in 1.34". One disagreement per release and
+// stage.
+func notesDisagree(kp *KEP, reached map[Stage]Version, names map[string]string) {
+	gates := map[string]bool{}
+	for _, g := range kp.Gates() {
+		gates[strings.ToLower(g)] = true
+	}
+	self := "KEP-" + fmt.Sprint(kp.Number)
+	seen := map[[2]int]bool{}
+	for _, ch := range kp.Changes {
+		for _, e := range ch.Effects {
+			if e.Action != EffectGraduated || !e.Stage.IsGraduation() {
+				continue
+			}
+			// A gate's graduation is the KEP's only when the KEP has that one
+			// gate: KEPs with several graduate them at their own pace.
+			mine := (e.What == EffectEnhancement && e.Name == self) ||
+				((e.What == EffectGate || e.What == EffectFeature) && len(gates) == 1 && gates[strings.ToLower(e.Name)])
+			key := [2]int{int(e.Stage), ch.Release.Major<<16 | ch.Release.Minor}
+			if !mine || seen[key] {
+				continue
+			}
+			seen[key] = true
+			v, ok := reached[e.Stage]
+			if ok && v == ch.Release {
+				continue
+			}
+			trusted := fmt.Sprintf("kep.yaml: %s in %s", e.Stage.Label(), v)
+			if !ok {
+				trusted = fmt.Sprintf("kep.yaml: %s not reached (stage %s)", e.Stage.Label(), orNone(kp.Stage.Label()))
+				if t := kp.Milestones[e.Stage.String()]; !t.IsZero() {
+					trusted += fmt.Sprintf(", planned for %s", t)
+				}
+			}
+			kp.Disagreements = append(kp.Disagreements, Disagreement{
+				Kind: DisagreeRelease, KEP: kp.Number, Source: ch.Source, Release: ch.Release, Stage: e.Stage,
+				Claim:   fmt.Sprintf("%s (PR #%d) says %s in %s", nameOf(names, ch.Source), ch.PR, e.Stage.Label(), ch.Release),
+				Trusted: trusted,
+			})
+		}
+	}
+}
+
 // stageTwice records each stage documents put the KEP at in more than one
 // release: GA for any KEP, and beta and alpha too when no kep.yaml knows
 // it. The notes are then the only record, each release lists the KEP as its

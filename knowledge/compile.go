@@ -89,6 +89,7 @@ func Compile(c *Corpus) *Knowledge {
 	}
 
 	addChanges(c.Changes, keps, gates, rel)
+	checkReleaseNotes(keps, names)
 	addLifecycles(c.Lifecycles, c.Patches, rel)
 	k.APIs, k.APIReleases = compileAPIs(c, k.Sources)
 

@@ -19,8 +19,33 @@ func (e *Engine) answerKEPClaim(ctx context.Context, q Question) (*Answer, error
 	if err != nil {
 		return nil, err
 	}
-	a.Text = claimVerdict(a.KEP, q.Stage, q.Version) + " " + a.Text
+	a.Text = claimVerdict(a.KEP, q.Stage, q.Version) + e.otherWord(ctx, q) + " " + a.Text
 	return a, nil
+}
+
+// otherWord says, after the verdict, where a document puts the KEP at the
+// stage asked about in the release asked about though kep.yaml does not:
+// " The 1.33 release notes (PR #130135) say beta in 1.33; I go by
+// kep.yaml." "" when none does.
+func (e *Engine) otherWord(ctx context.Context, q Question) string {
+	if q.Version.IsZero() {
+		return ""
+	}
+	var k *KEP
+	if c := e.cat.Load(); c != nil {
+		k = c.byNum[q.KEP]
+	} else if found, err := e.kb.FindKEPByNumber(ctx, q.KEP); err == nil {
+		k = found
+	}
+	if k == nil {
+		return ""
+	}
+	for _, d := range k.Disagreements {
+		if d.Kind == DisagreeRelease && d.Stage == q.Stage && d.Release == q.Version {
+			return " " + capitalize(d.Claim) + "; I go by kep.yaml."
+		}
+	}
+	return ""
 }
 
 // claimVerdict says whether the KEP of f is at stage s (in release v, when

@@ -145,3 +145,17 @@ func TestReleasesNotOutArePlanned(t *testing.T) {
 		})
 	}
 }
+
+// TestReleaseNotesStageClaimsSaid: the 1.33 release notes (PR 130135)
+// call KEP-4639 beta, kep.yaml puts beta in 1.34: the yes/no answer and
+// the KEP's disagreements say so.
+func TestReleaseNotesStageClaimsSaid(t *testing.T) {
+	for name, e := range fullEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			a := ask(t, e, "is kep 4639 beta in 1.33")
+			if !strings.HasPrefix(a.Text, "No — ") || !strings.Contains(a.Text, "(PR #130135) says beta in 1.33; I go by kep.yaml") {
+				t.Errorf("is kep 4639 beta in 1.33: %q", a.Text)
+			}
+		})
+	}
+}

@@ -15,6 +15,10 @@ const (
 	EffectCommand    EffectWhat = "command"    // a command or subcommand: kubectl run
 	EffectComponent  EffectWhat = "component"  // a plugin, provider, driver or mode: the in-tree Portworx volume plugin
 	EffectEnv        EffectWhat = "env"        // an environment variable: KUBECTL_EXPLAIN_OPENAPIV3
+	// EffectEnhancement is the enhancement the entry links, graduated
+	// without a code name ("Graduated image volume sources to beta"):
+	// Name is "KEP-4639".
+	EffectEnhancement EffectWhat = "enhancement"
 )
 
 // EffectAction is what happened to the thing.

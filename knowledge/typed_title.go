@@ -115,16 +115,17 @@ func effectName(e Effect) string {
 
 // whatWords names a sort of thing, one and several.
 var whatWords = map[EffectWhat][2]string{
-	EffectAPI:        {"the API", "the APIs"},
-	EffectGate:       {"the feature gate", "the feature gates"},
-	EffectFeature:    {"the feature", "the features"},
-	EffectFlag:       {"the flag", "the flags"},
-	EffectMetric:     {"the metric", "the metrics"},
-	EffectField:      {"the field", "the fields"},
-	EffectAnnotation: {"the annotation", "the annotations"},
-	EffectCommand:    {"the command", "the commands"},
-	EffectComponent:  {"the", "the"},
-	EffectEnv:        {"the environment variable", "the environment variables"},
+	EffectAPI:         {"the API", "the APIs"},
+	EffectGate:        {"the feature gate", "the feature gates"},
+	EffectFeature:     {"the feature", "the features"},
+	EffectFlag:        {"the flag", "the flags"},
+	EffectMetric:      {"the metric", "the metrics"},
+	EffectField:       {"the field", "the fields"},
+	EffectAnnotation:  {"the annotation", "the annotations"},
+	EffectCommand:     {"the command", "the commands"},
+	EffectComponent:   {"the", "the"},
+	EffectEnv:         {"the environment variable", "the environment variables"},
+	EffectEnhancement: {"the enhancement", "the enhancements"},
 }
 
 // phrase writes the group: "Removed the flags --a and --b of kubelet (use --c)".

@@ -190,6 +190,7 @@ func (p *notesParser) entry(key string, f *fields) {
 	}
 	claims := apiClaims(p.release, text)
 	ch.Effects = effectsWith(p.release, text, claims)
+	ch.Effects = append(ch.Effects, enhancementGraduation(&ch)...)
 	ch.Notice = Classify(ch.Kinds, ch.Text, ch.Action, ch.Effects)
 	if i, dup := p.byPR[pr]; dup {
 		p.warn(key, fmt.Sprintf("PR %d is listed twice; the entries are read as one", pr))
