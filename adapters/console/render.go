@@ -337,7 +337,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		if len(n.FeatureGates) > 0 {
 			tags = append(tags, "gates: "+strings.Join(n.FeatureGates, ", "))
 		}
-		if n.PR > 0 {
+		if n.PR > 0 && n.Title != knowledge.PRTitle(n.PR) { // a title that is the PR says it already
 			tags = append(tags, fmt.Sprintf("PR #%d", n.PR))
 		}
 		if n.ActionTagged() {
