@@ -118,6 +118,21 @@ func lifecycleFacts(l *Lifecycle, patch string) []Fact {
 	return out
 }
 
+// releaseDay is the day release r came out: its v.0 tag's day (the patch
+// list's), else the lifecycle record's, else the day its announcement or
+// page gives; "" when no source says.
+func (c *catalog) releaseDay(r *Release) string {
+	for _, p := range c.patches[r.Version] {
+		if p.Number == 0 && p.Date != "" {
+			return p.Date
+		}
+	}
+	if r.Lifecycle != nil && r.Lifecycle.Released != "" {
+		return r.Lifecycle.Released
+	}
+	return r.Date
+}
+
 // releaseDayNote says where sources disagree on the day release v came
 // out: the tag's day (the patch list's v.0) against the lifecycle
 // record's and the release page's; "" when they agree or only one says.

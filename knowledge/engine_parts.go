@@ -39,9 +39,15 @@ func (e *Engine) releaseParts(c *catalog, r *Release, told *toldNotices) *releas
 		t := groupNotices(c.notices[v], c.sources)
 		told = &t
 	}
+	day := c.releaseDay(r)
 	p := &releaseParts{told: *told, title: "Kubernetes " + v.String(), sources: c.sourceRefs(r.Sources),
-		facts: &ReleaseFacts{Version: v.String(), Date: r.Date, Theme: r.Theme, Enhancements: releaseCounts(r, items)}}
-	p.text = releaseSummary(r)
+		facts: &ReleaseFacts{Version: v.String(), Date: day, Theme: r.Theme, Enhancements: releaseCounts(r, items)}}
+	dated := *r
+	dated.Date = day
+	p.text = releaseSummary(&dated)
+	if note := c.releaseDayNote(v); note != "" {
+		p.notes = append(p.notes, note)
+	}
 	p.counts = append(noticeFacts(told.count()), changeFacts(c.changes[v])...)
 	if l := r.Lifecycle; l != nil {
 		p.counts = append(p.counts, releaseLifecycleFacts(l)...)

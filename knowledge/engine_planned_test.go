@@ -107,6 +107,12 @@ func TestStalenessAndDisagreementSaid(t *testing.T) {
 			if l := ask(t, e, "latest"); !strings.HasPrefix(l.Text, "The newest Kubernetes release out is 1.37") {
 				t.Errorf("latest: %q", l.Text)
 			}
+			if r := ask(t, e, "1.24"); r.Release == nil || r.Release.Date != "2022-05-03" {
+				t.Errorf("1.24 has no day on its card though its 1.24.0 tag is dated: %+v", r.Release)
+			}
+			if r := ask(t, e, "1.26"); r.Release == nil || r.Release.Date != "2022-12-08" || !strings.Contains(strings.Join(r.Notes, " "), "2022-12-09") {
+				t.Errorf("1.26: the tag's day first, the page's named: %+v %q", r.Release, r.Notes)
+			}
 		})
 	}
 }
