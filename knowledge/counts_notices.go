@@ -323,16 +323,18 @@ func codeNames(title string) []string {
 			out = append(out, w)
 		case strings.Contains(w, "/") && strings.Contains(w, "."):
 			out = append(out, strings.ToLower(w))
-		case looksGate(w) && innerCapital(w):
+		case looksGate(w) && InnerCapital(w):
 			out = append(out, w)
 		}
 	}
 	return out
 }
 
-// innerCapital reports whether s has a capital after a small letter:
-// CephFS, EtcdLearnerMode; not Kubernetes, not SLIs.
-func innerCapital(s string) bool {
+// InnerCapital reports whether s has a capital after a small letter
+// (digits between them aside): CephFS, EtcdLearnerMode, IPv6DualStack,
+// PodOS; a word opening a sentence (Kubernetes) or an acronym's plural
+// (SLIs) has none.
+func InnerCapital(s string) bool {
 	lower := false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {

@@ -2,6 +2,8 @@ package relnotes
 
 import (
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // The words of a sentence, as the effect rules (effects.go) read them.
@@ -236,7 +238,7 @@ func shapeOf(w word) shape {
 		return shapeUpperSnake
 	case hasDot && w.code && !hasDash && !hasUnder:
 		return shapeFieldPath
-	case looksGate(s) && (w.code || innerCapital(s)):
+	case looksGate(s) && (w.code || knowledge.InnerCapital(s)):
 		return shapeCamel
 	case w.code && hasUpper && hasLower && s[0] >= 'a' && s[0] <= 'z' && !hasDash && !hasUnder:
 		return shapeFieldPath
@@ -397,20 +399,3 @@ var fillers = map[string]bool{
 	"no-op": true, "previously": true, "now": true, "temporary": true, "experimental": true, "locked": true,
 }
 
-// innerCapital reports whether s has a capital after a small letter
-// (digits between them aside): EtcdLearnerMode, IPv6DualStack, PodOS; a
-// word opening a sentence (The) or an acronym's plural (SLIs) has none.
-func innerCapital(s string) bool {
-	lower := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z':
-			if lower {
-				return true
-			}
-		}
-	}
-	return false
-}
