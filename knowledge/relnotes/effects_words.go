@@ -398,4 +398,3 @@ var fillers = map[string]bool{
 	"some": true, "two": true, "three": true, "several": true, "about": true, "for": true, "support": true, "of": true,
 	"no-op": true, "previously": true, "now": true, "temporary": true, "experimental": true, "locked": true,
 }
-
