@@ -289,7 +289,7 @@ func itemLine(it knowledge.Item, oneKEP bool) string {
 // and the rest, each in the order given.
 func splitAPIs(ns []knowledge.Notice) (apis, others []knowledge.Notice) {
 	for _, n := range ns {
-		if n.API != nil {
+		if n.API != nil && n.Kind == knowledge.NoticeRemoval {
 			apis = append(apis, n)
 		} else {
 			others = append(others, n)

@@ -362,3 +362,29 @@ func TestRenderFreeText(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderAPIDeprecationIsNotARemoval: an API that is deprecated is still
+// served, so it goes with the other notices, not under the heading of APIs
+// that stop being served.
+func TestRenderAPIDeprecationIsNotARemoval(t *testing.T) {
+	a := &knowledge.Answer{
+		Kind:  knowledge.KindList,
+		Query: "upgrade 1.41 1.43",
+		Title: "Upgrading from 1.41 to 1.43",
+		Notices: []knowledge.Notice{
+			{Kind: knowledge.NoticeRemoval, Title: "Widget", API: &knowledge.APIChange{GroupVersion: "widgets.example.io/v1alpha1"}},
+			{Kind: knowledge.NoticeDeprecation, Title: "Gadget", API: &knowledge.APIChange{GroupVersion: "widgets.example.io/v1beta1"}},
+		},
+	}
+	out := string(render(t, a))
+	served, rest, ok := strings.Cut(out, "Removals, deprecations and upgrade notes:")
+	if !ok {
+		t.Fatalf("no notices section:\n%s", out)
+	}
+	if !strings.Contains(served, "Removed") || !strings.Contains(served, "Widget") {
+		t.Errorf("the removal is not under the APIs that stop being served:\n%s", out)
+	}
+	if strings.Contains(served, "Gadget") || !strings.Contains(rest, "Deprecated") || !strings.Contains(rest, "Gadget") {
+		t.Errorf("the deprecated API is not with the other notices:\n%s", out)
+	}
+}
