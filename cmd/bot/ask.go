@@ -39,7 +39,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	// Nothing changes the knowledge while ask runs, so an answer may be
 	// kept for a question asked again (a file of questions often repeats).
 	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithManifestReader(manifest.ChatReader))
-	asker := newAsker(eng, knowledge.NewCachedAnswerer(eng, 4096))
+	asker := newAsker(eng, knowledge.NewCachedAnswerer(eng, 4096), io.err, "bot ask")
 	from := knowledge.Origin{Platform: "cli", Channel: "cli"}
 
 	if len(words) == 1 && words[0] == "-" {
@@ -59,7 +59,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 // every line. It returns 0 when every line was read and answered (answers
 // carry their own errors), 2 on a line over console.MaxLineBytes, 3 when
 // the answers cannot be written (a broken pipe).
-func askLines(ctx context.Context, asker *question.Asker, from knowledge.Origin, std stdio, asJSON bool) int {
+func askLines(ctx context.Context, asker *terminalAsker, from knowledge.Origin, std stdio, asJSON bool) int {
 	in := bufio.NewReaderSize(std.in, console.MaxLineBytes)
 	out := bufio.NewWriterSize(std.out, 64<<10)
 	enc := answerEncodings{}
@@ -128,11 +128,29 @@ func (e answerEncodings) write(w io.Writer, a *knowledge.Answer) error {
 
 // newAsker reads questions as typed, knowing the names of eng's KEPs,
 // and answers them with ans, a cache in front of eng, or eng when nil.
-func newAsker(eng *knowledge.Engine, ans knowledge.Answerer) *question.Asker {
+func newAsker(eng *knowledge.Engine, ans knowledge.Answerer, errOut io.Writer, name string) *terminalAsker {
 	if ans == nil {
 		ans = eng
 	}
-	return question.NewAsker(question.NewReader(eng), ans)
+	return &terminalAsker{asker: question.NewAsker(question.NewReader(eng), ans), errOut: errOut, name: name}
+}
+
+// terminalAsker is the Asker of the terminal and of bot ask. Whoever types
+// there runs the bot, so an answer that went wrong on kepbot's side (the
+// chat shows only an apology) is explained on stderr too: a database an
+// unfinished build wrote, a disk that failed.
+type terminalAsker struct {
+	asker  *question.Asker
+	errOut io.Writer
+	name   string // "bot" or "bot ask"
+}
+
+func (t *terminalAsker) Ask(ctx context.Context, text string, from knowledge.Origin) *knowledge.Answer {
+	a, err := t.asker.AskErr(ctx, text, from)
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(t.errOut, "%s: error: %v (bot check reads the whole database; bot ingest or bot sync writes it again)\n", t.name, err)
+	}
+	return a
 }
 
 func printAnswer(w io.Writer, a *knowledge.Answer, asJSON bool) error {

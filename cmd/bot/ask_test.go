@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/knowledge"
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestAskJSONLinesAnswersEachAtOnce: with questions typed one at a time,
@@ -93,5 +95,47 @@ func TestAnswerEncodings(t *testing.T) {
 	}
 	if len(e) > maxKeptEncodings {
 		t.Errorf("%d encodings kept, want at most %d", len(e), maxKeptEncodings)
+	}
+}
+
+// TestAskSaysWhatWentWrong: the chat sees only an apology when kepbot fails
+// on its side, but whoever runs bot ask or the terminal is told on stderr
+// what failed and what rebuilds the database. Here one KEP's value is
+// damaged with bbolt directly, as a build that wrote another layout would.
+func TestAskSaysWhatWentWrong(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kb.db")
+	if code, _, errs := run(t, "", nil, "ask", "--db", db, "kep 4639"); code != exitOK {
+		t.Fatalf("first ask: exit %d: %s", code, errs)
+	}
+	bdb, err := bolt.Open(db, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key [4]byte
+	binary.BigEndian.PutUint32(key[:], 4639)
+	err = bdb.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("keps"))
+		if b == nil || b.Get(key[:]) == nil {
+			t.Fatal("no KEP-4639 in the keps bucket")
+		}
+		return b.Put(key[:], []byte{0xff, 0x01, 0x02})
+	})
+	if cerr := bdb.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "", nil, "ask", "--db", db, "kep 4639")
+	if code == exitOK || !strings.Contains(out, "something went wrong on my side") {
+		t.Errorf("exit %d, stdout %q; want a failure and the apology", code, out)
+	}
+	if !strings.Contains(errs, "bot ask: error:") || !strings.Contains(errs, "4639") || !strings.Contains(errs, "bot ingest") {
+		t.Errorf("stderr %q; want the error, the KEP it was reading and what rebuilds the database", errs)
+	}
+	// The terminal chat says the same on its stderr.
+	_, out, errs = run(t, "kep 4639\nquit\n", nil, "--db", db)
+	if !strings.Contains(out, "something went wrong on my side") || !strings.Contains(errs, "bot: error:") {
+		t.Errorf("terminal: stdout %q, stderr %q", out, errs)
 	}
 }
