@@ -9,13 +9,16 @@ import (
 // clean takes the chat noise out of a message before it is read as words:
 // mentions and channel links as Slack and Discord write them (<@U123>,
 // <!channel>, <#C1|x>, <@&role>, <:emoji:1>), @everyone and any other
-// @name, URLs (bare or <https://…|label>), emoji and :shortcodes:,
+// @name, URLs (bare or <https://…|label>; a link to a KEP, a SIG's KEPs or
+// a pull request becomes the words it stands for, links.go), emoji and
+// :shortcodes:,
 // markdown and code marks, and punctuation. What stays between words is a
 // space; a dot stays between digits (1.30), a dash inside a word
 // (in-place, KEP-753), # before digits (#753), : and = inside a word
 // (kep:753, sig:node). An apostrophe goes, and with it a contraction's
 // short ending ('s, 're, 'll, 've, 'd, 'm) — "what's" is what, "isn't"
-// isnt. The result is shorter or as long as s.
+// isnt. Traditional Chinese characters become simplified ones (棄用 is
+// 弃用). The result is shorter or as long as s.
 func clean(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -38,14 +41,24 @@ func clean(s string) string {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		r = foldWidth(r)
+		if r >= firstTraditional {
+			r = simplified(r) // 棄用 is 弃用
+		}
 		next, _ := utf8.DecodeRuneInString(s[min(i+size, len(s)):])
 		next = foldWidth(next)
 		wordStart := !isWordRune(prev)
 		switch {
 		case r == '<':
 			if j := strings.IndexByte(s[i:min(len(s), i+200)], '>'); j > 1 && isMarkup(s[i+1:i+j]) {
+				link, _, _ := strings.Cut(s[i+1:i+j], "|") // <https://kep.k8s.io/4639|KEP-4639>: the link, not its label
 				i += j + 1
 				space()
+				if hasURLPrefix(link) {
+					if w := linkWords(link); w != "" {
+						b.WriteString(w + " ")
+						fields++
+					}
+				}
 				prev = ' '
 				continue
 			}
@@ -58,13 +71,18 @@ func clean(s string) string {
 			space()
 			prev = ' '
 			continue
-		case wordStart && hasURLPrefix(s[i:]):
+		case wordStart && (hasURLPrefix(s[i:]) || hasLinkHost(s[i:])):
 			j := i
-			for j < len(s) && !isSpaceByte(s[j]) {
+			for j < len(s) && !isSpaceByte(s[j]) && s[j] < utf8.RuneSelf {
 				j++
 			}
+			link := s[i:j]
 			i = j
 			space()
+			if w := linkWords(link); w != "" {
+				b.WriteString(w + " ") // a KEP's link is the KEP: kep-4639
+				fields++
+			}
 			prev = ' '
 			continue
 		case r == ':' && wordStart:
@@ -80,7 +98,7 @@ func clean(s string) string {
 		case r == '.' && isDigitRune(prev) && isDigitRune(next),
 			r == '-' && isWordRune(prev) && isWordRune(next),
 			r == '#' && isDigitRune(next),
-			(r == ':' || r == '=') && isWordRune(prev) && isWordRune(next):
+			(r == ':' || r == '=') && prev < utf8.RuneSelf && isWordRune(prev) && next < utf8.RuneSelf && isWordRune(next):
 			b.WriteRune(r)
 			prev = r
 			i += size

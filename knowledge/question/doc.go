@@ -31,7 +31,9 @@
 // grammar cannot read is read as chat:
 //
 //   - clean.go takes out the noise: mentions, @everyone, URLs, emoji, code
-//     and markdown marks, punctuation, contractions;
+//     and markdown marks, punctuation, contractions; a link to a KEP, a
+//     SIG's KEPs or a pull request becomes the words it names (links.go),
+//     and traditional Chinese becomes simplified (chinese.go);
 //   - tokens.go cuts it into words, Chinese into the lexicon's words
 //     (longest first), and finds the lexicon's phrases (end of life);
 //   - words.go and lexicon.go are that lexicon: question words, stages and
@@ -41,7 +43,16 @@
 //     closed lists only (distance.go);
 //   - free_decide.go and free_feature.go decide the question; a feature
 //     named in words is found by vocab.go and vocab_match.go (names,
-//     documents' names, feature gates, aliases in names.go);
+//     documents' names, feature gates, aliases in names.go), the KEP whose
+//     names hold the words clearly best answering, the others that share
+//     some of them its runners-up;
+//   - free_api.go reads an API's lifecycle; free_scan.go says how to ask
+//     what only a scan answers (it needs the manifests); pr.go reads pull
+//     requests (pr N, once the engine answers them);
+//   - focus.go finds the one attribute asked of a KEP or a release ("which
+//     SIG owns KEP 1287"), for the answer to put first;
+//   - arguments.go reads a misspelt gate or SIG of the grammar as the one
+//     name near it, and offers the API kinds near a misspelt one;
 //   - replies.go says what was understood when the reader is not sure.
 //
 // It never guesses: any word it does not know, a name several KEPs share,

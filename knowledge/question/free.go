@@ -15,6 +15,7 @@ import (
 type reading struct {
 	versions []knowledge.Version
 	keps     []int
+	prs      []int // pull requests: a number after "pr", or a pull request's link
 	numbers  []int // bare numbers: not a KEP unless "kep" came before
 	stages   []knowledge.Stage
 	weak     knowledge.Stage // "graduated": GA unless a stage is said
@@ -26,24 +27,28 @@ type reading struct {
 	content  []token // words the lexicon does not know, in order
 	sig      string  // a SIG named after "sig", or as sig-NAME
 	asks     bool    // a word that makes a question: what, tell, about, 什么
-	wh       bool    // a question word that asks no yes or no: when, what, which
+	wh       bool    // a question word that asks no yes or no: when, what, which, 什么时候
+	kepWord  bool    // "kep" was said: the words name a KEP
 	to       bool    // "to" (到, →) stands between two releases: an upgrade
 	fixed    bool    // a misspelt word was read as a word of the lexicon
 	toks     []token // every token, as read
+	also     []int   // the runners-up of the feature answered (feature)
 }
 
 // readFree reads text typed in chat as a question. It returns the
-// question and true when it is confident of it; otherwise an EBADINPUT
-// error saying what it understood, with the closest questions it can
-// offer, and false.
-func readFree(text string, v *Vocabulary) (knowledge.Question, *knowledge.Error) {
+// question (with the attribute it asks first and the runners-up of a name)
+// when it is confident of it; otherwise an EBADINPUT error saying what it
+// understood, with the closest questions it can offer.
+func readFree(text string, v *Vocabulary) (reply, *knowledge.Error) {
 	cleaned := clean(text)
 	toks := tokenize(cleaned)
-	q, err := gather(toks, v).decide(v)
-	if err == nil {
-		q.Text = strings.Join(strings.Fields(cleaned), " ")
+	r := gather(toks, v)
+	q, err := r.decide(v)
+	if err != nil {
+		return reply{}, err
 	}
-	return q, err
+	q.Text = strings.Join(strings.Fields(cleaned), " ")
+	return reply{q: q, focus: r.focus(q), also: r.also}, nil
 }
 
 // gather reads the senses of toks into a reading.
@@ -56,6 +61,7 @@ func gather(toks []token, v *Vocabulary) *reading {
 		markPhrases(toks) // a word put right may make a phrase: end of lfie
 	}
 	first := true // no word that means anything has come yet
+	prev := roleNone
 	for i := range toks {
 		t := &toks[i]
 		if t.inWord {
@@ -66,12 +72,13 @@ func gather(toks []token, v *Vocabulary) *reading {
 			if !slices.Contains(r.versions, t.version) {
 				r.versions = append(r.versions, t.version)
 			}
-		case tokKEP:
-			r.addKEP(t.num)
-		case tokNumber:
-			if i > 0 && toks[i-1].sense.role == roleKEP {
-				r.addKEP(t.num)
-			} else {
+		case tokKEP, tokNumber:
+			switch {
+			case prev == rolePR:
+				r.prs = appendNew(r.prs, t.num) // PR #130135
+			case t.kind == tokKEP || prev == roleKEP:
+				r.keps = appendNew(r.keps, t.num)
+			default:
 				r.numbers = append(r.numbers, t.num)
 			}
 		case tokHanRun:
@@ -79,6 +86,7 @@ func gather(toks []token, v *Vocabulary) *reading {
 		default:
 			r.sense(toks, i, first)
 		}
+		prev = t.sense.role
 		r.fixed = r.fixed || t.fixed
 		r.asks = r.asks || askWords[t.text]
 		r.wh = r.wh || whWords[t.text]
@@ -93,10 +101,12 @@ func gather(toks []token, v *Vocabulary) *reading {
 	return r
 }
 
-func (r *reading) addKEP(n int) {
-	if !slices.Contains(r.keps, n) {
-		r.keps = append(r.keps, n)
+// appendNew appends n to ns unless ns holds it.
+func appendNew(ns []int, n int) []int {
+	if slices.Contains(ns, n) {
+		return ns
 	}
+	return append(ns, n)
 }
 
 // sense reads word i of toks by its lexicon sense; first says whether any
@@ -129,6 +139,8 @@ func (r *reading) sense(toks []token, i int, first bool) {
 		}
 	case roleIntent:
 		r.intents |= s.intent
+	case roleKEP:
+		r.kepWord = true
 	case roleGreeting:
 		r.greeting = true
 	case roleThanks:
@@ -175,7 +187,7 @@ func (r *reading) pickSIG(v *Vocabulary) {
 	}
 	if take == 0 {
 		if len(after) > 0 && after[0].sense.role == roleNone {
-			r.sig = after[0].text // a SIG v does not know: decide says so
+			r.sig = after[0].text // a SIG v does not know: sigQuestion reads it as the one near it, or says so
 			r.dropContent(after[:1])
 		}
 		return
@@ -252,7 +264,8 @@ var askWords = map[string]bool{
 // whWords start questions that are not yes/no ones.
 var whWords = map[string]bool{
 	"what": true, "whats": true, "which": true, "when": true, "where": true, "how": true, "who": true,
-	"whos": true, "why": true, "whose": true,
+	"whos": true, "why": true, "whose": true, "eta": true, "什么时候": true, "何时": true, "几时": true,
+	"啥时候": true, "哪个版本": true, "哪一版": true,
 }
 
 // phraseWords are the words of the lexicon's phrases ("required" of "action

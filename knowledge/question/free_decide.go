@@ -36,6 +36,12 @@ func (r *reading) decide(v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 	case r.intents.has(intentHelp) && len(r.versions)+len(r.keps)+len(r.content) == 0:
 		k.Kind = knowledge.AskHelp
 		return k, nil
+	case len(r.prs) > 0:
+		return r.pullRequest(k, v)
+	case r.intents.has(intentScan) && len(r.keps) == 0,
+		r.intents.has(intentBreak|intentMine) && len(r.versions) == 1 && len(r.keps) == 0,
+		r.intents.has(intentMine) && len(r.versions) == 2:
+		return k, r.scanHowTo() // what breaks if I go to 1.36: only the manifests tell
 	case len(r.keps) > 1:
 		var alts []string
 		for _, n := range r.keps[:min(len(r.keps), maxChoices)] {
@@ -96,7 +102,7 @@ func (r *reading) subscribe(q knowledge.Question) (knowledge.Question, *knowledg
 // and a yes/no word, whether it is at that stage (in the release given).
 func (r *reading) kep(q knowledge.Question, n int, v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 	q.Kind, q.KEP = knowledge.AskKEP, n
-	if st := r.stage(); r.yesNo && st != knowledge.StageNone && len(r.versions) <= 1 {
+	if st := r.stage(); st != knowledge.StageNone && len(r.versions) <= 1 && (r.yesNo || len(r.versions) == 1 || !r.wh) {
 		q.Stage = st
 		if len(r.versions) == 1 {
 			q.Version = r.versions[0]
@@ -115,7 +121,11 @@ func (r *reading) kep(q knowledge.Question, n int, v *Vocabulary) (knowledge.Que
 func (r *reading) sigQuestion(q knowledge.Question, v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 	q.Kind, q.Words = knowledge.AskSIG, r.sig
 	if v != nil && len(v.sigs) > 0 && !v.sigs[r.sig] {
-		return q, r.unsure("I know no SIG named "+knowledge.Echo(r.sig)+".", prefixAll("sig ", knowledge.ClosestWords(r.sig, v.sigNames())))
+		name, ok, near := v.nearSIG(r.sig)
+		if !ok {
+			return q, r.unsure("I know no SIG named "+knowledge.Echo(r.sig)+".", prefixAll("sig ", near))
+		}
+		q.Words = name // sig storgae: storage, the one SIG near it
 	}
 	if !knowledge.IsSIGName(r.sig) || len(r.versions) > 1 {
 		return q, r.unsure("Give one SIG name and at most one release, e.g. sig node 1.30.", nil)
@@ -142,7 +152,11 @@ func (r *reading) twoReleases(q knowledge.Question) (knowledge.Question, *knowle
 			return q, r.unsure(to.String()+" is newer than "+from.String()+": I answer upgrades, from the release you run to a newer one.", []string{q.Canonical()})
 		}
 	}
-	if r.stage() != knowledge.StageNone || r.intents&^(intentUpgrade|intentAction|intentDiff|intentNew) != 0 {
+	// An upgrade or a comparison lists what was deprecated and removed
+	// (APIs too) and what breaks: those words ask nothing more of it.
+	st := r.stage()
+	if (st != knowledge.StageNone && st != knowledge.StageDeprecated && st != knowledge.StageRemoved) ||
+		r.intents&^(intentUpgrade|intentAction|intentDiff|intentNew|intentBreak) != 0 {
 		return q, r.notAll(q)
 	}
 	return r.only(q)
@@ -198,7 +212,7 @@ func (r *reading) noRelease(q knowledge.Question) (knowledge.Question, *knowledg
 		q.Kind = knowledge.AskHelp
 	case asked.has(intentEOL):
 		return q, r.unsure("Which release? Ask e.g. 1.31 eol, or supported for every release in support.", []string{"supported"})
-	case r.stage() != knowledge.StageNone || len(r.stages) > 0 || asked.has(intentNew|intentAction|intentUpgrade|intentDiff):
+	case r.stage() != knowledge.StageNone || len(r.stages) > 0 || asked.has(intentNew|intentAction|intentUpgrade|intentDiff|intentBreak):
 		return q, r.unsure("Which release? Ask e.g. 1.33 ga, 1.33 deprecations or upgrade 1.32 1.33; releases lists them.", []string{"releases"})
 	case len(r.numbers) > 0:
 		var alts []string

@@ -24,12 +24,18 @@ func (r *reading) feature(q knowledge.Question, v *Vocabulary) (knowledge.Questi
 			[]string{"search " + searchWords(words)})
 	}
 	f := v.resolve(words)
+	if !f.sure {
+		if g, ok := r.gateAround(v); ok {
+			words = []string{g} // watch list: the words next to the name make WatchList
+			f = v.resolve(words)
+		}
+	}
 	if len(f.best) > 0 && r.absorb(v, f.best[0].kep) {
 		words = r.words()
 		f = v.resolve(words)
 	}
-	bare := !r.asks && !r.yesNo && r.intents == 0 && len(r.stages) == 0 && r.weak == knowledge.StageNone
-	if !f.sure || (bare && f.best[0].ncov < 0.75) {
+	bare := !r.asks && !r.yesNo && !r.kepWord && r.intents == 0 && len(r.stages) == 0 && r.weak == knowledge.StageNone
+	if !f.sure || (bare && f.best[0].ncov < bareCover) {
 		if bare && len(f.unknown) > 0 {
 			return q, r.offTopic() // "deploy prod now": words, one of them in a name
 		}
@@ -41,14 +47,22 @@ func (r *reading) feature(q knowledge.Question, v *Vocabulary) (knowledge.Questi
 		if len(r.versions) == 1 {
 			q.Version = r.versions[0]
 		}
-	} else if len(r.stages) > 1 {
-		return q, r.notAll(q)
+	} else if len(r.stages) > 1 && !r.wh {
+		return q, r.notAll(q) // when will the gitRepo volume removal go GA: the card says both
 	} // a release without a stage: the card says what stage it held when
-	if r.intents&^(intentNew|intentGate|intentSupported) != 0 {
-		return q, r.notAll(q) // "is sidecar supported" is its card; "sidecar patches" is not clear
+	// "is sidecar supported" is its card, and so are its SIG (which sig owns
+	// sidecar) and its gates; "sidecar patches" is not clear.
+	if asked := r.intents &^ (intentNew | intentGate | intentSupported); asked != 0 && (asked != intentSIG || r.sig != "") {
+		return q, r.notAll(q)
 	}
+	r.also = f.runnersUp()
 	return q, nil
 }
+
+// bareCover is how much of a KEP's name words alone, asking nothing, must
+// cover to be read as that KEP: "storage" or "restart the api server" name
+// no feature, "graceful node shutdown" does.
+const bareCover = 0.5
 
 // gate reads a question about a feature gate: ok is false when there is
 // none to read.
@@ -65,8 +79,8 @@ func (r *reading) gate(q knowledge.Question, v *Vocabulary) (knowledge.Question,
 	} else if !r.intents.has(intentGate) {
 		return q, nil, false // CamelCase, but no gate: maybe a name
 	}
-	if !r.intents.has(intentGate) && (r.stage() != knowledge.StageNone || len(r.versions) > 0) {
-		return q, nil, false // "is SidecarContainers GA": a feature, named by its gate
+	if r.stage() != knowledge.StageNone || len(r.versions) > 0 && (!r.intents.has(intentGate) || len(r.content) == 1) {
+		return q, nil, false // "is SidecarContainers GA", "gate NodeSwap 是 GA 吗": a feature, named by its gate
 	}
 	q.Kind, q.Words = knowledge.AskGate, name
 	if len(r.content) > 1 || len(r.versions) > 0 || r.stage() != knowledge.StageNone {
@@ -113,9 +127,22 @@ func (r *reading) choose(words []string, f feature) *knowledge.Error {
 		}
 		alts = append(alts, alt.Canonical())
 	}
-	if len(ms) == 1 {
+	switch {
+	case len(ms) == 1:
 		b.Reset()
 		b.WriteString("Did you mean KEP-" + strconv.Itoa(ms[0].Number) + " " + ms[0].Title + "? It matches " + name + " only in part")
+	case ms[0].qcov > 0.999 && ms[1].qcov <= 0.999:
+		// One KEP's names hold every word, the others some of them.
+		b.Reset()
+		b.WriteString("Did you mean KEP-" + strconv.Itoa(ms[0].Number) + " " + ms[0].Title + "? Its names hold " + name +
+			", though it is a small part of them; others share some of the words: ")
+		for i, m := range ms[1:] {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString("KEP-" + strconv.Itoa(m.Number) + " " + m.Title)
+		}
+		return r.unsure(b.String()+".", alts)
 	}
 	b.WriteString(". Which one?")
 	if len(ms) == 1 {
@@ -187,4 +214,40 @@ func (r *reading) absorb(v *Vocabulary, i int32) bool {
 		}
 	}
 	return true
+}
+
+// gateAround finds a feature gate the unknown words make with the words of
+// the lexicon next to them, written apart: "watch list" is WatchList, though
+// list is a word of the lexicon. It returns the gate's name as written.
+func (r *reading) gateAround(v *Vocabulary) (string, bool) {
+	if len(r.content) == 0 || len(r.content) > 4 || len(v.gates) == 0 {
+		return "", false
+	}
+	lo, hi := r.content[0].pos, r.content[len(r.content)-1].pos
+	word := func(i int) bool {
+		return i >= 0 && i < len(r.toks) && r.toks[i].kind == tokWord && !r.toks[i].inWord && isPlainWord(r.toks[i].text)
+	}
+	for i := lo; i <= hi; i++ {
+		if !word(i) {
+			return "", false
+		}
+	}
+	for from := lo; from >= max(lo-1, 0) && word(from); from-- {
+		for to := hi; to <= min(hi+1, len(r.toks)-1) && word(to); to++ {
+			if from == lo && to == hi && lo == hi {
+				continue // one word: resolve reads gates
+			}
+			var buf [64]byte
+			joined := buf[:0]
+			for _, t := range r.toks[from : to+1] {
+				if joined = appendJoined(joined, t.text); joined == nil {
+					break
+				}
+			}
+			if _, ok := v.gates[string(joined)]; ok && len(joined) > 0 {
+				return v.gateOf[string(joined)], true
+			}
+		}
+	}
+	return "", false
 }

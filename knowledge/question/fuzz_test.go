@@ -66,6 +66,9 @@ func FuzzRead(f *testing.F) {
 	for _, p := range phrasings {
 		f.Add(p.text)
 	}
+	for _, c := range phrasings22 {
+		f.Add(c.text)
+	}
 	for _, s := range []string{"", "\x00", strings.Repeat("is sidecar ", 90), strings.Repeat("稳", 999),
 		"<@U1><!channel>@everyone", "kep kep kep 1 2 3", "1.1.1.1 1.2 1.3", "’s’s’s", "::::", "#1#2#3"} {
 		f.Add(s)

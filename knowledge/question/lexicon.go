@@ -20,6 +20,7 @@ const (
 	roleThanks               // thanks, 谢谢
 	roleNegation             // not, 不: a question kepbot cannot answer as asked
 	roleKEP                  // kep, enhancement: the number that follows is a KEP's
+	rolePR                   // pr, pull request: the number that follows is a pull request's
 )
 
 // intent is what a question asks, besides stages.
@@ -45,6 +46,9 @@ const (
 	intentStop                             // stop, cancel: with digests, unsubscribe
 	intentDigests                          // digests, notifications: what a subscription sends
 	intentNotes                            // release notes: every notice of a release
+	intentScan                             // scan, manifests, yaml: a scan, which needs the manifests
+	intentMine                             // my cluster, my deployments, helm charts: with a release, a scan
+	intentBreak                            // what breaks: with one release, a scan; with two, an upgrade
 )
 
 // has reports whether set holds i.
@@ -68,6 +72,7 @@ var (
 	thanks   = sense{role: roleThanks}
 	negation = sense{role: roleNegation}
 	kepWord  = sense{role: roleKEP}
+	prWord   = sense{role: rolePR}
 )
 
 func stage(s knowledge.Stage) sense     { return sense{role: roleStage, stage: s} }
@@ -115,6 +120,8 @@ func buildTypoWords() []string {
 			continue
 		}
 		switch {
+		case s.role == roleIntent && s.intent&(intentScan|intentMine|intentBreak) != 0:
+			continue // manifests, helm, breaks: no misspelling is read as them
 		case s.role == roleStage || s.role == roleIntent || s.role == roleKEP:
 		case s.role == roleFiller && typoFillers[w]:
 		case s.role == roleYesNo && len(w) >= 3:

@@ -109,7 +109,7 @@ func parseSIG(name string, rest []string) (knowledge.Question, error) {
 		v, parts = w, parts[:len(parts)-1]
 	}
 	joined := strings.TrimPrefix(strings.Join(parts, "-"), "sig-")
-	if len(parts) == 0 || !knowledge.IsSIGName(joined) {
+	if len(parts) == 0 || !knowledge.IsSIGName(joined) || strings.ContainsFunc(joined, isHan) {
 		return knowledge.Question{}, knowledge.BadInput("sig", "%q is not a SIG name.", knowledge.Echo(joined))
 	}
 	return knowledge.Question{Kind: knowledge.AskSIG, Words: joined, Version: v}, nil
@@ -154,6 +154,11 @@ func parseIs(args []string) (knowledge.Question, error) {
 	}
 	return knowledge.Question{Kind: knowledge.AskKEP, KEP: n, Stage: st, Version: v}, nil
 }
+
+// isHan reports whether r is a Chinese character: never part of a SIG's
+// name (sig storage 有哪些 KEP asks about sig storage).
+func isHan(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) }
+
 func isDeprecationWord(w string) bool {
 	st, err := parseStage(w)
 	return err == nil && st == knowledge.StageDeprecated

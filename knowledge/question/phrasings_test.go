@@ -189,7 +189,7 @@ var phrasings = []phrasing{
 	{catFeatures, "image volumes", "kep 4639"},
 	{catFeatures, "is image volume beta in 1.33", "is kep 4639 beta in 1.33"},
 	{catFeatures, "what is DRA", "kep 4381"},
-	{catFeatures, "dynamic resource allocation status", "kep 3063"},
+	{catFeatures, "dynamic resource allocation status", "kep 4381"}, // KEP-3063 was withdrawn for KEP-4381
 	{catFeatures, "is SidecarContainers GA", "is kep 753 ga"},
 	{catFeatures, "InPlacePodVerticalScaling", "gate InPlacePodVerticalScaling"},
 	{catFeatures, "what about UserNamespacesSupport?", "gate UserNamespacesSupport"},
@@ -209,7 +209,7 @@ var phrasings = []phrasing{
 	{catNegative, "good morning everyone", ""},
 	{catNegative, "deploy prod now", ""},
 	{catNegative, "restart the api server please", ""},
-	{catNegative, "https://github.com/kubernetes/kubernetes/pull/12345", ""},
+	{catNegative, "https://github.com/kubernetes/kubernetes/issues/12345", ""}, // a bug, not a KEP
 	{catNegative, "@everyone", ""},
 	{catNegative, "<!channel>", ""},
 	{catNegative, "lol", ""},

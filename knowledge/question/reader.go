@@ -46,7 +46,10 @@ type vocabOf struct {
 func NewReader(src KEPSource) *Reader { return &Reader{src: src} }
 
 // Read reads text as a question. A question of the grammar comes back as
-// Parse reads it. Other text is read as typed in chat; a question read so
+// Parse reads it, but for its feature gate or SIG: one the reader does not
+// know, one or two edits from exactly one it knows, is read as that one
+// (gate SidecarContainer is gate SidecarContainers, Free set), and near
+// several, they are offered. Other text is read as typed in chat; a question read so
 // has Free set, and the answer should say how it was read
 // (knowledge.Understood). When the reader is not sure what the text asks —
 // an unknown word, a feature name several KEPs match, text that asks
@@ -58,34 +61,86 @@ func NewReader(src KEPSource) *Reader { return &Reader{src: src} }
 // grammar could (diff 1.43 1.40: the older first), and when free text is
 // not sure either, it fails with the grammar's error, as Parse does.
 func (r *Reader) Read(ctx context.Context, text string) (knowledge.Question, error) {
+	rp, err := r.read(ctx, text)
+	return rp.q, err
+}
+
+// reply is what the reader makes of a text: the question, and what its
+// answer should put first or name beside it. knowledge.Question has no
+// field for those two yet, so Read drops them and the answer is the whole
+// card (the design, for the engine: Question.Focus and Question.Also,
+// answered first and listed in one line).
+type reply struct {
+	q knowledge.Question
+	// focus is the one attribute asked of a KEP, a gate or a release
+	// (focus.go): "which SIG owns KEP 1287" asks its SIG; "" the card.
+	focus string
+	// also are the other KEPs a feature's name matched, best first, when
+	// the best was answered because its name covered the words clearly
+	// better: the runners-up, for one line under the answer.
+	also []int
+}
+
+// read is Read, with the focus and the runners-up.
+func (r *Reader) read(ctx context.Context, text string) (reply, error) {
 	if _, _, ok := SplitScan(text); ok {
-		return Parse(text) // a scan is read in the grammar, its manifests kept as they are
+		q, err := Parse(text) // a scan is read in the grammar, its manifests kept as they are
+		return reply{q: q}, err
 	}
 	norm, err := check(text)
 	if err != nil {
-		return knowledge.Question{}, err
+		return reply{}, err
 	}
 	q, err := parseNormalized(norm)
 	if err == nil {
 		q.Text = norm
-		return q, nil
+		if q.Kind != knowledge.AskGate && q.Kind != knowledge.AskSIG {
+			return reply{q: q}, nil
+		}
+		return r.mendedGrammar(ctx, text, q) // gate InPlacePodVerticalScalng: one name near it
 	}
 	grammar := inGrammar(norm)
 	if e, ok := err.(*knowledge.Error); norm == "" || (grammar && ok && len(e.Suggestions) > 0) {
-		return q, err // the grammar knows what was meant: diff 1.43 1.40 is diff 1.40 1.43
+		return reply{q: q}, err // the grammar knows what was meant: diff 1.43 1.40 is diff 1.40 1.43
 	}
-	if aq, ok := readAPIFree(text, r.kindsOf(ctx)); ok {
-		return aq, nil // an API's lifecycle: it names a group/version, or a kind and "removed"
+	v := r.vocabulary(ctx)
+	if aq, ok := readAPIFree(text, r.kindsOf(ctx), v); ok {
+		return r.mended(ctx, aq, v) // an API's lifecycle: it names a group/version, or a kind and "removed"
 	}
-	fq, ferr := readFree(text, r.vocabulary(ctx))
+	rp, ferr := readFree(text, v)
 	if ferr == nil {
-		fq.Free = true
-		return fq, nil
+		rp.q.Free = true
+		mended, merr := r.mended(ctx, rp.q, v)
+		if merr != nil {
+			return reply{}, merr
+		}
+		mended.focus, mended.also = rp.focus, rp.also
+		return mended, nil
 	}
 	if grammar {
-		return q, withSuggestions(err, norm)
+		return reply{q: q}, withSuggestions(err, norm)
 	}
-	return q, ferr
+	return reply{q: q}, ferr
+}
+
+// mendedGrammar is mended for a gate or SIG question of the grammar. A SIG
+// the grammar made of several words, none of them a SIG v knows (sig
+// storgae kep list), is read as chat, where the SIG is the words after sig;
+// or its first words are offered as the SIG meant.
+func (r *Reader) mendedGrammar(ctx context.Context, text string, q knowledge.Question) (reply, error) {
+	v := r.vocabulary(ctx)
+	rp, err := r.mended(ctx, q, v)
+	if err != nil || rp.q.Kind != knowledge.AskSIG || v == nil || len(v.sigs) == 0 || v.sigs[rp.q.Words] {
+		return rp, err
+	}
+	if fp, ferr := readFree(text, v); ferr == nil && fp.q.Kind == knowledge.AskSIG {
+		fp.q.Free = true
+		return fp, nil
+	}
+	if e := v.sigLeading(rp.q); e != nil {
+		return rp, e
+	}
+	return rp, nil
 }
 
 // Warm builds the vocabulary now, so that the first question typed in chat
@@ -151,7 +206,10 @@ var grammarWords = map[string]bool{
 func inGrammar(norm string) bool {
 	head, _, _ := strings.Cut(norm, " ")
 	head = strings.ToLower(head)
-	if grammarWords[head] || strings.HasPrefix(head, "sig-") || looksVersion(head) {
+	if hasLinkHost(head) || hasURLPrefix(head) {
+		return false // kep.k8s.io/753: a link, read as chat
+	}
+	if grammarWords[head] || strings.HasPrefix(head, "sig-") || looksVersion(head) || head == "pr" && prQuestions {
 		return true
 	}
 	_, ok, _ := kepToken(head)

@@ -56,10 +56,20 @@ func (v *Vocabulary) resolve(words []string) feature {
 		ps, w := v.term(t)
 		var more []string // a misspelt term: the terms it may be
 		if len(ps) == 0 {
+			if v.bridges(terms, ti) {
+				continue // 递归只读挂载: 归只 is where two words meet
+			}
 			if more = v.nearTerms(t); len(more) == 0 {
 				f.unknown = append(f.unknown, t)
 				total += math.Log(1 + float64(len(v.keps)))
 				continue
+			}
+			if len(terms) == 1 && len(more) == 1 {
+				if i, ok := v.alias[more[0]]; ok {
+					f = v.sureOf(i) // nftabels: nftables
+					f.fixed = true
+					return f
+				}
 			}
 			f.fixed = true
 			for _, n := range more {
@@ -100,14 +110,15 @@ func (v *Vocabulary) resolve(words []string) feature {
 			n = min(n+1, maxChoices)
 		}
 	}
-	f.best = append(f.best, top[:n]...)
+	f.best = v.successors(append(f.best, top[:n]...))
 	if len(f.best) > 0 {
-		b := f.best[0]
-		many := len(terms) >= 2 && !f.fixed // a name of several words, none misspelt
-		f.sure = len(f.unknown) == 0 && b.qcov > 0.999 &&
-			(b.ncov >= 0.5 && (len(f.best) == 1 || b.ncov-f.best[1].ncov >= 0.25) ||
-				many && b.ncov >= 0.2 && (len(f.best) == 1 || f.best[1].qcov < 0.75))
-		f.weak = len(terms) == 1 && f.fixed && b.ncov < 0.5
+		f.sure = len(f.unknown) == 0 && clearlyFirst(f.best, len(terms) >= 2 && !f.fixed)
+		f.weak = len(terms) == 1 && f.fixed && f.best[0].ncov < 0.5
+	}
+	if !f.sure || f.best[0].ncov < bareCover { // f.sure: f.best holds one at least
+		if i, ok := v.namedWithin(words); ok {
+			return v.sureOf(i) // 原地调整 Pod 资源, pod level resources: an alias or a gate, and words of its names
+		}
 	}
 	return f
 }
