@@ -147,7 +147,8 @@ type terminalAsker struct {
 
 func (t *terminalAsker) Ask(ctx context.Context, text string, from knowledge.Origin) *knowledge.Answer {
 	a, err := t.asker.AskErr(ctx, text, from)
-	if err != nil && ctx.Err() == nil {
+	if knowledge.ErrorCode(err) == knowledge.EINTERNAL && ctx.Err() == nil { // a miss or a bad question says itself
+
 		fmt.Fprintf(t.errOut, "%s: error: %v (bot check reads the whole database; bot ingest or bot sync writes it again)\n", t.name, err)
 	}
 	return a

@@ -107,6 +107,10 @@ func TestAskSaysWhatWentWrong(t *testing.T) {
 	if code, _, errs := run(t, "", nil, "ask", "--db", db, "kep 4639"); code != exitOK {
 		t.Fatalf("first ask: exit %d: %s", code, errs)
 	}
+	// A KEP kepbot does not know is an answer, not kepbot's failure.
+	if _, out, errs := run(t, "", nil, "ask", "--db", db, "kep 99999"); errs != "" || !strings.Contains(out, "99999") {
+		t.Errorf("kep 99999: stdout %q, stderr %q; want the miss on stdout alone", out, errs)
+	}
 	bdb, err := bolt.Open(db, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
