@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"strconv"
 	"strings"
 )
 
@@ -128,14 +129,28 @@ func ErrorAnswer(err error) *Answer {
 
 // Understood returns a as the answer to q: when q was read from free text
 // (Question.Free), a copy of a with UnderstoodAs set to q's canonical
-// form, else a itself. a may be shared (CachedAnswerer), so it is never
-// changed; a nil a stays nil.
+// form, led by the attribute q asks first (Question.Focus) and naming the
+// other KEPs its words matched (Question.Also); else a itself. a may be
+// shared (CachedAnswerer), so it is never changed; a nil a stays nil.
 func Understood(a *Answer, q Question) *Answer {
 	if a == nil || !q.Free {
 		return a
 	}
 	cp := *a
 	cp.UnderstoodAs = q.Canonical()
+	if a.Kind == KindError {
+		return &cp
+	}
+	if lead := focusLead(a, q.Focus); lead != "" {
+		cp.Text = strings.TrimSpace(lead + "\n" + a.Text)
+	}
+	if len(q.Also) > 0 {
+		cp.Notes = append(clip(a.Notes), alsoLine(q.Also))
+		cp.Suggest = clip(a.Suggest)
+		for _, k := range q.Also {
+			cp.Suggest = append(cp.Suggest, "kep "+strconv.Itoa(k.Number))
+		}
+	}
 	return &cp
 }
 

@@ -140,6 +140,8 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 		a, err = e.answerAPI(ctx, q.Words, q.Version)
 	case AskScan:
 		a, err = e.answerScan(ctx, q)
+	case AskPR:
+		a, err = e.answerPR(ctx, q.Words)
 	case AskSubscribe, AskUnsubscribe, AskSubscriptions:
 		if e.subs == nil {
 			return nil, Errorf(EBADINPUT, "Subscriptions are not set up here: they need kepbot in a Slack or Discord channel, with a bot token to post the digests. Ask e.g. 1.32 deprecations or upgrade 1.29 1.32 instead.")

@@ -118,6 +118,18 @@ func (e *Engine) KEPs(ctx context.Context) ([]*KEP, error) {
 	return clip(c.keps), nil
 }
 
+// NoticeGates returns the spelling of every feature gate a release-note
+// notice names, from the Engine's catalog: gates the knowledge answers
+// though no kep.yaml may list them (question.NoticeGateSource). The slice
+// is shared: read it, never change it. It fails with a wrapped store error.
+func (e *Engine) NoticeGates(ctx context.Context) ([]string, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return clip(c.noticeGates), nil
+}
+
 // readCatalog reads every KEP, release, notice and source of the Engine's
 // store, indexes them and builds the answer parts.
 func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {

@@ -65,6 +65,9 @@ var commands = []command{
 		Detail: []string{"Put the YAML or JSON after the question in the same message (a code block is fine), or attach a .yaml file (up to 1 MiB, 5,000 documents).",
 			"Only apiVersion, kind, name and namespace are read and repeated: never a value, so Secrets stay secret.",
 			"A pasted kubectl version gives FROM. In a terminal: bot scan --to 1.36 FILES."}},
+	{Topic: "pr", Usage: "pr NUMBER", Summary: "the release-note entries of a pull request of kubernetes/kubernetes: release, kinds, SIGs, the KEP it links to",
+		Examples: []string{"pr 130135", "pr 129207"},
+		Detail:   []string{"A pasted link to the pull request (github.com/kubernetes/kubernetes/pull/129207) asks the same; a link to a KEP (kep.k8s.io/4639, its issue or folder) asks for the KEP."}},
 	{Topic: "sig", Usage: "sig NAME [VERSION]", Summary: "the KEPs of one SIG, or those that reached a stage in one release",
 		Examples: []string{"sig network", "sig node 1.30", "SIG API Machinery"}},
 	{Topic: "subscribe", Usage: "subscribe deprecations [sig:NAME] [from:VERSION] [schedule:release|weekly|daily] [format:compact|full]",
@@ -93,6 +96,7 @@ var topicAliases = map[string]string{
 	"gates": "gate", "feature-gate": "gate", "subscription": "subscriptions",
 	"urgent": "action", "action-required": "action", "end-of-life": "eol", "lifecycle": "eol", "support": "supported",
 	"patch": "patches", "apis": "api", "apiversion": "api", "manifests": "scan", "manifest": "scan",
+	"pull": "pr", "pulls": "pr", "prs": "pr",
 }
 
 // HelpTopics returns every help topic, in the order help shows them: what

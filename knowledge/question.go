@@ -31,6 +31,7 @@ const (
 	AskLatest        QuestionKind = "latest"        // latest
 	AskAPI           QuestionKind = "api"           // api Ingress · api batch/v1beta1 [CronJob] [in 1.24]
 	AskScan          QuestionKind = "scan"          // scan [1.32] 1.36, then a manifest
+	AskPR            QuestionKind = "pr"            // pr 130135: the release-note entries of a kubernetes/kubernetes pull request
 )
 
 // Question is one parsed request. Two kinds also ask yes or no: AskKEP
@@ -60,8 +61,23 @@ type Question struct {
 	// Free is set when the question was read from text typed in chat
 	// ("what went GA in 1.30?") rather than written in the grammar: its
 	// answer then says how it was read (Understood).
-	Free bool   `json:"free,omitempty"`
-	From Origin `json:"-"`
+	Free bool `json:"free,omitempty"`
+	// Focus is the one attribute free text asked of a KEP, a gate or a
+	// release ("which SIG owns KEP 1287?" is kep 1287 with Focus FocusSIG):
+	// the answer leads with it, then the card (Understood). It is not part
+	// of Canonical: the card is the same answer.
+	Focus Focus `json:"focus,omitempty"`
+	// Also are the other KEPs a feature's name matched, best first, when
+	// the reader answered the first because its name covered the words
+	// clearly better: one line under the answer names them (Understood).
+	Also []KEPRef `json:"also,omitempty"`
+	From Origin   `json:"-"`
+}
+
+// KEPRef names a KEP: its number and title.
+type KEPRef struct {
+	Number int    `json:"number"`
+	Title  string `json:"title,omitempty"`
 }
 
 // Origin is who asked and where: adapters fill it, the engine uses it only
@@ -152,6 +168,8 @@ func (q Question) Canonical() string {
 			s += " in " + q.Version.String()
 		}
 		return s
+	case AskPR:
+		return "pr " + q.Words
 	case AskScan:
 		if !q.Version.IsZero() {
 			return "scan " + q.Version.String() + " " + q.To.String()

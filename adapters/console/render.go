@@ -52,8 +52,10 @@ func (r *renderer) answer(a *knowledge.Answer) {
 	if a.Title != "" {
 		r.line("", a.Title)
 	}
-	if a.Text != "" {
-		r.wrap("", "", a.Text)
+	for _, para := range strings.Split(a.Text, "\n") {
+		if strings.TrimSpace(para) != "" {
+			r.wrap("", "", para) // a lead line (the attribute asked) keeps its own line
+		}
 	}
 	r.started = true
 	if a.KEP != nil || hasReleaseFacts(a.Release) || len(a.Facts) > 0 || len(a.Releases) > 0 {

@@ -140,6 +140,9 @@ func nameLimit(n int) int {
 // spelt as kep.yaml spells them, when any is within nameLimit edits; at
 // most maxChoices, sorted.
 func (v *Vocabulary) nearGates(w string) []string {
+	if v == nil {
+		return nil
+	}
 	lw := strings.ToLower(w)
 	limit := nameLimit(len(lw))
 	if limit == 0 {

@@ -9,13 +9,16 @@ import (
 // theme of 1.33. The question is the card (kep 1287, 1.33), and its answer
 // should put that attribute first (reply.focus).
 const (
-	focusSIG    = "sig"    // which SIG owns it
-	focusOwner  = "owner"  // who to ask: its SIG, and where they meet
-	focusGates  = "gates"  // its feature gates
-	focusStatus = "status" // where it stands: stages reached and planned
-	focusTheme  = "theme"  // a release's theme, its code name
-	focusDate   = "date"   // a release's day
+	focusSIG    = knowledge.FocusSIG
+	focusOwner  = knowledge.FocusOwner
+	focusGates  = knowledge.FocusGates
+	focusStatus = knowledge.FocusStatus
+	focusTheme  = knowledge.FocusTheme
+	focusDate   = knowledge.FocusDate
 )
+
+// many is two attributes asked at once: the whole card answers them.
+const many knowledge.Focus = "many"
 
 // cue is what one word says of the attribute asked.
 type cue uint8
@@ -55,7 +58,7 @@ var focusCues = map[string]cue{
 // a gate, its SIG, owner, feature gates or status; of a release's card, its
 // theme or day. "" when q asks for the whole answer, another question, or
 // two attributes at once ("the sig and status of KEP 2400").
-func (r *reading) focus(q knowledge.Question) string {
+func (r *reading) focus(q knowledge.Question) knowledge.Focus {
 	var kep, release bool
 	switch q.Kind {
 	case knowledge.AskKEP:
@@ -78,10 +81,10 @@ func (r *reading) focus(q knowledge.Question) string {
 		gates = gates || (t.sense.role == roleIntent && t.sense.intent == intentGate)
 		kepWords = kepWords || t.sense.role == roleKEP
 	}
-	found := ""
-	add := func(f string) bool {
+	found := knowledge.FocusNone
+	add := func(f knowledge.Focus) bool {
 		if found != "" && found != f {
-			found = "many"
+			found = many
 			return false
 		}
 		found = f
@@ -110,7 +113,7 @@ func (r *reading) focus(q knowledge.Question) string {
 			add(focusDate)
 		}
 	}
-	if found == "many" {
+	if found == many {
 		return ""
 	}
 	return found

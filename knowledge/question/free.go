@@ -24,15 +24,15 @@ type reading struct {
 	negated  bool
 	greeting bool
 	thanks   bool
-	content  []token // words the lexicon does not know, in order
-	sig      string  // a SIG named after "sig", or as sig-NAME
-	asks     bool    // a word that makes a question: what, tell, about, 什么
-	wh       bool    // a question word that asks no yes or no: when, what, which, 什么时候
-	kepWord  bool    // "kep" was said: the words name a KEP
-	to       bool    // "to" (到, →) stands between two releases: an upgrade
-	fixed    bool    // a misspelt word was read as a word of the lexicon
-	toks     []token // every token, as read
-	also     []int   // the runners-up of the feature answered (feature)
+	content  []token            // words the lexicon does not know, in order
+	sig      string             // a SIG named after "sig", or as sig-NAME
+	asks     bool               // a word that makes a question: what, tell, about, 什么
+	wh       bool               // a question word that asks no yes or no: when, what, which, 什么时候
+	kepWord  bool               // "kep" was said: the words name a KEP
+	to       bool               // "to" (到, →) stands between two releases: an upgrade
+	fixed    bool               // a misspelt word was read as a word of the lexicon
+	toks     []token            // every token, as read
+	also     []knowledge.KEPRef // the runners-up of the feature answered (feature)
 }
 
 // readFree reads text typed in chat as a question. It returns the

@@ -78,6 +78,8 @@ func (r *reading) gate(q knowledge.Question, v *Vocabulary) (knowledge.Question,
 		name = spelt
 	} else if !r.intents.has(intentGate) {
 		return q, nil, false // CamelCase, but no gate: maybe a name
+	} else if !camel && strings.ToLower(name) == name && len(v.nearGates(name)) == 0 {
+		return q, nil, false // "what gate does sidecar use": a feature's name, its gates asked
 	}
 	if r.stage() != knowledge.StageNone || len(r.versions) > 0 && (!r.intents.has(intentGate) || len(r.content) == 1) {
 		return q, nil, false // "is SidecarContainers GA", "gate NodeSwap 是 GA 吗": a feature, named by its gate

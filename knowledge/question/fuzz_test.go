@@ -103,6 +103,7 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("Read(%q) = %+v, but its canonical form %q fails: %v", s, q, q.Canonical(), err)
 		}
 		q.Free, q.Text, canon.Text = false, "", ""
+		q.Focus, q.Also = knowledge.FocusNone, nil // what the answer leads with, not the question
 		if len(q.Filters) == 0 {
 			q.Filters = nil
 		}

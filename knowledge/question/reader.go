@@ -62,23 +62,24 @@ func NewReader(src KEPSource) *Reader { return &Reader{src: src} }
 // not sure either, it fails with the grammar's error, as Parse does.
 func (r *Reader) Read(ctx context.Context, text string) (knowledge.Question, error) {
 	rp, err := r.read(ctx, text)
+	if err == nil && rp.q.Free {
+		rp.q.Focus, rp.q.Also = rp.focus, rp.also
+	}
 	return rp.q, err
 }
 
 // reply is what the reader makes of a text: the question, and what its
-// answer should put first or name beside it. knowledge.Question has no
-// field for those two yet, so Read drops them and the answer is the whole
-// card (the design, for the engine: Question.Focus and Question.Also,
-// answered first and listed in one line).
+// answer should put first or name beside it (Read gives them to the
+// question as Question.Focus and Question.Also).
 type reply struct {
 	q knowledge.Question
 	// focus is the one attribute asked of a KEP, a gate or a release
 	// (focus.go): "which SIG owns KEP 1287" asks its SIG; "" the card.
-	focus string
+	focus knowledge.Focus
 	// also are the other KEPs a feature's name matched, best first, when
 	// the best was answered because its name covered the words clearly
 	// better: the runners-up, for one line under the answer.
-	also []int
+	also []knowledge.KEPRef
 }
 
 // read is Read, with the focus and the runners-up.

@@ -3,6 +3,8 @@ package question
 import (
 	"slices"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // How the KEPs a feature's name matched are ranked: a withdrawn KEP's
@@ -31,11 +33,11 @@ func clearlyFirst(best []match, many bool) bool {
 
 // runnersUp returns the KEPs after the first that hold at least half the
 // words, best first: the others a name answered by the first matched.
-func (f feature) runnersUp() []int {
-	var out []int
+func (f feature) runnersUp() []knowledge.KEPRef {
+	var out []knowledge.KEPRef
 	for _, m := range f.best[min(1, len(f.best)):] {
 		if m.qcov >= 0.5 && len(out) < maxChoices-2 {
-			out = append(out, m.Number)
+			out = append(out, knowledge.KEPRef{Number: m.Number, Title: m.Title})
 		}
 	}
 	return out
