@@ -114,6 +114,9 @@ type ReleaseFacts struct {
 	Date         string `json:"date,omitempty"`
 	Theme        string `json:"theme,omitempty"`
 	Enhancements Counts `json:"enhancements"`
+	// Planned is set for a release that is not out as far as the sources
+	// say: its counts are plans, not stages reached.
+	Planned bool `json:"planned,omitempty"`
 }
 
 // ErrorAnswer turns err into an Answer of kind error, showing only what is

@@ -56,7 +56,11 @@ func (e *Engine) releaseParts(c *catalog, r *Release, told *toldNotices) *releas
 	if cov := notesCoverage(v, c.releases, c.sources); cov != "" && c.newestNotes.Less(v) {
 		p.notes = append(p.notes, strings.Replace(cov, "this list", "what I say of it", 1))
 	}
-	if r.Enhancements.IsZero() {
+	switch {
+	case !c.released.IsZero() && c.released.Less(v) && len(items) == 0 && day == "":
+		p.facts.Planned = true
+		p.text = fmt.Sprintf("Kubernetes %s is not out as far as my sources say (the newest release out is %s). %s", v, c.released, c.plannedCounts(v))
+	case r.Enhancements.IsZero():
 		p.text += " " + itemCounts(items)
 	}
 	p.items = e.highlightItems(items)
@@ -67,6 +71,25 @@ func (e *Engine) releaseParts(c *catalog, r *Release, told *toldNotices) *releas
 		p.notes = append(p.notes, fmt.Sprintf("No announcement or release note of %s is known; what reached a stage in it comes from kep.yaml.", v))
 	}
 	return p
+}
+
+// plannedCounts says how many KEPs kep.yaml plans at each stage for v, a
+// release that is not out: "kep.yaml plans 10 GA, 0 beta, 0 alpha for it
+// (ask 1.38 ga for the list); plans move."
+func (c *catalog) plannedCounts(v Version) string {
+	n := map[Stage]int{}
+	for _, k := range c.keps {
+		for s, t := range k.Targets() {
+			if t == v {
+				n[s]++
+			}
+		}
+	}
+	if n[StageStable]+n[StageBeta]+n[StageAlpha] == 0 {
+		return "No kep.yaml I hold plans a stage for it yet."
+	}
+	return fmt.Sprintf("kep.yaml plans %d GA, %d beta, %d alpha for it (ask %s ga, %s beta or %s alpha for each list); plans move, and a planned stage is not reached.",
+		n[StageStable], n[StageBeta], n[StageAlpha], v, v, v)
 }
 
 // answer is a new release Answer sharing p.

@@ -1,6 +1,7 @@
 package knowledge_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -147,6 +148,16 @@ func TestReleasesNotOutArePlanned(t *testing.T) {
 			a := ask(t, e, "1.38 ga")
 			if !strings.Contains(a.Text, "not out as far as my sources say") || strings.Contains(a.Text, "went GA") {
 				t.Errorf("1.38 ga: %q", a.Text)
+			}
+			// The release's card says so too, and counts plans as plans.
+			planned := len(a.Items)
+			a = ask(t, e, "1.38")
+			if !strings.Contains(a.Text, "not out as far as my sources say") || !strings.Contains(a.Text, fmt.Sprintf("plans %d GA", planned)) ||
+				a.Release == nil || !a.Release.Planned || a.Release.Date != "" {
+				t.Errorf("1.38: %q (%+v); want it not out, with %d GA planned", a.Text, a.Release, planned)
+			}
+			if a, err := askChat(t, e, "when is 1.38 out"); err != nil || !strings.HasPrefix(a.Text, "None of my sources gives the day 1.38 will be released.") {
+				t.Errorf("when is 1.38 out: %v %+v", err, a)
 			}
 		})
 	}

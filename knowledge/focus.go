@@ -94,8 +94,11 @@ func releaseLead(r *ReleaseFacts, f Focus) string {
 		}
 		return fmt.Sprintf("The theme (code name) of %s is %s.", r.Version, r.Theme)
 	case FocusDate:
-		if r.Date == "" {
-			return fmt.Sprintf("None of my sources gives the day %s is released: it is not out as far as they say.", r.Version)
+		switch {
+		case r.Planned:
+			return fmt.Sprintf("None of my sources gives the day %s will be released.", r.Version)
+		case r.Date == "":
+			return fmt.Sprintf("None of my sources gives the day %s was released.", r.Version)
 		}
 		return fmt.Sprintf("%s was released on %s.", r.Version, r.Date)
 	}
