@@ -19,8 +19,36 @@ func (e *Engine) answerKEPClaim(ctx context.Context, q Question) (*Answer, error
 	if err != nil {
 		return nil, err
 	}
-	a.Text = claimVerdict(a.KEP, q.Stage, q.Version) + e.otherWord(ctx, q) + " " + a.Text
+	verdict := claimVerdict(a.KEP, q.Stage, q.Version)
+	if c, err := e.catalog(ctx); err == nil && !c.released.IsZero() && c.released.Less(q.Version) && q.Stage.IsGraduation() {
+		verdict = notOutVerdict(a.KEP, q.Stage, q.Version, c.released)
+	}
+	a.Text = verdict + e.otherWord(ctx, q) + " " + a.Text
 	return a, nil
+}
+
+// notOutVerdict answers whether the KEP of f is at stage s in release v,
+// which is not out: no, not yet; where it stands now and what is planned.
+func notOutVerdict(f *KEPFacts, s Stage, v, released Version) string {
+	name := "KEP-" + strconv.Itoa(f.Number)
+	now := "has reached no stage yet"
+	if f.Stage.IsGraduation() {
+		now = "is " + f.Stage.Label() + since(f, f.Stage)
+	}
+	if !f.Stage.IsGraduation() || f.Stage < s {
+		return fmt.Sprintf("Not yet — %s is not out as far as my sources say (the newest release out is %s). %s %s; %s, and plans move.",
+			v, released, name, now, plannedFor(f, s))
+	}
+	if f.Stage == StageStable && s == StageStable && len(f.Targets) == 0 {
+		return fmt.Sprintf("Yes — %s is GA since %s, and nothing is planned to change that; %s is not out as far as my sources say (the newest release out is %s).",
+			name, f.Milestones[StageStable.String()], v, released)
+	}
+	planned := "nothing else is planned"
+	if p := reachedList(f.Targets); p != "" {
+		planned = "planned: " + p + ", and plans move"
+	}
+	return fmt.Sprintf("I can't say yet — %s is not out as far as my sources say (the newest release out is %s). %s %s; %s.",
+		v, released, name, now, planned)
 }
 
 // otherWord says, after the verdict, where a document puts the KEP at the

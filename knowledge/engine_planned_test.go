@@ -159,6 +159,22 @@ func TestReleasesNotOutArePlanned(t *testing.T) {
 			if a, err := askChat(t, e, "when is 1.38 out"); err != nil || !strings.HasPrefix(a.Text, "None of my sources gives the day 1.38 will be released.") {
 				t.Errorf("when is 1.38 out: %v %+v", err, a)
 			}
+			// A stage asked of a release not out is never answered as if
+			// the release had happened: every KEP planned for 1.38.
+			asked := 0
+			for _, it := range ask(t, e, "1.38 ga").Items {
+				v := ask(t, e, fmt.Sprintf("is kep %d ga in 1.38", it.KEP))
+				if !strings.HasPrefix(v.Text, "Not yet — 1.38 is not out") {
+					t.Errorf("is kep %d ga in 1.38: %q", it.KEP, v.Text)
+				}
+				asked++
+			}
+			if asked == 0 {
+				t.Error("no KEP is planned GA for 1.38; the check above checked nothing")
+			}
+			if v := ask(t, e, "is kep 753 ga in 1.39"); !strings.HasPrefix(v.Text, "Yes — KEP-753 is GA since 1.33") || !strings.Contains(v.Text, "1.39 is not out") {
+				t.Errorf("is kep 753 ga in 1.39: %q", v.Text)
+			}
 		})
 	}
 }

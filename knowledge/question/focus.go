@@ -36,9 +36,9 @@ const (
 // focusCues maps a word (lower case; a phrase by its first word) to what
 // it says of the attribute asked.
 var focusCues = map[string]cue{
-	"sig": cueSIG, "sigs": cueSIG, "group": cueSIG, "哪个组": cueSIG,
+	"sig": cueSIG, "sigs": cueSIG, "哪个组": cueSIG,
 	"who": cueWho, "whom": cueWho, "whos": cueWho, "whose": cueWho, "ask": cueWho, "contact": cueWho,
-	"谁": cueWho, "找谁": cueWho, "问谁": cueWho, "找谁问": cueWho,
+	"谁": cueWho, "谁管": cueWho, "找谁": cueWho, "问谁": cueWho, "找谁问": cueWho,
 	"owns": cueOwn, "own": cueOwn, "owner": cueOwn, "owned": cueOwn, "responsible": cueOwn, "maintains": cueOwn,
 	"maintainer": cueOwn, "maintainers": cueOwn, "belong": cueOwn, "belongs": cueOwn, "负责": cueOwn,
 	"维护": cueOwn, "属于": cueOwn, "在做": cueOwn, "归哪个": cueOwn,

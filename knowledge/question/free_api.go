@@ -61,10 +61,17 @@ func readAPIFree(text string, kinds map[string]string, v *Vocabulary) (knowledge
 	var at knowledge.Version
 	var maybe [4]string // words that may name a kind: they decide with the cues
 	n := 0
+	prev := ""
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '/' || r == '.' || r == '-') || unicode.Is(unicode.Han, r)
 	}) {
 		w = strings.Trim(w, ".-/")
+		last := prev
+		prev = strings.ToLower(w)
+		if full, ok := kinds["gv:"+last+" "+prev]; ok && gv == "" && last != "" {
+			gv = full // flowcontrol v1beta3: flowcontrol.apiserver.k8s.io/v1beta3
+			continue
+		}
 		switch {
 		case strings.Contains(w, "/"):
 			if _, _, ok := knowledge.ParseAPIVersion(w); ok && gv == "" {
@@ -243,6 +250,29 @@ func (r *Reader) kindsOf(ctx context.Context) map[string]string {
 	m := map[string]string{}
 	for _, k := range t.Kinds() {
 		m[strings.ToLower(k)] = k
+	}
+	// A group named by its first label and a version ("flowcontrol
+	// v1beta3"): "gv:" keys hold the group/versions the table knows by that
+	// short name. Words never hold a colon, so no kind is shadowed.
+	short := map[string]string{}
+	for _, l := range t.All() {
+		g := strings.ToLower(l.API.Group)
+		label, _, _ := strings.Cut(g, ".")
+		if label == "" {
+			continue
+		}
+		if other, ok := short[label]; ok && other != g {
+			short[label] = "" // two groups share the label: not short for either
+			continue
+		}
+		short[label] = g
+	}
+	for _, l := range t.All() {
+		g := strings.ToLower(l.API.Group)
+		label, _, _ := strings.Cut(g, ".")
+		if short[label] == g && g != "" {
+			m["gv:"+label+" "+strings.ToLower(l.API.Version)] = l.API.Group + "/" + l.API.Version
+		}
 	}
 	r.kinds.Store(&apiKinds{table: t, kinds: m})
 	return m

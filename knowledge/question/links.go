@@ -13,7 +13,7 @@ import "strings"
 // to KEPs, and an issue of kubernetes/kubernetes a bug: neither is a KEP.
 
 // linkHosts are the hosts a link may be pasted with and no scheme.
-var linkHosts = []string{"github.com/", "kep.k8s.io/"}
+var linkHosts = []string{"github.com/", "kep.k8s.io/", "kubernetes/kubernetes#", "kubernetes/enhancements#"}
 
 // hasLinkHost reports whether s starts with a host of linkHosts.
 func hasLinkHost(s string) bool {
@@ -31,6 +31,15 @@ func linkWords(u string) string {
 	l := strings.ToLower(u)
 	for _, p := range []string{"https://", "http://", "www."} {
 		l = strings.TrimPrefix(l, p)
+	}
+	// GitHub's short references: kubernetes/kubernetes#130135 is a pull
+	// request (or issue) of kubernetes/kubernetes, kubernetes/enhancements#3866
+	// a KEP's tracking issue.
+	if n, ok := strings.CutPrefix(l, "kubernetes/kubernetes#"); ok && isNumber(strings.TrimRight(n, ".,;:!?)")) {
+		return "pr " + strings.TrimRight(n, ".,;:!?)")
+	}
+	if n, ok := strings.CutPrefix(l, "kubernetes/enhancements#"); ok && isNumber(strings.TrimRight(n, ".,;:!?)")) {
+		return "kep-" + strings.TrimRight(n, ".,;:!?)")
 	}
 	if i := strings.IndexAny(l, "?#|>"); i >= 0 {
 		l = l[:i]

@@ -62,7 +62,7 @@ var englishWords = map[string]sense{
 	"pr": prWord, "prs": prWord, "pull request": prWord, "pull requests": prWord,
 	// the words of one attribute asked (focus.go reads which)
 	"use": filler, "uses": filler, "used": filler, "using": filler, "called": filler, "codename": filler,
-	"code name": filler, "name": filler, "named": filler, "group": filler, "responsible": filler, "ask": filler,
+	"code name": filler, "name": filler, "named": filler, "responsible": filler, "ask": filler,
 	"maintainer": filler, "maintainers": filler, "controls": filler, "ready": filler, "whom": filler,
 	"contact": filler, "planning": filler, "targeting": filler,
 	// verbs of moving between stages
@@ -163,7 +163,7 @@ var chineseWords = map[string]sense{
 	"在线等": filler, "挺": filler, "删": stage(knowledge.StageRemoved), "删了": stage(knowledge.StageRemoved), "各位": filler, "大佬": filler, "大佬们": filler, "大神": filler, "萌新": filler, "小白": filler,
 	"在吗": filler, "急": filler, "辛苦": filler, "指点": filler, "相关": filler, "对吧": filler, "改啥": filler,
 	"要改": filler, "还是": filler, "只是": filler, "时间": filler, "日期": filler, "哪天": filler, "发版": filler,
-	"发布时间": filler, "发布日期": filler, "问题": filler, "用的": filler, "用的是": filler, "使用": filler, "用了": filler, "合进": filler, "合入": filler, "合到": filler, "合并到": filler, "用哪个": filler, "用哪些": filler, "用什么": filler, "用到": filler, "用到了": filler,
+	"发布时间": filler, "发布日期": filler, "问题": filler, "用的": filler, "用的是": filler, "使用": filler, "用了": filler, "谁管": filler, "管的": filler, "想了解": filler, "想了解一下": filler, "了解一下": filler, "了解下": filler, "干嘛": filler, "干嘛的": filler, "干什么的": filler, "做什么的": filler, "是干嘛的": filler, "合进": filler, "合入": filler, "合到": filler, "合并到": filler, "用哪个": filler, "用哪些": filler, "用什么": filler, "用到": filler, "用到了": filler,
 	"维护期内": asks(intentEOL), "支持期内": asks(intentEOL), "支援期内": asks(intentEOL), "哪个版本": filler, "哪一版": filler, "啥时候": filler, "出来": filler, "能用": filler, "还在": filler,
 	"各位好": greeting, "大家好": greeting, "谢啦": thanks, "蟹蟹": thanks, "感谢大佬": thanks,
 	"能不能": yesNo, "会不会": yesNo, "可不可以": yesNo, "了没": yesNo, "没有吗": yesNo,
