@@ -118,10 +118,10 @@ func (r *Reader) read(ctx context.Context, text string) (reply, error) {
 		mended.focus, mended.also = rp.focus, rp.also
 		return mended, nil
 	}
-	if grammar {
-		return reply{q: q}, withSuggestions(err, norm)
+	if grammar && !(ferr != nil && len(ferr.Suggestions) > 0 && len(strings.Fields(norm)) > 3) {
+		return reply{q: q}, withSuggestions(err, norm) // kep 4639 foo: the grammar's usage says more
 	}
-	return reply{q: q}, ferr
+	return reply{q: q}, ferr // KEP for the new kube-proxy backend: which of the KEPs it names
 }
 
 // mendedGrammar is mended for a gate or SIG question of the grammar. A SIG

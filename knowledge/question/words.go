@@ -37,7 +37,7 @@ var englishWords = map[string]sense{
 	"thanks": thanks, "thank": thanks, "thank you": thanks, "thx": thanks, "ty": thanks, "cheers": thanks,
 	"appreciated": thanks, "tysm": thanks, "thnx": thanks, "thanx": thanks, "tks": thanks,
 	// chat slang, set aside like greetings
-	"rn": filler, "asap": filler, "qq": filler, "imo": filler, "imho": filler, "afaik": filler, "afaict": filler,
+	"rn": filler, "fr": filler, "read": filler, "asap": filler, "qq": filler, "imo": filler, "imho": filler, "afaik": filler, "afaict": filler,
 	"iirc": filler, "tbh": filler, "ngl": filler, "lmk": filler, "ptal": filler, "ping": filler, "cc": filler,
 	"halp": filler, "sry": filler, "sorry": filler, "dumb": filler, "noob": filler, "newbie": filler, "silly": filler,
 	"confirm": filler, "confused": filler, "anybody": filler, "any1": filler, "plse": filler, "ppl": filler,
@@ -163,7 +163,7 @@ var chineseWords = map[string]sense{
 	"在线等": filler, "挺": filler, "删": stage(knowledge.StageRemoved), "删了": stage(knowledge.StageRemoved), "各位": filler, "大佬": filler, "大佬们": filler, "大神": filler, "萌新": filler, "小白": filler,
 	"在吗": filler, "急": filler, "辛苦": filler, "指点": filler, "相关": filler, "对吧": filler, "改啥": filler,
 	"要改": filler, "还是": filler, "只是": filler, "时间": filler, "日期": filler, "哪天": filler, "发版": filler,
-	"发布时间": filler, "发布日期": filler, "问题": filler, "用的": filler, "用的是": filler, "使用": filler, "用了": filler, "谁管": filler, "管的": filler, "想了解": filler, "想了解一下": filler, "了解一下": filler, "了解下": filler, "干嘛": filler, "干嘛的": filler, "干什么的": filler, "做什么的": filler, "是干嘛的": filler, "合进": filler, "合入": filler, "合到": filler, "合并到": filler, "用哪个": filler, "用哪些": filler, "用什么": filler, "用到": filler, "用到了": filler,
+	"发布时间": filler, "发布日期": filler, "问题": filler, "用的": filler, "用的是": filler, "使用": filler, "用了": filler, "当前": filler, "项目": filler, "麻烦看下": filler, "没了": stage(knowledge.StageRemoved), "谁管": filler, "管的": filler, "想了解": filler, "想了解一下": filler, "了解一下": filler, "了解下": filler, "干嘛": filler, "干嘛的": filler, "干什么的": filler, "做什么的": filler, "是干嘛的": filler, "合进": filler, "合入": filler, "合到": filler, "合并到": filler, "用哪个": filler, "用哪些": filler, "用什么": filler, "用到": filler, "用到了": filler,
 	"维护期内": asks(intentEOL), "支持期内": asks(intentEOL), "支援期内": asks(intentEOL), "哪个版本": filler, "哪一版": filler, "啥时候": filler, "出来": filler, "能用": filler, "还在": filler,
 	"各位好": greeting, "大家好": greeting, "谢啦": thanks, "蟹蟹": thanks, "感谢大佬": thanks,
 	"能不能": yesNo, "会不会": yesNo, "可不可以": yesNo, "了没": yesNo, "没有吗": yesNo,
