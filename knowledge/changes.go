@@ -35,7 +35,7 @@ type Change struct {
 	Text   string     `json:"text,omitempty"`   // the entry's words, quoted at run time
 	Source string     `json:"source,omitempty"` // Source.ID
 	// Effects are the typed changes the entry's words state, read with
-	// rules (knowledge/relnotes): the facts its notice is made of, kept
+	// rules (knowledge/sources/relnotes): the facts its notice is made of, kept
 	// where its words are not (the built-in snapshot).
 	Effects []Effect `json:"effects,omitempty"`
 }

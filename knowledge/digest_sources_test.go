@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 	"github.com/kepbot/kepbot/store"
 )
 

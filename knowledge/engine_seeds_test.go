@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/releasenote"
+	"github.com/kepbot/kepbot/knowledge/sources/releasenote"
 )
 
 // seeded ingests the five seed release notes from ../shared (read at test

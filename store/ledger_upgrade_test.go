@@ -10,9 +10,9 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
 // oldNoticeKey is knowledge.NoticeKey as kepbot computed it before notice

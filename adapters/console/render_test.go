@@ -15,7 +15,7 @@ import (
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/question"
-	"github.com/kepbot/kepbot/knowledge/releasenote"
+	"github.com/kepbot/kepbot/knowledge/sources/releasenote"
 	"github.com/kepbot/kepbot/store"
 )
 

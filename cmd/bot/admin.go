@@ -20,8 +20,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/fetch"
-	"github.com/kepbot/kepbot/internal/refresh"
+	"github.com/kepbot/kepbot/knowledge/sources/fetch"
+	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 )
 
 // While `bot serve` runs it holds the database (bbolt lets one process have

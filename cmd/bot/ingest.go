@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 	"github.com/kepbot/kepbot/store"
 )
 

@@ -8,7 +8,7 @@ import (
 	"net/http/pprof"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/fetch"
+	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 )
 
 // startPprof serves Go's profiles (net/http/pprof) on addr, a loopback

@@ -11,11 +11,11 @@ import (
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
-	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/knowledge/question"
+	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store/etcdstore"
 )
 

@@ -11,14 +11,14 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/cluster"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/internal/metrics"
-	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
 	"github.com/kepbot/kepbot/store/etcdstore"
+	"github.com/kepbot/kepbot/store/etcdstore/cluster"
 )
 
 // replica is what `bot serve` runs with store.backend etcd, beside the

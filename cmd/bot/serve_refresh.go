@@ -8,8 +8,8 @@ import (
 
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
-	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
 )
 

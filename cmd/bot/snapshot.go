@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
 // runSnapshot rebuilds the built-in snapshot from the shared sources.

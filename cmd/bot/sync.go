@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/kepbot/kepbot/internal/archive"
+	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/fetch"
-	"github.com/kepbot/kepbot/internal/refresh"
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/kepyaml"
+	"github.com/kepbot/kepbot/knowledge/sources/fetch"
+	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
+	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
 )
 

@@ -19,10 +19,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kepbot/kepbot/internal/fetch"
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/fetch"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 	"github.com/kepbot/kepbot/store"
 )
 

@@ -26,8 +26,8 @@ import (
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/lifecycle"
-	"github.com/kepbot/kepbot/knowledge/provenance"
+	"github.com/kepbot/kepbot/knowledge/sources/lifecycle"
+	"github.com/kepbot/kepbot/knowledge/sources/provenance"
 )
 
 // Upstream is a fake of every source kepbot reads, over plain http on

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
 // benchReader is a reader with the names of ../shared's KEPs when it is

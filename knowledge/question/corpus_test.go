@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
 // The KEPs of ../shared, read once: every kep.yaml, with the names the

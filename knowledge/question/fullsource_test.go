@@ -5,10 +5,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
 // fullSource is what the engine gives a Reader in production, read from

@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/relnotes"
+	"github.com/kepbot/kepbot/knowledge/sources/relnotes"
 )
 
 // SourceID names the snapshot among a knowledge's sources.

@@ -10,10 +10,10 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/ingest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
 func rebuild(t *testing.T) (*knowledge.Knowledge, []byte) {

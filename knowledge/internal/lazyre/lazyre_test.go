@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
-	_ "github.com/kepbot/kepbot/knowledge/kepyaml"
-	_ "github.com/kepbot/kepbot/knowledge/lifecycle"
-	_ "github.com/kepbot/kepbot/knowledge/provenance"
-	_ "github.com/kepbot/kepbot/knowledge/releasenote"
-	_ "github.com/kepbot/kepbot/knowledge/relnotes"
-	_ "github.com/kepbot/kepbot/knowledge/website"
+	_ "github.com/kepbot/kepbot/knowledge/sources/kepyaml"
+	_ "github.com/kepbot/kepbot/knowledge/sources/lifecycle"
+	_ "github.com/kepbot/kepbot/knowledge/sources/provenance"
+	_ "github.com/kepbot/kepbot/knowledge/sources/releasenote"
+	_ "github.com/kepbot/kepbot/knowledge/sources/relnotes"
+	_ "github.com/kepbot/kepbot/knowledge/sources/website"
 )
 
 // TestEveryParserExpressionCompiles compiles the expressions of every

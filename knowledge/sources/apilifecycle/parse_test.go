@@ -1,0 +1,334 @@
+package apilifecycle_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kepbot/kepbot/internal/sharedtest"
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
+)
+
+func TestParseRegister(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		group string
+		kinds []string
+	}{
+		{"the usual shape", `package v1
+const GroupName = "networking.k8s.io"
+var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}
+func addKnownTypes(scheme *runtime.Scheme) error {
+	scheme.AddKnownTypes(SchemeGroupVersion,
+		&Ingress{},
+		&IngressList{},
+	)
+	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
+	return nil
+}`, "networking.k8s.io", []string{"Ingress", "IngressList"}},
+		{"core: empty group, a second call with metav1.Status, comments", `package v1
+// GroupName is the group name use in this package
+const GroupName = ""
+var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}
+func addKnownTypes(scheme *runtime.Scheme) error {
+	scheme.AddKnownTypes(SchemeGroupVersion,
+		&Pod{},
+		// &Commented{},
+		&PodList{}, /* &Blocked{}, */
+		&List{},
+	)
+	// Add common types
+	scheme.AddKnownTypes(SchemeGroupVersion, &metav1.Status{})
+	return nil
+}`, "", []string{"Pod", "PodList", "List"}},
+		{"the group as a literal, in a const block, arguments on one line, a kind twice", `package v1beta1
+const (
+	GroupName = "ignored.k8s.io"
+)
+var SchemeGroupVersion = schema.GroupVersion{Group: "literal.k8s.io", Version: "v1beta1"}
+func addKnownTypes(scheme *runtime.Scheme) error {
+	scheme.AddKnownTypes(
+		SchemeGroupVersion, &A{}, &B{}, &A{})
+	return nil
+}`, "literal.k8s.io", []string{"A", "B"}},
+		{"another constant, positional fields, AddKnownTypeWithName", `package v1
+const groupName string = "other.k8s.io"
+var SchemeGroupVersion = schema.GroupVersion{groupName, "v1"}
+func addKnownTypes(scheme *runtime.Scheme) error {
+	scheme.AddKnownTypeWithName(SchemeGroupVersion.WithKind("Named"), &namedType{})
+	scheme.AddKnownTypes(SchemeGroupVersion, &Thing{})
+	return nil
+}`, "other.k8s.io", []string{"Thing", "Named"}},
+		{"GroupName alone", "package v1\nconst GroupName = `raw.k8s.io`\nfunc f(s *runtime.Scheme) { s.AddKnownTypes(gv, &X{}) }\n",
+			"raw.k8s.io", []string{"X"}},
+		{"CRLF", "package v1\r\nconst GroupName = \"apps\"\r\nfunc f(s *runtime.Scheme) {\r\n\ts.AddKnownTypes(gv,\r\n\t\t&Deployment{},\r\n\t)\r\n}\r\n",
+			"apps", []string{"Deployment"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			group, kinds, err := apilifecycle.ParseRegister([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if group != tt.group {
+				t.Errorf("group %q, want %q", group, tt.group)
+			}
+			if diff := cmp.Diff(tt.kinds, kinds); diff != "" {
+				t.Errorf("kinds (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseRegisterBadInput(t *testing.T) {
+	good := "package v1\nconst GroupName = \"apps\"\nfunc f(s *runtime.Scheme) {\n\ts.AddKnownTypes(gv,\n\t\t&Deployment{},\n\t\t&DeploymentList{},\n\t)\n}\n"
+	tests := []struct {
+		name string
+		in   []byte
+		want error
+	}{
+		{"empty", nil, apilifecycle.ErrEmpty},
+		{"blank", []byte(" \n\t\n"), apilifecycle.ErrEmpty},
+		{"binary", []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03"), apilifecycle.ErrNotText},
+		{"a NUL in text", []byte("package v1\x00\n"), apilifecycle.ErrNotText},
+		{"not UTF-8", []byte("package v1\n// \xff\xfe\n"), apilifecycle.ErrNotText},
+		{"huge", bytes.Repeat([]byte("// padding\n"), apilifecycle.MaxFileSize/10), apilifecycle.ErrTooLarge},
+		{"not Go", []byte("# register\n\nconst GroupName = \"apps\"\n"), apilifecycle.ErrNotGo},
+		{"no group", []byte("package v1\nfunc f(s *runtime.Scheme) { s.AddKnownTypes(gv, &X{}) }\n"), apilifecycle.ErrNoGroup},
+		{"no kinds", []byte("package v1\nconst GroupName = \"apps\"\n"), apilifecycle.ErrNoKinds},
+		{"only another package's types", []byte("package v1\nconst GroupName = \"apps\"\nfunc f(s *runtime.Scheme) { s.AddKnownTypes(gv, &metav1.Status{}) }\n"), apilifecycle.ErrNoKinds},
+		{"truncated in the list", []byte(good[:strings.Index(good, "&DeploymentList")]), apilifecycle.ErrBadValue},
+		{"truncated before the list", []byte(good[:strings.Index(good, "func")]), apilifecycle.ErrNoKinds},
+		{"a group that is no DNS name", []byte(strings.Replace(good, `"apps"`, `"Not A Group!"`, 1)), apilifecycle.ErrBadValue},
+		{"a group that is no string", []byte(strings.Replace(good, `"apps"`, `someFunc()`, 1)), apilifecycle.ErrBadValue},
+		{"a bad version", []byte(good + "var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: \"one\"}\n"), apilifecycle.ErrBadValue},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := apilifecycle.ParseRegister(tt.in)
+			if !errors.Is(err, tt.want) {
+				t.Errorf("err = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+const markersSample = `//go:build !ignore_autogenerated
+
+/*
+Copyright The Kubernetes Authors.
+func (in *InComment) APILifecycleIntroduced() (major, minor int) {
+	return 9, 9
+}
+*/
+
+// Code generated by prerelease-lifecycle-gen. DO NOT EDIT.
+
+package v1beta1
+
+import (
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// APILifecycleIntroduced is an autogenerated function.
+// It is controlled by "k8s:prerelease-lifecycle-gen:introduced" tags in types.go.
+func (in *FlowSchema) APILifecycleIntroduced() (major, minor int) {
+	return 1, 20
+}
+
+func (in *FlowSchema) APILifecycleDeprecated() (major, minor int) {
+	return 1, 23
+}
+
+func (in *FlowSchema) APILifecycleReplacement() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1beta3", Kind: "FlowSchema"}
+}
+
+func (in *FlowSchema) APILifecycleRemoved() (major, minor int) {
+	return 1, 26
+}
+
+func (in *FlowSchemaList) APILifecycleIntroduced() (major, minor int) { return 1, 20 }
+
+func (in *Pod) APILifecycleIntroduced() (major, minor int) {
+	return 1, 0
+}
+
+func (in *Gone) APILifecycleIntroduced() (major, minor int) {
+	return 0, 0
+}
+
+func (in *Empty) APILifecycleReplacement() schema.GroupVersionKind {
+	return schema.GroupVersionKind{}
+}
+
+func (in *FlowSchema) DeepCopy() *FlowSchema {
+	return nil
+}
+
+func (in *FlowSchema) APILifecycleSomethingNew() string {
+	return "passed over"
+}
+`
+
+func TestParseMarkers(t *testing.T) {
+	got, err := apilifecycle.ParseMarkers([]byte(markersSample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]apilifecycle.Markers{
+		"FlowSchema": {Introduced: v("1.20"), Deprecated: v("1.23"), Removed: v("1.26"),
+			Replacement: &knowledge.APIRef{Group: "flowcontrol.apiserver.k8s.io", Version: "v1beta3", Kind: "FlowSchema"}},
+		"FlowSchemaList": {Introduced: v("1.20")},
+		"Pod":            {Introduced: knowledge.Version{Major: 1, Minor: 0}},
+		"Gone":           {},
+		"Empty":          {},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseMarkers (-want +got):\n%s", diff)
+	}
+	crlf := strings.ReplaceAll(markersSample, "\n", "\r\n")
+	got2, err := apilifecycle.ParseMarkers([]byte(crlf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got2); diff != "" {
+		t.Errorf("ParseMarkers, CRLF (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseMarkersBadInput(t *testing.T) {
+	method := func(body string) []byte {
+		return []byte("package v1\n\nfunc (in *X) APILifecycleIntroduced() (major, minor int) {\n\t" + body + "\n}\n")
+	}
+	replacement := func(body string) []byte {
+		return []byte("package v1\n\nfunc (in *X) APILifecycleReplacement() schema.GroupVersionKind {\n\treturn " + body + "\n}\n")
+	}
+	tests := []struct {
+		name string
+		in   []byte
+		want error
+		line string
+	}{
+		{"empty", []byte{}, apilifecycle.ErrEmpty, ""},
+		{"binary", []byte{0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0}, apilifecycle.ErrNotText, ""},
+		{"huge", bytes.Repeat([]byte("x"), apilifecycle.MaxFileSize+1), apilifecycle.ErrTooLarge, ""},
+		{"not Go", []byte("APILifecycleIntroduced: 1.20\n"), apilifecycle.ErrNotGo, ""},
+		{"no markers", []byte("package v1\n\nfunc (in *X) DeepCopy() *X { return in }\n"), apilifecycle.ErrNoMarker, ""},
+		{"only in a comment", []byte("package v1\n/*\nfunc (in *X) APILifecycleIntroduced() (major, minor int) {\n\treturn 1, 2\n}\n*/\n"), apilifecycle.ErrNoMarker, ""},
+		{"not a release", method("return x, y"), apilifecycle.ErrBadValue, "line 3"},
+		{"one number", method("return 20"), apilifecycle.ErrBadValue, "line 3"},
+		{"negative", method("return 1, -2"), apilifecycle.ErrBadValue, "line 3"},
+		{"too big", method("return 1, 123456"), apilifecycle.ErrBadValue, "line 3"},
+		{"no return", method("panic(1)"), apilifecycle.ErrBadValue, "line 3"},
+		{"truncated", []byte(markersSample[:strings.Index(markersSample, "return 1, 23")]), apilifecycle.ErrBadValue, ""},
+		{"written twice", append(method("return 1, 2"), method("return 1, 3")[len("package v1\n"):]...), apilifecycle.ErrBadValue, "line 7"},
+		{"not a GVK", replacement(`"apps/v1"`), apilifecycle.ErrBadValue, "line 3"},
+		{"a GVK with a bad version", replacement(`schema.GroupVersionKind{Group: "apps", Version: "one", Kind: "Deployment"}`), apilifecycle.ErrBadValue, ""},
+		{"a GVK with a bad kind", replacement(`schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "deployment list"}`), apilifecycle.ErrBadValue, ""},
+		{"a GVK with another field", replacement(`schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "D", Extra: "x"}`), apilifecycle.ErrBadValue, ""},
+		{"a GVK with a variable", replacement(`schema.GroupVersionKind{Group: GroupName, Version: "v1", Kind: "D"}`), apilifecycle.ErrBadValue, ""},
+		{"a GVK never closed", replacement(`schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "D"`), apilifecycle.ErrBadValue, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := apilifecycle.ParseMarkers(tt.in)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			if tt.line != "" && !strings.Contains(err.Error(), tt.line) {
+				t.Errorf("err = %v, want it to name %s", err, tt.line)
+			}
+		})
+	}
+}
+
+// TestParseSharedFiles: every file of the shared data parses, and what
+// the parsers read agrees with a plain count of the files' lines.
+func TestParseSharedFiles(t *testing.T) {
+	dir := sharedtest.Path(t, "data", "api-lifecycle")
+	registers, markers, methods := 0, 0, 0
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		switch d.Name() {
+		case apilifecycle.RegisterFile:
+			registers++
+			group, kinds, err := apilifecycle.ParseRegister(data)
+			if err != nil {
+				t.Errorf("%s: %v", p, err)
+				return nil
+			}
+			uniq := map[string]bool{}
+			for _, m := range kindRe.FindAll(data, -1) {
+				uniq[string(m)] = true
+			}
+			if want := len(uniq); len(kinds) != want {
+				t.Errorf("%s: %d kinds, want %d", p, len(kinds), want)
+			}
+			if !bytes.Contains(data, []byte(`GroupName = "`+group+`"`)) {
+				t.Errorf("%s: group %q", p, group)
+			}
+		case apilifecycle.MarkersFile:
+			markers++
+			ms, err := apilifecycle.ParseMarkers(data)
+			if err != nil {
+				t.Errorf("%s: %v", p, err)
+				return nil
+			}
+			n := 0
+			for _, m := range ms {
+				n += btoi(!m.Introduced.IsZero()) + btoi(!m.Deprecated.IsZero()) + btoi(!m.Removed.IsZero()) + btoi(m.Replacement != nil)
+			}
+			if want := bytes.Count(data, []byte("\nfunc (in *")); n != want {
+				t.Errorf("%s: %d markers, want %d", p, n, want)
+			}
+			methods += n
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if registers != 1022 || markers != 686 || methods != 9771 {
+		t.Errorf("%d register.go, %d markers files, %d methods; want 1022, 686, 9771", registers, markers, methods)
+	}
+}
+
+// kindRe is a kind registered: &Pod{} (not &metav1.Status{}).
+var kindRe = regexp.MustCompile(`&[A-Z]\w*\{\}`)
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestParseCoreV1: the long core/v1 register.go of 1.37.
+func TestParseCoreV1(t *testing.T) {
+	data, err := os.ReadFile(sharedtest.Path(t, "data", "api-lifecycle", "k8s.io-api", "release-1.37", "core", "v1", "register.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	group, kinds, err := apilifecycle.ParseRegister(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if group != "" || len(kinds) != 43 || kinds[0] != "Pod" || kinds[42] != "ConfigMapList" {
+		t.Errorf("group %q, %d kinds: %v", group, len(kinds), kinds)
+	}
+}
