@@ -6,8 +6,6 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"github.com/kepbot/kepbot/knowledge/sources/archive"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,7 +15,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/capped"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
+	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/provenance"
 	"github.com/kepbot/kepbot/knowledge/sources/releasenote"
@@ -298,14 +298,11 @@ func readCapped(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
+	data, err := capped.Read(f, max)
+	if errors.Is(err, capped.ErrTooLarge) {
 		return nil, fmt.Errorf("larger than %d MiB, too large for a document of its kind", max>>20)
 	}
-	return data, nil
+	return data, err
 }
 
 // hasHan reports whether s holds Chinese characters: such a document is read

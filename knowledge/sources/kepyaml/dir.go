@@ -1,8 +1,8 @@
 package kepyaml
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/capped"
 	"github.com/kepbot/kepbot/knowledge/sources/provenance"
 )
 
@@ -159,12 +160,12 @@ func (b *builder) readOne(root *os.Root, f dirFile) (File, error) {
 		return File{}, err
 	}
 	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, max+1))
-	if err != nil {
-		return File{}, err
-	}
-	if int64(len(data)) > max {
+	data, err := capped.Read(fh, max)
+	switch {
+	case errors.Is(err, capped.ErrTooLarge):
 		return File{}, perr(f.rel, KindTooLarge, "over the limit of %d bytes (it grew while read)", max)
+	case err != nil:
+		return File{}, err
 	}
 	return parseFile(f.rel, data, max)
 }

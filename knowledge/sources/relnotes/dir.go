@@ -3,12 +3,12 @@ package relnotes
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"sort"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/capped"
 	"github.com/kepbot/kepbot/knowledge/sources/provenance"
 )
 
@@ -181,24 +181,11 @@ func rootProvenance(fsys fs.FS, stamp provenance.Stamp) provenance.Provenance {
 // readCapped reads a regular file of at most max bytes. It asks what name
 // is before opening it: opening a named pipe would wait for a writer.
 func readCapped(fsys fs.FS, name string, max int) ([]byte, error) {
-	if st, err := fs.Stat(fsys, name); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", name)
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > max {
+	data, err := capped.ReadFile(fsys, name, int64(max))
+	if errors.Is(err, capped.ErrTooLarge) {
 		return nil, fileError(name, fmt.Errorf("%w: more than %d KiB", ErrTooLarge, max>>10))
 	}
-	return data, nil
+	return data, err
 }
 
 func splitLines(data []byte) []string {

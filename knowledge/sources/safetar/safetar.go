@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/kepbot/kepbot/knowledge/internal/capped"
 )
 
 // Limits bound what Walk reads. A zero field takes its default.
@@ -120,12 +122,12 @@ func (e *Entry) ReadAll() ([]byte, error) {
 	if e.Size > e.max {
 		return nil, &LimitError{What: "file bytes", Limit: e.max, Name: e.Name}
 	}
-	b, err := io.ReadAll(io.LimitReader(e.r, e.max+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", e.Name, err)
-	}
-	if int64(len(b)) > e.max {
+	b, err := capped.Read(e.r, e.max)
+	switch {
+	case errors.Is(err, capped.ErrTooLarge):
 		return nil, &LimitError{What: "file bytes", Limit: e.max, Name: e.Name}
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", e.Name, err)
 	}
 	return b, nil
 }

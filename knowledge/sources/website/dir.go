@@ -3,14 +3,14 @@ package website
 import (
 	"errors"
 	"fmt"
-	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/capped"
+	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 )
 
 // ReasonDescribesSources is the Skip reason of SOURCE.md.
@@ -68,24 +68,14 @@ func ParseDir(dir string) (*knowledge.Corpus, error) {
 // readCapped reads a regular file of at most MaxSize bytes. It asks what
 // path is before opening it: opening a named pipe would wait for a writer.
 func readCapped(path string) ([]byte, error) {
-	if st, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil {
+	data, err := capped.ReadPath(path, MaxSize)
+	switch {
+	case errors.Is(err, capped.ErrTooLarge):
+		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
+	case err != nil && !strings.Contains(err.Error(), path):
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	if len(data) > MaxSize {
-		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
-	}
-	return data, nil
+	return data, err
 }
 
 var (
