@@ -142,9 +142,8 @@ func hostiles() []hostile {
 }
 
 // TestHostile checks each hostile input is refused with a clear problem
-// or error, or read harmlessly, within a bounded time and allocation,
-// and that the document after it is still read. Times are loose: CI
-// machines are noisy.
+// or error, or read harmlessly, within a bounded allocation (and no hang),
+// and that the document after it is still read.
 func TestHostile(t *testing.T) {
 	for _, tc := range hostiles() {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,8 +158,11 @@ func TestHostile(t *testing.T) {
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > tc.alloc {
 				t.Errorf("allocated %.1f MB; want at most %.1f MB", float64(alloc)/(1<<20), float64(tc.alloc)/(1<<20))
 			}
-			if took > tc.within {
-				t.Errorf("took %v; want under %v", took, tc.within)
+			// within is what the input takes on a quiet machine, for the
+			// log; only a hang (ten times it) fails: CI runs with -race
+			// beside other work, and speed is measured in BenchmarkHostile.
+			if took > 10*tc.within {
+				t.Errorf("took %v; a hang guard of %v (ten times the %v it takes on a quiet machine)", took, 10*tc.within, tc.within)
 			}
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) {
@@ -242,5 +244,20 @@ func TestFastPathAllocations(t *testing.T) {
 	// Per document: name, namespace, template; plus the Result's growth.
 	if per := allocs / 100; per > 4 {
 		t.Errorf("%.1f allocations per document; want at most 4", per)
+	}
+}
+
+// BenchmarkHostile reads each hostile input: the time each takes is
+// measured here, not asserted in TestHostile.
+func BenchmarkHostile(b *testing.B) {
+	for _, tc := range hostiles() {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Read(tc.in(), tc.lim); err != nil && tc.err == nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
