@@ -155,7 +155,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 			fmt.Fprintf(io.err, "bot serve: sources: %v\n", err)
 			return exitBadInput
 		}
-		ra.admin.addr = func() string { return ln.Addr().String() }
+		ra.admin.Addr = func() string { return ln.Addr().String() }
 		ad.run = append(ad.run, ra)
 	} else if rep == nil {
 		logger.Info().Msg("refreshing the knowledge is off (sources.refresh): it changes only with bot ingest or bot sync while serve is stopped")

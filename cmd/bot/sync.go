@@ -5,15 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
@@ -23,7 +24,7 @@ import (
 // runSync asks every source of the knowledge for news once and applies
 // what they bring in one transaction, each source's part swapped alone; a
 // source that fails keeps its part. While `bot serve` holds the database,
-// it asks the running serve to refresh instead (see admin.go).
+// it asks the running serve to refresh instead (see internal/admin).
 func runSync(ctx context.Context, io stdio, args []string) int {
 	return syncCommand{}.run(ctx, io, args)
 }
@@ -184,6 +185,24 @@ func (c syncCommand) fromLocal(ctx context.Context, r *refresh.Refresher, p stri
 		Corpus: res.Corpus, Commit: commit,
 		Detail: fmt.Sprintf("%d KEPs from %d kep.yaml files", len(res.Corpus.KEPs), res.Report.Files),
 	})
+}
+
+// askServe is `bot sync` while another kepbot holds the database: it asks
+// the running serve to refresh now, and prints the report as a sync of
+// its own would.
+func askServe(ctx context.Context, sio stdio, db string, opts refresh.Options, from string) int {
+	if from != "" {
+		fmt.Fprintf(sio.err, "bot sync: another kepbot (such as `bot serve`) has %s open; --from needs the database itself: stop it first, or let it refresh from the network (bot sync without --from).\n", db)
+		return exitFailure
+	}
+	pid, rep, err := admin.AskRefresh(ctx, db, opts.Only)
+	if err != nil {
+		fmt.Fprintf(sio.err, "bot sync: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(sio.out, "The running kepbot (pid %d) refreshed its knowledge.\n", pid)
+	printSync(sio, db, rep)
+	return rep.Severity()
 }
 
 // printSync prints a pass's report: a line per source, then the totals.
