@@ -13,7 +13,6 @@ import (
 
 	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
@@ -137,7 +136,7 @@ func (c syncCommand) refresher(cfg *config.Config, db string) (*refresh.Refreshe
 	fo := c.fetch
 	fo.Timeout = cfg.Sources.Timeout
 	return refresh.New(refresh.Config{
-		Store: lazyStore{path: db},
+		Store: lazyStore(db),
 		URLs: refresh.URLs{Sync: cfg.Sources.SyncURL, Relnotes: cfg.Sources.RelnotesURL,
 			Lifecycle: cfg.Sources.LifecycleURL, Patches: cfg.Sources.PatchesURL, APILifecycle: cfg.Sources.APILifecycleURL},
 		AllowHosts: cfg.Sources.AllowHosts,
@@ -235,60 +234,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// lazyStore is a refresh.Store over the database at path that opens it
-// for each call and closes it again, so a sync holds the file only while
-// it reads or writes, never during a download.
-type lazyStore struct{ path string }
-
-var _ refresh.Store = lazyStore{}
-
-func (s lazyStore) LoadCorpus(ctx context.Context) (*knowledge.Corpus, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (*knowledge.Corpus, error) { return kb.LoadCorpus(ctx) })
-}
-
-func (s lazyStore) IsEmpty(ctx context.Context) (bool, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (bool, error) { return kb.IsEmpty(ctx) })
-}
-
-func (s lazyStore) ListSources(ctx context.Context) ([]knowledge.Source, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) ([]knowledge.Source, error) { return kb.ListSources(ctx) })
-}
-
-func (s lazyStore) SourceStates(ctx context.Context) (map[string]store.SourceState, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (map[string]store.SourceState, error) { return kb.SourceStates(ctx) })
-}
-
-func (s lazyStore) SaveSourceStates(ctx context.Context, states map[string]store.SourceState) error {
-	_, err := withStore(ctx, s.path, func(kb *store.KnowledgeStore) (struct{}, error) {
-		return struct{}{}, kb.SaveSourceStates(ctx, states)
-	})
-	return err
-}
-
-func (s lazyStore) ReplaceWithSources(ctx context.Context, k *knowledge.Knowledge, states map[string]store.SourceState) error {
-	_, err := withStore(ctx, s.path, func(kb *store.KnowledgeStore) (struct{}, error) {
-		return struct{}{}, kb.ReplaceWithSources(ctx, k, states)
-	})
-	return err
-}
-
-func (s lazyStore) Generation(ctx context.Context) (uint64, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (uint64, error) { return kb.Generation(ctx) })
-}
-
-// withStore opens the database at path for one step of a sync and closes
-// it again.
-func withStore[T any](ctx context.Context, path string, fn func(*store.KnowledgeStore) (T, error)) (T, error) {
-	var zero T
-	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
-	if err != nil {
-		return zero, err
-	}
-	out, err := fn(db.Knowledge())
-	if cerr := db.Close(); err == nil && cerr != nil {
-		return zero, cerr
-	}
-	return out, err
 }
