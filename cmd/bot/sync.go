@@ -5,15 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
@@ -150,40 +146,11 @@ func (c syncCommand) refresher(cfg *config.Config, db string) (*refresh.Refreshe
 // fromLocal reads a kubernetes/enhancements checkout folder or its
 // .tar.gz and applies it as kep.yaml's news.
 func (c syncCommand) fromLocal(ctx context.Context, r *refresh.Refresher, p string) (*refresh.Report, error) {
-	info, err := os.Stat(p)
+	l, err := refresh.ReadLocalKEPYAML(p, c.limits)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("read %s: %w", p, err))
+		return nil, badInput(err)
 	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return nil, badInput(fmt.Errorf("read %s: %w", p, err))
-	}
-	var res *kepyaml.Result
-	if info.IsDir() {
-		res, err = kepyaml.LoadDir(p, c.limits)
-	} else {
-		f, ferr := os.Open(p)
-		if ferr != nil {
-			return nil, badInput(fmt.Errorf("read %s: %w", p, ferr))
-		}
-		defer f.Close()
-		res, err = archive.ReadTarGz(f, c.limits)
-	}
-	if err == nil {
-		err = refresh.CheckKEPYAML(res)
-	}
-	if err != nil {
-		return nil, badInput(fmt.Errorf("%s was refused: %w", p, err))
-	}
-	commit := ""
-	if len(res.Corpus.Sources) > 0 {
-		commit = res.Corpus.Sources[0].Commit
-	}
-	return r.ApplyLocal(ctx, refresh.Local{
-		Name: refresh.NameKEPYAML, URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(),
-		Corpus: res.Corpus, Commit: commit,
-		Detail: fmt.Sprintf("%d KEPs from %d kep.yaml files", len(res.Corpus.KEPs), res.Report.Files),
-	})
+	return r.ApplyLocal(ctx, l)
 }
 
 // askServe is `bot sync` while another kepbot holds the database: it asks
