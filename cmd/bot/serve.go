@@ -93,11 +93,11 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		secrets = append(secrets, t)
 	}
 	logger := logging.New(cfg.Log, io.err, secrets...)
-	if pct, limit := tuneGC(io.getenv); pct > 0 || limit > 0 {
+	if pct, limit := serve.TuneGC(io.getenv); pct > 0 || limit > 0 {
 		logger.Debug().Int("gc_percent", pct).Int64("memory_limit", limit).Msg("garbage collection tuned for a small live heap (GOGC, GOMEMLIMIT override)")
 	}
 	if *pprofAddr != "" {
-		at, err := startPprof(ctx, *pprofAddr)
+		at, err := serve.StartPprof(ctx, *pprofAddr)
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: %v\n", err)
 			return exitBadInput
