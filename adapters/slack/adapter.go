@@ -20,13 +20,16 @@ import (
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
-	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // Platform is the Origin.Platform and metrics label of this adapter.
 const Platform = "slack"
+
+// DefaultCommand is the slash command when Config.Command is empty (the
+// config's slack.command defaults to it too).
+const DefaultCommand = "/k8s"
 
 // DefaultInlineBudget is how long a slash command waits for its answer
 // before acking without it; the answer then goes to response_url. Slack
@@ -44,12 +47,12 @@ type Recorder interface {
 
 // Config configures an Adapter.
 type Config struct {
-	BotToken       config.Secret   // xoxb-…; needed to post mention and DM answers
-	AppToken       config.Secret   // xapp-…; with BotToken, runs Socket Mode
-	SigningSecrets []config.Secret // current first; with any, mounts the HTTP endpoints
-	APIURL         string          // Web API base, "" for Slack's
-	Command        string          // the slash command, "/k8s"
-	Debug          bool            // slack-go debug output, logged at debug level
+	BotToken       Secret   // xoxb-…; needed to post mention and DM answers
+	AppToken       Secret   // xapp-…; with BotToken, runs Socket Mode
+	SigningSecrets []Secret // current first; with any, mounts the HTTP endpoints
+	APIURL         string   // Web API base, "" for Slack's
+	Command        string   // the slash command, DefaultCommand when empty
+	Debug          bool     // slack-go debug output, logged at debug level
 	// InlineBudget is how long a slash command waits for its answer
 	// before acking without it (DefaultInlineBudget when zero).
 	InlineBudget time.Duration
@@ -60,20 +63,8 @@ type Config struct {
 	// guests).
 	SubscriptionManagers []string
 	// AllowReplays answers a signed request sent again within the window
-	// instead of refusing it: for load tests only (config.Slack).
+	// instead of refusing it: for load tests only (slack.allow_replays).
 	AllowReplays bool
-}
-
-// FromConfig maps the Slack section of the service config.
-func FromConfig(s config.Slack) Config {
-	c := Config{BotToken: s.BotToken, AppToken: s.AppToken, APIURL: s.APIURL, Command: s.Command, Debug: s.Debug,
-		SubscriptionManagers: append([]string(nil), s.SubscriptionManagers...), AllowReplays: s.AllowReplays}
-	for _, sec := range []config.Secret{s.SigningSecret, s.SigningSecretPrevious} {
-		if !sec.IsZero() {
-			c.SigningSecrets = append(c.SigningSecrets, sec)
-		}
-	}
-	return c
 }
 
 // Adapter serves Slack. Run runs Socket Mode (when configured) and, in
@@ -161,7 +152,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 		return nil, errors.New("slack: neither Socket Mode (SLACK_APP_TOKEN and SLACK_BOT_TOKEN) nor HTTP (SLACK_SIGNING_SECRET) is configured")
 	}
 	if cfg.Command == "" {
-		cfg.Command = config.DefaultSlackCommand
+		cfg.Command = DefaultCommand
 	}
 	a := &Adapter{
 		cfg:      cfg,

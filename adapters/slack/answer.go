@@ -12,7 +12,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -40,7 +39,7 @@ func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, 
 		}
 		a.rec.Answered(Platform, string(ans.Kind), time.Since(start))
 		if a.log.GetLevel() <= zerolog.DebugLevel {
-			l := logging.Request(a.log, Platform, from.Channel, string(ans.Kind))
+			l := requestLog(a.log, from.Channel, string(ans.Kind))
 			l.Debug().Str("via", via).Str("user", from.User).Str("question", ans.Query).
 				Dur("took", time.Since(start)).Msg("answered")
 		}
@@ -73,7 +72,7 @@ func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, 
 func (a *Adapter) failed(err error, from knowledge.Origin, q knowledge.Question) *knowledge.Answer {
 	if knowledge.ErrorCode(err) == knowledge.EINTERNAL {
 		a.rec.Failed(Platform, metrics.ReasonInternal)
-		l := logging.Request(a.log, Platform, from.Channel, string(q.Kind))
+		l := requestLog(a.log, from.Channel, string(q.Kind))
 		l.Error().Err(err).Msg("answer failed")
 	}
 	ans := knowledge.ErrorAnswer(err)

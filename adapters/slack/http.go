@@ -14,7 +14,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -139,7 +138,7 @@ func (a *Adapter) replyKept(w http.ResponseWriter, form *slashForm, start time.T
 	a.rec.Answered(Platform, rep.kind, time.Since(start))
 	if a.log.GetLevel() <= zerolog.DebugLevel {
 		cmd, _ := form.decode()
-		l := logging.Request(a.log, Platform, cmd.Channel, rep.kind)
+		l := requestLog(a.log, cmd.Channel, rep.kind)
 		l.Debug().Str("via", "http").Str("user", cmd.User).Str("question", rep.query).Bool("kept", true).
 			Dur("took", time.Since(start)).Msg("answered")
 	}

@@ -10,6 +10,14 @@ import (
 	"github.com/rs/zerolog"
 )
 
+// requestLog returns l scoped to one request: the platform, the channel
+// (ID) and the kind of command or answer, as the Discord adapter scopes
+// its own. Never add message text to it; log that only with an explicit
+// Debug event.
+func requestLog(l zerolog.Logger, channel, kind string) zerolog.Logger {
+	return l.With().Str("platform", Platform).Str("channel", channel).Str("kind", kind).Logger()
+}
+
 // slackLogger routes slack-go's own log lines (its debug output when
 // Config.Debug is on) into zerolog at debug level, where the redacting
 // writer scrubs them like every other line.

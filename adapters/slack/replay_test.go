@@ -562,7 +562,4 @@ func TestAllowReplaysAnswersThemAgain(t *testing.T) {
 			t.Fatalf("send %d = %d; want 200 with AllowReplays", i+1, w.Code)
 		}
 	}
-	if !FromConfig(config.Slack{AllowReplays: true}).AllowReplays || FromConfig(config.Slack{}).AllowReplays {
-		t.Error("FromConfig does not carry allow_replays")
-	}
 }

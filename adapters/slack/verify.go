@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/kepbot/kepbot/internal/config"
 )
 
 // Slack request signing (https://docs.slack.dev/authentication/verifying-requests-from-slack):
@@ -57,7 +55,7 @@ type macState struct {
 	sum [sha256.Size]byte
 }
 
-func newVerifier(secrets []config.Secret) *verifier {
+func newVerifier(secrets []Secret) *verifier {
 	v := &verifier{now: time.Now}
 	for _, s := range secrets {
 		if s.IsZero() {

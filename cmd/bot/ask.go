@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/manifest"
-	"github.com/kepbot/kepbot/knowledge/question"
 )
 
 // runAsk answers one question, or with `--json -` one question a line from
@@ -39,7 +37,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	// Nothing changes the knowledge while ask runs, so an answer may be
 	// kept for a question asked again (a file of questions often repeats).
 	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithManifestReader(manifest.ChatReader))
-	asker := newAsker(eng, knowledge.NewCachedAnswerer(eng, 4096), io.err, "bot ask")
+	asker := console.NewTerminalAsker(eng, knowledge.NewCachedAnswerer(eng, 4096), io.err, "bot ask")
 	from := knowledge.Origin{Platform: "cli", Channel: "cli"}
 
 	if len(words) == 1 && words[0] == "-" {
@@ -53,117 +51,26 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	return exitCode(a)
 }
 
-// askLines answers each line of stdin. Answers go out through a buffer
-// flushed whenever stdin has nothing more waiting: a person typing sees
-// each answer at once, a file of questions is answered without a write for
-// every line. It returns 0 when every line was read and answered (answers
-// carry their own errors), 2 on a line over console.MaxLineBytes, 3 when
+// askLines answers each line of stdin (console.AnswerLines). It returns
+// 0 when every line was read and answered (answers carry their own
+// errors), 2 on a line over console.MaxLineBytes or a failed read, 3 when
 // the answers cannot be written (a broken pipe).
-func askLines(ctx context.Context, asker *terminalAsker, from knowledge.Origin, std stdio, asJSON bool) int {
-	in := bufio.NewReaderSize(std.in, console.MaxLineBytes)
-	out := bufio.NewWriterSize(std.out, 64<<10)
-	enc := answerEncodings{}
-	for {
-		line, rerr := in.ReadSlice('\n')
-		if rerr == bufio.ErrBufferFull {
-			_ = out.Flush()
-			fmt.Fprintf(std.err, "bot ask: reading questions: a line longer than %d KB (one question a line)\n", console.MaxLineBytes>>10)
-			return exitBadInput
-		}
-		if text := strings.TrimRight(string(line), "\r\n"); strings.TrimSpace(text) != "" {
-			a := asker.Ask(ctx, text, from)
-			var err error
-			if asJSON {
-				err = enc.write(out, a)
-			} else {
-				err = printAnswer(out, a, false)
-			}
-			if err != nil {
-				fmt.Fprintf(std.err, "bot ask: %v\n", err)
-				return exitFailure
-			}
-		}
-		if rerr == nil && in.Buffered() > 0 {
-			continue
-		}
-		if err := out.Flush(); err != nil {
-			fmt.Fprintf(std.err, "bot ask: %v\n", err)
-			return exitFailure
-		}
-		if rerr == io.EOF {
-			return exitOK
-		}
-		if rerr != nil {
-			fmt.Fprintf(std.err, "bot ask: reading questions: %v\n", rerr)
-			return exitBadInput
-		}
+func askLines(ctx context.Context, asker console.Asker, from knowledge.Origin, std stdio, asJSON bool) int {
+	err := console.AnswerLines(ctx, asker, from, std.in, std.out, asJSON)
+	if err == nil {
+		return exitOK
 	}
-}
-
-// answerEncodings keeps the JSON line of each answer written, by the
-// answer: the answer cache hands out one *Answer per question, never
-// changed, so a question asked again is not encoded again. At most
-// maxKeptEncodings are kept; then it starts over.
-type answerEncodings map[*knowledge.Answer][]byte
-
-const maxKeptEncodings = 1024
-
-// write writes a as one JSON line.
-func (e answerEncodings) write(w io.Writer, a *knowledge.Answer) error {
-	line, ok := e[a]
-	if !ok {
-		b, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		line = append(b, '\n')
-		if len(e) >= maxKeptEncodings {
-			clear(e)
-		}
-		e[a] = line
+	fmt.Fprintf(std.err, "bot ask: %v\n", err)
+	var re *console.ReadError
+	if errors.As(err, &re) {
+		return exitBadInput
 	}
-	_, err := w.Write(line)
-	return err
+	return exitFailure
 }
 
-// newAsker reads questions as typed, knowing the names of eng's KEPs,
-// and answers them with ans, a cache in front of eng, or eng when nil.
-func newAsker(eng *knowledge.Engine, ans knowledge.Answerer, errOut io.Writer, name string) *terminalAsker {
-	if ans == nil {
-		ans = eng
-	}
-	return &terminalAsker{asker: question.NewAsker(question.NewReader(eng), ans), errOut: errOut, name: name}
-}
-
-// terminalAsker is the Asker of the terminal and of bot ask. Whoever types
-// there runs the bot, so an answer that went wrong on kepbot's side (the
-// chat shows only an apology) is explained on stderr too: a database an
-// unfinished build wrote, a disk that failed.
-type terminalAsker struct {
-	asker  *question.Asker
-	errOut io.Writer
-	name   string // "bot" or "bot ask"
-}
-
-func (t *terminalAsker) Ask(ctx context.Context, text string, from knowledge.Origin) *knowledge.Answer {
-	a, err := t.asker.AskErr(ctx, text, from)
-	if knowledge.ErrorCode(err) == knowledge.EINTERNAL && ctx.Err() == nil { // a miss or a bad question says itself
-
-		fmt.Fprintf(t.errOut, "%s: error: %v (bot check reads the whole database; bot ingest or bot sync writes it again)\n", t.name, err)
-	}
-	return a
-}
-
+// printAnswer writes an answer as text or as one JSON line.
 func printAnswer(w io.Writer, a *knowledge.Answer, asJSON bool) error {
-	if !asJSON {
-		return console.Render(w, a)
-	}
-	b, err := json.Marshal(a)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	return console.WriteAnswer(w, a, asJSON)
 }
 
 // exitCode maps an answer to ask's exit status.

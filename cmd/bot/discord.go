@@ -2,16 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/kepbot/kepbot/adapters/discord"
 	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/secret"
 )
-
-// maxSecretFileBytes caps a secret file; a token is far smaller.
-const maxSecretFileBytes = 64 << 10
 
 // discordConfig reads the Discord adapter's settings: the config file's
 // discord section, then the DISCORD_* environment, then the bot token file
@@ -29,11 +25,11 @@ func discordConfig(cfg *config.Config, getenv func(string) string) (discord.Conf
 			path, key = d.BotTokenFile, "discord.bot_token_file"
 		}
 		if path != "" {
-			tok, err := readSecretFile(path)
+			tok, err := secret.ReadFile(path)
 			if err != nil {
 				return d, fmt.Errorf("%s: %w", key, err)
 			}
-			d.BotToken = discord.NewSecret(tok)
+			d.BotToken = tok
 		}
 	}
 	d = d.WithDefaults()
@@ -43,26 +39,4 @@ func discordConfig(cfg *config.Config, getenv func(string) string) (discord.Conf
 		}
 	}
 	return d, nil
-}
-
-// readSecretFile reads a secret from a mounted file, trimmed. The error
-// never holds the file's content.
-func readSecretFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("cannot read the secret file %s: %w", path, err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxSecretFileBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("cannot read the secret file %s: %w", path, err)
-	}
-	if len(b) > maxSecretFileBytes {
-		return "", fmt.Errorf("the secret file %s is larger than %d KiB; it should hold only the token", path, maxSecretFileBytes>>10)
-	}
-	s := strings.TrimSpace(string(b))
-	if s == "" {
-		return "", fmt.Errorf("the secret file %s is empty", path)
-	}
-	return s, nil
 }

@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/kepbot/kepbot/knowledge"
-)
-
-// Exit codes of bot scan, for CI: what the manifests hold decides them.
-const (
-	exitScanDeprecated = 4 // only deprecations
-	exitScanRemoved    = 5 // something is not served in the target
+	"github.com/kepbot/kepbot/knowledge/manifest/scan"
 )
 
 // runScan reads manifests (files, folders read recursively for .yaml,
@@ -55,64 +51,16 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 		return fail(exitFailure, "%v", err)
 	}
 	defer db.Close()
-	types, releases, err := db.Knowledge().ListAPIs(ctx)
-	if err != nil {
-		return fail(exitFailure, "%v", err)
-	}
-	t := knowledge.NewAPITable(types, releases)
-	if !t.Known() {
-		return fail(exitFailure, "the database at %s holds no API lifecycle; run bot ingest with ../shared/data/api-lifecycle (or bot sync), or use --db with a new path to start from the built-in snapshot", dbPath())
-	}
-	if err := knowledge.CheckScanReleases(t, from, to); err != nil {
-		return fail(exitBadInput, "%s", knowledge.ErrorMessage(err))
-	}
-	read := readManifests(ctx, paths, io.in)
-	if read.Documents == 0 && len(read.Objects) == 0 {
-		for _, p := range read.Problems {
-			fmt.Fprintf(io.err, "bot scan: %s\n", problemText(p))
-		}
-		return fail(exitBadInput, "nothing readable: none of the inputs held a YAML or JSON document")
-	}
-	if from.IsZero() && !read.ServerVersion.IsZero() {
-		from = read.ServerVersion
-		if err := knowledge.CheckScanReleases(t, from, to); err != nil {
-			return fail(exitBadInput, "the kubectl version among the inputs says the server runs %s: %s", from, knowledge.ErrorMessage(err))
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return fail(exitFailure, "%v", err)
-	}
-	report := t.Scan(read.Objects, from, to)
-	out := &scanOutput{t: t, report: report, read: read, sources: sourcesByID(ctx, db.Knowledge())}
-	if *asJSON {
-		err = out.writeJSON(io.out)
-	} else {
-		err = out.writeText(io.out)
-	}
-	if err != nil {
-		return fail(exitFailure, "%v", err)
-	}
+	code, err := scan.Run(ctx, db.Knowledge(), scan.Request{From: from, To: to, Paths: paths, Stdin: io.in, JSON: *asJSON,
+		Problem: func(line string) { fmt.Fprintf(io.err, "bot scan: %s\n", line) }}, io.out)
+	var bad *scan.InputError
 	switch {
-	case report.Breaks():
-		return exitScanRemoved
-	case report.Count(knowledge.ScanDeprecated) > 0:
-		return exitScanDeprecated
+	case errors.Is(err, scan.ErrNoLifecycle):
+		return fail(exitFailure, "the database at %s holds no API lifecycle; run bot ingest with ../shared/data/api-lifecycle (or bot sync), or use --db with a new path to start from the built-in snapshot", dbPath())
+	case errors.As(err, &bad):
+		return fail(exitBadInput, "%s", bad.Message)
+	case err != nil:
+		return fail(exitFailure, "%v", err)
 	}
-	return exitOK
-}
-
-// sourcesByID lists the knowledge's sources by ID, for naming what a
-// finding rests on; empty when they cannot be read.
-func sourcesByID(ctx context.Context, kb interface {
-	ListSources(context.Context) ([]knowledge.Source, error)
-}) map[string]knowledge.Source {
-	out := map[string]knowledge.Source{}
-	srcs, err := kb.ListSources(ctx)
-	if err != nil {
-		return out
-	}
-	for _, s := range srcs {
-		out[s.ID] = s
-	}
-	return out
+	return code
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/kepbot/kepbot/knowledge/manifest/scan"
 )
 
 // snapshotDB is a database made from the built-in snapshot alone, as a
@@ -95,8 +97,8 @@ func TestScanExitCodes(t *testing.T) {
 		{"nothing readable", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "missing.yaml")}, exitBadInput, "nothing readable"},
 		{"nothing found", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "fine.yaml")}, exitOK, "0 removed by 1.33"},
 		{"only a CRD", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "only-crd.yaml")}, exitOK, "1 not built-in"},
-		{"deprecated only", []string{"scan", "--db", db, "--to", "1.30", filepath.Join(dir, "flow3.yaml")}, exitScanDeprecated, "1 deprecated"},
-		{"removed", []string{"scan", "--db", db, "--to", "1.25", dir}, exitScanRemoved, "removed by 1.25"},
+		{"deprecated only", []string{"scan", "--db", db, "--to", "1.30", filepath.Join(dir, "flow3.yaml")}, scan.ExitDeprecated, "1 deprecated"},
+		{"removed", []string{"scan", "--db", db, "--to", "1.25", dir}, scan.ExitRemoved, "removed by 1.25"},
 		{"not a database", []string{"scan", "--db", filepath.Join(dir, "garbage.db"), "--to", "1.33", dir}, exitFailure, "bot scan:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -109,10 +111,10 @@ func TestScanExitCodes(t *testing.T) {
 }
 
 // scanJSONOf runs bot scan --json and decodes its object.
-func scanJSONOf(t *testing.T, stdin string, args ...string) (int, scanJSON) {
+func scanJSONOf(t *testing.T, stdin string, args ...string) (int, scan.JSON) {
 	t.Helper()
 	code, out, errs := run(t, stdin, nil, append([]string{"scan", "--json", "--db", scanDB(t)}, args...)...)
-	var got scanJSON
+	var got scan.JSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("exit %d, not one JSON object (%v):\n%.500s\nstderr: %.500s", code, err, out, errs)
 	}
@@ -122,14 +124,14 @@ func scanJSONOf(t *testing.T, stdin string, args ...string) (int, scanJSON) {
 func TestScanJSONFields(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.yaml": deployment + "---\n" + cronBeta + "---\n" + vpa + "---\nkind: [broken\n"})
 	code, got := scanJSONOf(t, "", "--to", "1.25", "--from", "1.21", dir)
-	if code != exitScanRemoved || got.To != "1.25" || got.From == nil || *got.From != "1.21" || got.Objects != 3 {
+	if code != scan.ExitRemoved || got.To != "1.25" || got.From == nil || *got.From != "1.21" || got.Objects != 3 {
 		t.Fatalf("exit %d, %+v", code, got)
 	}
 	if len(got.Findings) != 1 {
 		t.Fatalf("findings %+v; want the CronJob", got.Findings)
 	}
 	f := got.Findings[0]
-	want := scanFindingJSON{File: filepath.Join(dir, "a.yaml"), Document: 2, Line: 7, APIVersion: "batch/v1beta1", Kind: "CronJob",
+	want := scan.FindingJSON{File: filepath.Join(dir, "a.yaml"), Document: 2, Line: 7, APIVersion: "batch/v1beta1", Kind: "CronJob",
 		Name: "nightly", Namespace: "ops", Status: "removed", Level: "beta"}
 	if f.File != want.File || f.Document != want.Document || f.Line != want.Line || f.Item != nil || f.APIVersion != want.APIVersion ||
 		f.Kind != want.Kind || f.Name != want.Name || f.Namespace != want.Namespace || f.Status != want.Status || f.Level != want.Level {
@@ -211,10 +213,10 @@ func TestScanInputForms(t *testing.T) {
 		"deep/er/nested.yaml": cronBeta, ".hidden/skipped.yaml": cronBeta, "notes.txt": cronBeta,
 	})
 	code, got := scanJSONOf(t, cronBeta, "--to", "1.25", dir, "-")
-	if code != exitScanRemoved {
+	if code != scan.ExitRemoved {
 		t.Fatalf("exit %d", code)
 	}
-	byFile := map[string]scanFindingJSON{}
+	byFile := map[string]scan.FindingJSON{}
 	for _, f := range got.Findings {
 		byFile[filepath.Base(f.File)] = f
 	}
@@ -249,7 +251,7 @@ func TestScanInputForms(t *testing.T) {
 func TestScanKubectlVersionGivesFrom(t *testing.T) {
 	in := "Client Version: v1.31.2\nKustomize Version: v5.4.2\nServer Version: v1.29.7\n---\n" + cronBeta
 	code, got := scanJSONOf(t, in, "--to", "1.33", "-")
-	if code != exitScanRemoved || got.From == nil || *got.From != "1.29" {
+	if code != scan.ExitRemoved || got.From == nil || *got.From != "1.29" {
 		t.Errorf("exit %d, from %v; want 1.29 from the server version", code, got.From)
 	}
 	_, given := scanJSONOf(t, in, "--to", "1.33", "--from", "1.30", "-")
@@ -275,7 +277,7 @@ func TestScanNeverRepeatsValues(t *testing.T) {
 			args = append(args, "--json")
 		}
 		code, out, errs := run(t, in, nil, args...)
-		if code != exitScanRemoved {
+		if code != scan.ExitRemoved {
 			t.Errorf("json %v: exit %d", asJSON, code)
 		}
 		if strings.Contains(out+errs, secret) {
@@ -289,7 +291,7 @@ func TestScanNeverRepeatsValues(t *testing.T) {
 func TestScanBinaryFileAmongOthers(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"bin.yaml": "\x00\x01\x02\xff\xfe" + strings.Repeat("\x00", 100), "ok.yaml": cronBeta})
 	code, got := scanJSONOf(t, "", "--to", "1.25", dir)
-	if code != exitScanRemoved || len(got.Findings) != 1 || len(got.Errors) != 1 || !strings.HasSuffix(got.Errors[0].File, "bin.yaml") {
+	if code != scan.ExitRemoved || len(got.Findings) != 1 || len(got.Errors) != 1 || !strings.HasSuffix(got.Errors[0].File, "bin.yaml") {
 		t.Errorf("exit %d, %+v", code, got)
 	}
 }
@@ -297,7 +299,7 @@ func TestScanBinaryFileAmongOthers(t *testing.T) {
 func TestScanTextGroupsByAPI(t *testing.T) {
 	in := cronBeta + "---\n" + strings.ReplaceAll(cronBeta, "nightly", "hourly") + "---\n" + vpa
 	code, out, _ := run(t, in, nil, "scan", "--db", scanDB(t), "--to", "1.25", "-")
-	if code != exitScanRemoved {
+	if code != scan.ExitRemoved {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{"3 objects: 2 removed by 1.25, 0 deprecated, 1 not built-in.", "Removed in 1.25: batch/v1beta1 CronJob (beta)",

@@ -80,7 +80,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		if created != "" {
 			fmt.Fprintf(io.err, "bot: note: %s\n", created)
 		}
-		chat := &console.Chat{In: io.in, Out: io.out, Asker: newAsker(knowledge.NewEngine(kb, knowledge.WithManifestReader(manifest.ChatReader)), nil, io.err, "bot"), User: io.getenv("USER")}
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: console.NewTerminalAsker(knowledge.NewEngine(kb, knowledge.WithManifestReader(manifest.ChatReader)), nil, io.err, "bot"), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
 			return exitFailure
@@ -93,11 +93,11 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		secrets = append(secrets, t)
 	}
 	logger := logging.New(cfg.Log, io.err, secrets...)
-	if pct, limit := tuneGC(io.getenv); pct > 0 || limit > 0 {
+	if pct, limit := serve.TuneGC(io.getenv); pct > 0 || limit > 0 {
 		logger.Debug().Int("gc_percent", pct).Int64("memory_limit", limit).Msg("garbage collection tuned for a small live heap (GOGC, GOMEMLIMIT override)")
 	}
 	if *pprofAddr != "" {
-		at, err := startPprof(ctx, *pprofAddr)
+		at, err := serve.StartPprof(ctx, *pprofAddr)
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: %v\n", err)
 			return exitBadInput
@@ -155,7 +155,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 			fmt.Fprintf(io.err, "bot serve: sources: %v\n", err)
 			return exitBadInput
 		}
-		ra.admin.addr = func() string { return ln.Addr().String() }
+		ra.admin.Addr = func() string { return ln.Addr().String() }
 		ad.run = append(ad.run, ra)
 	} else if rep == nil {
 		logger.Info().Msg("refreshing the knowledge is off (sources.refresh): it changes only with bot ingest or bot sync while serve is stopped")

@@ -42,7 +42,7 @@ func buildAdapters(ctx context.Context, io stdio, cfg *config.Config, dcfg disco
 			// that one replayed to another replica is refused there too.
 			opts = append(opts, slack.WithReplayGuard(es.ReplayGuard(etcdstore.ReplayConfig{})))
 		}
-		s, err := slack.NewAdapter(slack.FromConfig(cfg.Slack), answerer, logger, opts...)
+		s, err := slack.NewAdapter(slackConfig(cfg.Slack), answerer, logger, opts...)
 		if err != nil {
 			fmt.Fprintf(io.err, "bot serve: slack: %v\n", err)
 			return nil, exitBadInput

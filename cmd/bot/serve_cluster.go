@@ -258,7 +258,9 @@ func (r *replica) seed(ctx context.Context, fenced *etcdstore.Store) error {
 func (r *replica) refreshLoop(ctx context.Context, fenced *etcdstore.Store) {
 	src := r.cfg.Sources
 	rc := refresh.Config{
-		Store:      sharedRefresh{r: r, fenced: fenced},
+		Store: refreshStore{kb: r.kb, shared: fenced, publish: func(ctx context.Context, k *knowledge.Knowledge, states map[string]store.SourceState) error {
+			return r.publish(ctx, fenced, k, states)
+		}},
 		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL, APILifecycle: src.APILifecycleURL},
 		AllowHosts: src.AllowHosts,
 		Interval:   src.RefreshInterval,
@@ -283,49 +285,18 @@ func (r *replica) refreshLoop(ctx context.Context, fenced *etcdstore.Store) {
 	})
 }
 
-// sharedRefresh is the refresher's store on the leader: the source states
-// and the generation in etcd, through the leader's fence; the corpus it
-// builds on is the shared one; the sources the knowledge holds are read
-// locally (the local copy is at the shared generation). Replacing the
-// knowledge publishes it, then applies it locally.
-type sharedRefresh struct {
-	r      *replica
-	fenced *etcdstore.Store
-}
-
-func (s sharedRefresh) LoadCorpus(ctx context.Context) (*knowledge.Corpus, error) {
-	c, _, err := s.fenced.LoadCorpus(ctx)
-	return c, err
-}
-
-func (s sharedRefresh) IsEmpty(ctx context.Context) (bool, error) { return s.r.kb.IsEmpty(ctx) }
-
-func (s sharedRefresh) ListSources(ctx context.Context) ([]knowledge.Source, error) {
-	return s.r.kb.ListSources(ctx)
-}
-
-func (s sharedRefresh) SourceStates(ctx context.Context) (map[string]store.SourceState, error) {
-	return s.fenced.SourceStates(ctx)
-}
-
-func (s sharedRefresh) SaveSourceStates(ctx context.Context, states map[string]store.SourceState) error {
-	return s.fenced.SaveSourceStates(ctx, states)
-}
-
-func (s sharedRefresh) Generation(ctx context.Context) (uint64, error) {
-	return s.fenced.Generation(ctx)
-}
-
-func (s sharedRefresh) ReplaceWithSources(ctx context.Context, k *knowledge.Knowledge, states map[string]store.SourceState) error {
+// publish is the leader's replacing of the knowledge: published through
+// fenced, then applied locally.
+func (r *replica) publish(ctx context.Context, fenced *etcdstore.Store, k *knowledge.Knowledge, states map[string]store.SourceState) error {
 	raw, err := store.EncodeCorpus(k.Corpus)
 	if err != nil {
 		return err
 	}
-	s.r.mu.Lock()
-	defer s.r.mu.Unlock()
-	g, err := s.fenced.Publish(ctx, raw, states)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g, err := fenced.Publish(ctx, raw, states)
 	if err != nil {
 		return err
 	}
-	return s.r.apply(ctx, g.Number, k)
+	return r.apply(ctx, g.Number, k)
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
@@ -15,7 +17,7 @@ import (
 
 // refreshAdapter is serve's knowledge refresh, run beside the chat
 // adapters: a pass every sources.refresh_interval (see refresh.Loop), and
-// POST /admin/refresh for an operator's `bot sync` (see admin.go). Each pass
+// POST /admin/refresh for an operator's `bot sync` (see internal/admin). Each pass
 // that brings news swaps the engine to it, empties the answer cache and
 // queues the digests it owes; the staleness note follows the sources'
 // states.
@@ -25,7 +27,7 @@ type refreshAdapter struct {
 	stale    *refresh.StaleNotes
 	interval time.Duration
 	age      time.Duration
-	admin    *adminEndpoint
+	admin    *admin.Endpoint
 	log      zerolog.Logger
 	now      func() time.Time
 }
@@ -74,21 +76,26 @@ func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *knowledge.Engine, 
 		return nil, err
 	}
 	a.r = r
-	a.admin = newAdminEndpoint(cfg, r, a.done, log)
+	a.admin = admin.NewEndpoint(cfg.DB, cfg.HTTP.Addr, r, a.done, log)
 	return a, nil
 }
 
 func (a *refreshAdapter) Name() string { return "refresh" }
+
+// Routes mounts POST /admin/refresh on serve's HTTP server.
+func (a *refreshAdapter) Routes() map[string]http.Handler {
+	return map[string]http.Handler{"POST /admin/refresh": a.admin}
+}
 
 // Run refreshes every interval until ctx ends, when it also removes the
 // admin file. A pass never stops answers: they go on from the knowledge
 // they have.
 func (a *refreshAdapter) Run(ctx context.Context) error {
 	defer a.r.Close()
-	if err := a.admin.publish(); err != nil {
+	if err := a.admin.Publish(); err != nil {
 		a.log.Warn().Err(err).Msg("bot sync will not be able to ask this serve to refresh")
 	}
-	defer a.admin.withdraw()
+	defer a.admin.Withdraw()
 	if states, err := a.kb.SourceStates(ctx); err == nil {
 		a.stale.Update(states, a.now(), a.age)
 	}

@@ -5,15 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/kepbot/kepbot/knowledge/sources/archive"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
@@ -23,7 +19,7 @@ import (
 // runSync asks every source of the knowledge for news once and applies
 // what they bring in one transaction, each source's part swapped alone; a
 // source that fails keeps its part. While `bot serve` holds the database,
-// it asks the running serve to refresh instead (see admin.go).
+// it asks the running serve to refresh instead (see internal/admin).
 func runSync(ctx context.Context, io stdio, args []string) int {
 	return syncCommand{}.run(ctx, io, args)
 }
@@ -136,7 +132,7 @@ func (c syncCommand) refresher(cfg *config.Config, db string) (*refresh.Refreshe
 	fo := c.fetch
 	fo.Timeout = cfg.Sources.Timeout
 	return refresh.New(refresh.Config{
-		Store: lazyStore{path: db},
+		Store: lazyStore(db),
 		URLs: refresh.URLs{Sync: cfg.Sources.SyncURL, Relnotes: cfg.Sources.RelnotesURL,
 			Lifecycle: cfg.Sources.LifecycleURL, Patches: cfg.Sources.PatchesURL, APILifecycle: cfg.Sources.APILifecycleURL},
 		AllowHosts: cfg.Sources.AllowHosts,
@@ -150,40 +146,29 @@ func (c syncCommand) refresher(cfg *config.Config, db string) (*refresh.Refreshe
 // fromLocal reads a kubernetes/enhancements checkout folder or its
 // .tar.gz and applies it as kep.yaml's news.
 func (c syncCommand) fromLocal(ctx context.Context, r *refresh.Refresher, p string) (*refresh.Report, error) {
-	info, err := os.Stat(p)
+	l, err := refresh.ReadLocalKEPYAML(p, c.limits)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("read %s: %w", p, err))
+		return nil, badInput(err)
 	}
-	abs, err := filepath.Abs(p)
+	return r.ApplyLocal(ctx, l)
+}
+
+// askServe is `bot sync` while another kepbot holds the database: it asks
+// the running serve to refresh now, and prints the report as a sync of
+// its own would.
+func askServe(ctx context.Context, sio stdio, db string, opts refresh.Options, from string) int {
+	if from != "" {
+		fmt.Fprintf(sio.err, "bot sync: another kepbot (such as `bot serve`) has %s open; --from needs the database itself: stop it first, or let it refresh from the network (bot sync without --from).\n", db)
+		return exitFailure
+	}
+	pid, rep, err := admin.AskRefresh(ctx, db, opts.Only)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("read %s: %w", p, err))
+		fmt.Fprintf(sio.err, "bot sync: %v\n", err)
+		return exitFailure
 	}
-	var res *kepyaml.Result
-	if info.IsDir() {
-		res, err = kepyaml.LoadDir(p, c.limits)
-	} else {
-		f, ferr := os.Open(p)
-		if ferr != nil {
-			return nil, badInput(fmt.Errorf("read %s: %w", p, ferr))
-		}
-		defer f.Close()
-		res, err = archive.ReadTarGz(f, c.limits)
-	}
-	if err == nil {
-		err = refresh.CheckKEPYAML(res)
-	}
-	if err != nil {
-		return nil, badInput(fmt.Errorf("%s was refused: %w", p, err))
-	}
-	commit := ""
-	if len(res.Corpus.Sources) > 0 {
-		commit = res.Corpus.Sources[0].Commit
-	}
-	return r.ApplyLocal(ctx, refresh.Local{
-		Name: refresh.NameKEPYAML, URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(),
-		Corpus: res.Corpus, Commit: commit,
-		Detail: fmt.Sprintf("%d KEPs from %d kep.yaml files", len(res.Corpus.KEPs), res.Report.Files),
-	})
+	fmt.Fprintf(sio.out, "The running kepbot (pid %d) refreshed its knowledge.\n", pid)
+	printSync(sio, db, rep)
+	return rep.Severity()
 }
 
 // printSync prints a pass's report: a line per source, then the totals.
@@ -216,60 +201,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// lazyStore is a refresh.Store over the database at path that opens it
-// for each call and closes it again, so a sync holds the file only while
-// it reads or writes, never during a download.
-type lazyStore struct{ path string }
-
-var _ refresh.Store = lazyStore{}
-
-func (s lazyStore) LoadCorpus(ctx context.Context) (*knowledge.Corpus, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (*knowledge.Corpus, error) { return kb.LoadCorpus(ctx) })
-}
-
-func (s lazyStore) IsEmpty(ctx context.Context) (bool, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (bool, error) { return kb.IsEmpty(ctx) })
-}
-
-func (s lazyStore) ListSources(ctx context.Context) ([]knowledge.Source, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) ([]knowledge.Source, error) { return kb.ListSources(ctx) })
-}
-
-func (s lazyStore) SourceStates(ctx context.Context) (map[string]store.SourceState, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (map[string]store.SourceState, error) { return kb.SourceStates(ctx) })
-}
-
-func (s lazyStore) SaveSourceStates(ctx context.Context, states map[string]store.SourceState) error {
-	_, err := withStore(ctx, s.path, func(kb *store.KnowledgeStore) (struct{}, error) {
-		return struct{}{}, kb.SaveSourceStates(ctx, states)
-	})
-	return err
-}
-
-func (s lazyStore) ReplaceWithSources(ctx context.Context, k *knowledge.Knowledge, states map[string]store.SourceState) error {
-	_, err := withStore(ctx, s.path, func(kb *store.KnowledgeStore) (struct{}, error) {
-		return struct{}{}, kb.ReplaceWithSources(ctx, k, states)
-	})
-	return err
-}
-
-func (s lazyStore) Generation(ctx context.Context) (uint64, error) {
-	return withStore(ctx, s.path, func(kb *store.KnowledgeStore) (uint64, error) { return kb.Generation(ctx) })
-}
-
-// withStore opens the database at path for one step of a sync and closes
-// it again.
-func withStore[T any](ctx context.Context, path string, fn func(*store.KnowledgeStore) (T, error)) (T, error) {
-	var zero T
-	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
-	if err != nil {
-		return zero, err
-	}
-	out, err := fn(db.Knowledge())
-	if cerr := db.Close(); err == nil && cerr != nil {
-		return zero, cerr
-	}
-	return out, err
 }

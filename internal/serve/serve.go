@@ -2,7 +2,9 @@
 // and one HTTP server with /healthz, /readyz, /metrics and the adapters'
 // own endpoints (Slack's /slack/*, Discord's /discord/interactions). When its context ends
 // (SIGINT, SIGTERM) it stops taking work, finishes what is in flight and
-// returns, so that the caller can close the database.
+// returns, so that the caller can close the database. Beside it: serve's
+// garbage collector settings (TuneGC) and the profiles on a loopback
+// address of their own (StartPprof).
 package serve
 
 import (

@@ -104,7 +104,15 @@ func withSlack(t *testing.T, d Deps, ans knowledge.Answerer) Deps {
 		d.Metrics = metrics.New("test")
 	}
 	if d.Config.SlackSocketMode() || d.Config.SlackHTTP() {
-		s, err := slack.NewAdapter(slack.FromConfig(d.Config.Slack), ans, d.Logger, slack.WithRecorder(d.Metrics))
+		sc := d.Config.Slack
+		cfg := slack.Config{BotToken: sc.BotToken, AppToken: sc.AppToken, APIURL: sc.APIURL, Command: sc.Command, Debug: sc.Debug,
+			SubscriptionManagers: sc.SubscriptionManagers, AllowReplays: sc.AllowReplays}
+		for _, sec := range []slack.Secret{sc.SigningSecret, sc.SigningSecretPrevious} {
+			if !sec.IsZero() {
+				cfg.SigningSecrets = append(cfg.SigningSecrets, sec)
+			}
+		}
+		s, err := slack.NewAdapter(cfg, ans, d.Logger, slack.WithRecorder(d.Metrics))
 		if err != nil {
 			t.Fatal(err)
 		}

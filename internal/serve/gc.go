@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"runtime/debug"
@@ -21,10 +21,10 @@ const (
 	serveMemoryLimit = 512 << 20 // bytes; a soft limit, not a cap
 )
 
-// tuneGC applies serve's defaults, each only when the operator did not set
+// TuneGC applies serve's defaults, each only when the operator did not set
 // it: GOGC and GOMEMLIMIT in the environment win. It returns what it set,
 // for the log.
-func tuneGC(getenv func(string) string) (gcPercent int, memLimit int64) {
+func TuneGC(getenv func(string) string) (gcPercent int, memLimit int64) {
 	gcPercent, memLimit = -2, -1 // "left as the environment set them"
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(serveGCPercent)

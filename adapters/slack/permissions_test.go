@@ -259,10 +259,3 @@ func TestSubscribePermissionOverSocketMode(t *testing.T) {
 		t.Errorf("users.info calls %d, subscribed %v; want 1 and no", f.usersInfoCalls("U1"), subscribed(t, db, "C1"))
 	}
 }
-
-func TestFromConfigMapsSubscriptionManagers(t *testing.T) {
-	c := FromConfig(config.Slack{SubscriptionManagers: []string{"U024BE7LH", "W0123ABCD"}})
-	if len(c.SubscriptionManagers) != 2 || c.SubscriptionManagers[0] != "U024BE7LH" || c.SubscriptionManagers[1] != "W0123ABCD" {
-		t.Errorf("SubscriptionManagers = %q", c.SubscriptionManagers)
-	}
-}

@@ -1,4 +1,4 @@
-package main
+package admin
 
 import (
 	"bytes"
@@ -19,25 +19,15 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 )
 
-// While `bot serve` runs it holds the database (bbolt lets one process have
-// the file), so `bot sync` asks it to refresh instead: serve writes
-// <db>.admin (mode 0600, beside the database, which only its owner may
-// read) with the URL of POST /admin/refresh on its own HTTP listener and a
-// random token made at start; `bot sync` reads it, posts with the token as
-// a bearer token, and prints the pass's report. The endpoint answers only
-// requests from this machine (a loopback address) that carry the token, and
-// the file goes when serve stops.
+// File is where serve publishes its admin endpoint for a database.
+func File(db string) string { return db + ".admin" }
 
-// adminFile is where serve publishes its admin endpoint for a database.
-func adminFile(db string) string { return db + ".admin" }
-
-// adminInfo is what the admin file holds.
-type adminInfo struct {
+// Info is what the admin file holds.
+type Info struct {
 	URL   string `json:"url"`
 	Token string `json:"token"`
 	PID   int    `json:"pid"`
@@ -58,30 +48,34 @@ type adminAnswer struct {
 // maxAdminBody caps an admin request and answer.
 const maxAdminBody = 1 << 20
 
-// adminEndpoint is serve's side: the handler and the file.
-type adminEndpoint struct {
+// Runner runs a refresh pass: a *refresh.Refresher.
+type Runner interface {
+	Run(ctx context.Context, opts refresh.Options) (*refresh.Report, error)
+}
+
+// Endpoint is serve's side: the handler and the file.
+type Endpoint struct {
+	// Addr is the HTTP listener's address, once it listens; the admin
+	// file's URL is on it.
+	Addr  func() string
 	path  string
-	addr  func() string // the listener's address, once it listens
 	token string
-	r     *refresh.Refresher
+	r     Runner
 	done  func(*refresh.Report, error)
 	log   zerolog.Logger
 }
 
-func newAdminEndpoint(cfg *config.Config, r *refresh.Refresher, done func(*refresh.Report, error), log zerolog.Logger) *adminEndpoint {
+// NewEndpoint makes the endpoint of the database at db, on addr until
+// Addr is set; done is told of every pass it runs.
+func NewEndpoint(db, addr string, r Runner, done func(*refresh.Report, error), log zerolog.Logger) *Endpoint {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b) // crypto/rand never fails on Linux
-	return &adminEndpoint{path: adminFile(cfg.DB), token: hex.EncodeToString(b), r: r, done: done, log: log,
-		addr: func() string { return cfg.HTTP.Addr }}
-}
-
-// Routes mounts POST /admin/refresh on serve's HTTP server.
-func (a *refreshAdapter) Routes() map[string]http.Handler {
-	return map[string]http.Handler{"POST /admin/refresh": a.admin}
+	return &Endpoint{path: File(db), token: hex.EncodeToString(b), r: r, done: done, log: log,
+		Addr: func() string { return addr }}
 }
 
 // ServeHTTP runs a pass for `bot sync` and answers its report.
-func (a *adminEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (a *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	host, _, _ := net.SplitHostPort(r.RemoteAddr)
 	ip := net.ParseIP(host)
 	got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -107,9 +101,9 @@ func (a *adminEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(ans)
 }
 
-// publish writes the admin file, replacing any left by a serve that died.
-func (a *adminEndpoint) publish() error {
-	info := adminInfo{URL: "http://" + loopbackAddr(a.addr()) + "/admin/refresh", Token: a.token, PID: os.Getpid()}
+// Publish writes the admin file, replacing any left by a serve that died.
+func (a *Endpoint) Publish() error {
+	info := Info{URL: "http://" + loopbackAddr(a.Addr()) + "/admin/refresh", Token: a.token, PID: os.Getpid()}
 	b, err := json.Marshal(info)
 	if err != nil {
 		return err
@@ -133,8 +127,8 @@ func (a *adminEndpoint) publish() error {
 	return os.Rename(tmp.Name(), a.path)
 }
 
-// withdraw removes the admin file, if it is still this serve's.
-func (a *adminEndpoint) withdraw() {
+// Withdraw removes the admin file, if it is still this serve's.
+func (a *Endpoint) Withdraw() {
 	if info, err := readAdmin(a.path); err == nil && info.Token == a.token {
 		os.Remove(a.path)
 	}
@@ -156,8 +150,8 @@ func loopbackAddr(addr string) string {
 	return net.JoinHostPort(host, port)
 }
 
-func readAdmin(path string) (adminInfo, error) {
-	var info adminInfo
+func readAdmin(path string) (Info, error) {
+	var info Info
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return info, err
@@ -171,53 +165,42 @@ func readAdmin(path string) (adminInfo, error) {
 	return info, nil
 }
 
-// askServe is `bot sync` while another kepbot holds the database: it asks
-// the running serve, through its admin file, to refresh now, and prints
-// the report as a sync of its own would.
-func askServe(ctx context.Context, sio stdio, db string, opts refresh.Options, from string) int {
-	if from != "" {
-		fmt.Fprintf(sio.err, "bot sync: another kepbot (such as `bot serve`) has %s open; --from needs the database itself: stop it first, or let it refresh from the network (bot sync without --from).\n", db)
-		return exitFailure
-	}
-	info, err := readAdmin(adminFile(db))
+// AskRefresh is `bot sync` while another kepbot holds the database at
+// db: it asks the running serve, through its admin file, to refresh now
+// (only the sources named, if any) and returns the serve's pid and the
+// pass's report. Its errors are sentences for the user.
+func AskRefresh(ctx context.Context, db string, only []string) (pid int, rep *refresh.Report, err error) {
+	info, err := readAdmin(File(db))
 	if err != nil {
-		fmt.Fprintf(sio.err, "bot sync: another kepbot has %s open and it does not take refresh requests (%v); stop it, or use --db with another path.\n", db, err)
-		return exitFailure
+		return 0, nil, fmt.Errorf("another kepbot has %s open and it does not take refresh requests (%v); stop it, or use --db with another path.", db, err)
 	}
 	u, err := urlOnLoopback(info.URL)
 	if err != nil {
-		fmt.Fprintf(sio.err, "bot sync: %s: %v\n", adminFile(db), err)
-		return exitFailure
+		return 0, nil, fmt.Errorf("%s: %v", File(db), err)
 	}
-	body, _ := json.Marshal(adminRequest{Only: opts.Only})
+	body, _ := json.Marshal(adminRequest{Only: only})
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
-		fmt.Fprintf(sio.err, "bot sync: %v\n", err)
-		return exitFailure
+		return 0, nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+info.Token)
 	req.Header.Set("Content-Type", "application/json")
 	client := &http.Client{Transport: &http.Transport{Proxy: nil}}
 	resp, err := client.Do(req)
 	if err != nil {
-		fmt.Fprintf(sio.err, "bot sync: another kepbot has %s open, and asking it to refresh failed: %v\n", db, safeErr(err))
-		return exitFailure
+		return 0, nil, fmt.Errorf("another kepbot has %s open, and asking it to refresh failed: %v", db, safeErr(err))
 	}
 	defer resp.Body.Close()
 	var ans adminAnswer
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAdminBody)).Decode(&ans); err != nil || (ans.Report == nil && ans.Error == "") {
-		fmt.Fprintf(sio.err, "bot sync: the running kepbot answered HTTP %d without a report.\n", resp.StatusCode)
-		return exitFailure
+		return 0, nil, fmt.Errorf("the running kepbot answered HTTP %d without a report.", resp.StatusCode)
 	}
 	if ans.Error != "" {
-		fmt.Fprintf(sio.err, "bot sync: the running kepbot could not refresh: %s; its knowledge is as it was.\n", ans.Error)
-		return exitFailure
+		return 0, nil, fmt.Errorf("the running kepbot could not refresh: %s; its knowledge is as it was.", ans.Error)
 	}
-	fmt.Fprintf(sio.out, "The running kepbot (pid %d) refreshed its knowledge.\n", info.PID)
-	printSync(sio, db, ans.Report)
-	return ans.Report.Severity()
+	return info.PID, ans.Report, nil
 }
 
 // urlOnLoopback accepts only an http URL on this machine: the admin file

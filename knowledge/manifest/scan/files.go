@@ -1,4 +1,4 @@
-package main
+package scan
 
 import (
 	"context"
@@ -17,19 +17,19 @@ import (
 	"github.com/kepbot/kepbot/knowledge/manifest"
 )
 
-// stdinArg is the argument that reads standard input, and stdinName how
+// StdinArg is the argument that reads standard input, and StdinName how
 // findings name what was read from it.
 const (
-	stdinArg  = "-"
-	stdinName = "stdin"
+	StdinArg  = "-"
+	StdinName = "stdin"
 )
 
-// readManifests reads every input (files, folders read recursively for
+// ReadInputs reads every input (files, folders read recursively for
 // .yaml, .yml and .json, "-" for stdin) with manifest.Read, files in
 // parallel, and gathers what they hold in input order. What cannot be
 // read (a missing path, a file over the caps, a binary file) is a problem
 // of that file; the others are still read.
-func readManifests(ctx context.Context, paths []string, stdin io.Reader) *knowledge.ManifestRead {
+func ReadInputs(ctx context.Context, paths []string, stdin io.Reader) *knowledge.ManifestRead {
 	files, problems := manifestFiles(paths)
 	results := make([]*knowledge.ManifestRead, len(files))
 	var wg sync.WaitGroup
@@ -75,8 +75,8 @@ func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem) {
 	var files []string
 	var problems []knowledge.ManifestProblem
 	for _, p := range paths {
-		if p == stdinArg {
-			files = append(files, stdinName)
+		if p == StdinArg {
+			files = append(files, StdinName)
 			continue
 		}
 		info, err := os.Stat(p)
@@ -120,7 +120,7 @@ func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem) {
 // only when named on its own, as stdin is.
 func readManifestFile(name string, stdin io.Reader) *knowledge.ManifestRead {
 	var r io.Reader = stdin
-	if name != stdinName {
+	if name != StdinName {
 		f, err := os.Open(name)
 		if err != nil {
 			return &knowledge.ManifestRead{Problems: []knowledge.ManifestProblem{{File: name, Message: describe(err)}}}
@@ -135,8 +135,8 @@ func readManifestFile(name string, stdin io.Reader) *knowledge.ManifestRead {
 	return out
 }
 
-// problemText writes a problem as "file: document 3, line 12: message".
-func problemText(p knowledge.ManifestProblem) string {
+// ProblemText writes a problem as "file: document 3, line 12: message".
+func ProblemText(p knowledge.ManifestProblem) string {
 	var where []string
 	if p.Document > 0 {
 		where = append(where, "document "+strconv.Itoa(p.Document))

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 )
 
-// startPprof serves Go's profiles (net/http/pprof) on addr, a loopback
+// StartPprof serves Go's profiles (net/http/pprof) on addr, a loopback
 // address of its own apart from the main listener, until ctx ends. It is
 // off unless `bot serve --pprof 127.0.0.1:6060` asks for it: profiles show
 // what the process does, so they are never on the public port.
-func startPprof(ctx context.Context, addr string) (string, error) {
+func StartPprof(ctx context.Context, addr string) (string, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", fmt.Errorf("--pprof %q: want host:port on this machine, e.g. 127.0.0.1:6060", addr)

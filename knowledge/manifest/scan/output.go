@@ -1,4 +1,4 @@
-package main
+package scan
 
 import (
 	"bufio"
@@ -10,8 +10,8 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// scanOutput writes a scan's report as text or as JSON.
-type scanOutput struct {
+// output writes a scan's report as text or as JSON.
+type output struct {
 	t       *knowledge.APITable
 	report  *knowledge.ScanReport
 	read    *knowledge.ManifestRead
@@ -21,7 +21,7 @@ type scanOutput struct {
 // writeText writes the summary, then each API with its findings' objects
 // (file, line, document, name), the objects not built in, the documents
 // that could not be read, and the sources.
-func (o *scanOutput) writeText(w io.Writer) error {
+func (o *output) writeText(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	r := o.report
 	head := "Scan for Kubernetes " + r.To.String()
@@ -50,7 +50,7 @@ func (o *scanOutput) writeText(w io.Writer) error {
 	if len(o.read.Problems) > 0 {
 		fmt.Fprintf(bw, "\nCould not read:\n")
 		for _, p := range o.read.Problems {
-			fmt.Fprintf(bw, "  %s\n", problemText(p))
+			fmt.Fprintf(bw, "  %s\n", ProblemText(p))
 		}
 	}
 	if n := o.read.NotObjects; n > 0 {
@@ -108,8 +108,8 @@ func usedSources(l *knowledge.APILifecycle, status knowledge.ScanStatus) []strin
 }
 
 // sourceRefs names the sources with the given IDs, each once.
-func sourceRefs(sources map[string]knowledge.Source, ids []string) []scanSource {
-	var out []scanSource
+func sourceRefs(sources map[string]knowledge.Source, ids []string) []SourceJSON {
+	var out []SourceJSON
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if id == "" || seen[id] {
@@ -121,22 +121,22 @@ func sourceRefs(sources map[string]knowledge.Source, ids []string) []scanSource 
 		if name == "" {
 			name = id
 		}
-		out = append(out, scanSource{Name: name, AsOf: s.AsOf, URL: s.URL})
+		out = append(out, SourceJSON{Name: name, AsOf: s.AsOf, URL: s.URL})
 	}
 	return out
 }
 
 // The JSON of bot scan --json: one object.
 type (
-	scanJSON struct {
-		From     *string           `json:"from"`
-		To       string            `json:"to"`
-		Objects  int               `json:"objects"`
-		Findings []scanFindingJSON `json:"findings"`
-		Unknown  []scanUnknownJSON `json:"unknown"`
-		Errors   []scanErrorJSON   `json:"errors"`
+	JSON struct {
+		From     *string       `json:"from"`
+		To       string        `json:"to"`
+		Objects  int           `json:"objects"`
+		Findings []FindingJSON `json:"findings"`
+		Unknown  []UnknownJSON `json:"unknown"`
+		Errors   []ErrorJSON   `json:"errors"`
 	}
-	scanFindingJSON struct {
+	FindingJSON struct {
 		File         string           `json:"file"`
 		Document     int              `json:"document"`
 		Item         *int             `json:"item"`
@@ -150,21 +150,21 @@ type (
 		Level        string           `json:"level"`
 		DeprecatedIn *string          `json:"deprecated_in"`
 		RemovedIn    *string          `json:"removed_in"`
-		Replacement  *replacementJSON `json:"replacement"`
-		Sources      []scanSource     `json:"sources"`
+		Replacement  *ReplacementJSON `json:"replacement"`
+		Sources      []SourceJSON     `json:"sources"`
 	}
-	replacementJSON struct {
+	ReplacementJSON struct {
 		APIVersion  string  `json:"api_version"`
 		Kind        string  `json:"kind"`
 		AvailableIn *string `json:"available_in"`
 	}
-	scanSource struct {
+	SourceJSON struct {
 		Name string `json:"name"`
 		AsOf string `json:"as_of,omitempty"`
 		URL  string `json:"url,omitempty"`
 		PR   int    `json:"pr,omitempty"`
 	}
-	scanUnknownJSON struct {
+	UnknownJSON struct {
 		File       string `json:"file"`
 		Document   int    `json:"document"`
 		Item       *int   `json:"item"`
@@ -173,7 +173,7 @@ type (
 		Kind       string `json:"kind"`
 		Reason     string `json:"reason"`
 	}
-	scanErrorJSON struct {
+	ErrorJSON struct {
 		File     string `json:"file"`
 		Document *int   `json:"document"`
 		Line     *int   `json:"line"`
@@ -182,29 +182,29 @@ type (
 )
 
 // writeJSON writes the report as one JSON object, for CI.
-func (o *scanOutput) writeJSON(w io.Writer) error {
+func (o *output) writeJSON(w io.Writer) error {
 	r := o.report
-	out := scanJSON{To: r.To.String(), Objects: r.Objects, From: versionPtr(r.From),
-		Findings: []scanFindingJSON{}, Unknown: []scanUnknownJSON{}, Errors: []scanErrorJSON{}}
+	out := JSON{To: r.To.String(), Objects: r.Objects, From: versionPtr(r.From),
+		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}}
 	for _, f := range r.Findings {
 		ob := f.Object
-		fj := scanFindingJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
+		fj := FindingJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
 			APIVersion: ob.APIVersion, Kind: ob.Kind, Name: ob.Name, Namespace: ob.Namespace, Template: ob.Template,
 			Status: string(f.Status), Level: string(f.API.Level()),
 			DeprecatedIn: versionPtr(f.DeprecatedIn), RemovedIn: versionPtr(f.RemovedIn)}
 		if f.Replacement != nil {
-			fj.Replacement = &replacementJSON{APIVersion: f.Replacement.GroupVersion(), Kind: f.Replacement.Kind, AvailableIn: versionPtr(f.AvailableIn)}
+			fj.Replacement = &ReplacementJSON{APIVersion: f.Replacement.GroupVersion(), Kind: f.Replacement.Kind, AvailableIn: versionPtr(f.AvailableIn)}
 		}
 		fj.Sources = o.findingSources(f)
 		out.Findings = append(out.Findings, fj)
 	}
 	for _, u := range r.Unknown {
 		ob := u.Object
-		out.Unknown = append(out.Unknown, scanUnknownJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
+		out.Unknown = append(out.Unknown, UnknownJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
 			APIVersion: ob.APIVersion, Kind: ob.Kind, Reason: u.Reason})
 	}
 	for _, p := range o.read.Problems {
-		out.Errors = append(out.Errors, scanErrorJSON{File: p.File, Document: intPtr(p.Document), Line: intPtr(p.Line), Message: p.Message})
+		out.Errors = append(out.Errors, ErrorJSON{File: p.File, Document: intPtr(p.Document), Line: intPtr(p.Line), Message: p.Message})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -213,7 +213,7 @@ func (o *scanOutput) writeJSON(w io.Writer) error {
 
 // findingSources names what a finding's status rests on, with the pull
 // request of a release note.
-func (o *scanOutput) findingSources(f knowledge.ScanFinding) []scanSource {
+func (o *output) findingSources(f knowledge.ScanFinding) []SourceJSON {
 	action := knowledge.APIRemoved
 	switch f.Status {
 	case knowledge.ScanDeprecated:
@@ -221,7 +221,7 @@ func (o *scanOutput) findingSources(f knowledge.ScanFinding) []scanSource {
 	case knowledge.ScanNotYetServed:
 		action = knowledge.APIIntroduced
 	}
-	out := []scanSource{}
+	out := []SourceJSON{}
 	for _, e := range f.API.Evidence {
 		if !e.Used || e.Action != action || e.Replacement != nil {
 			continue

@@ -1,0 +1,12 @@
+// Package scan is `bot scan` without its flags: it reads the inputs
+// (files, folders read recursively for .yaml, .yml and .json, - for
+// stdin) with package manifest, checks the objects against the
+// knowledge's API table, and writes the report as text or as JSON, with
+// the exit code it calls for as a value (ExitClean, ExitDeprecated,
+// ExitRemoved).
+//
+// It may import the standard library, package knowledge and
+// knowledge/manifest; it opens no database (the caller hands it the
+// knowledge) and knows nothing of flags or of the command line's other
+// exit codes.
+package scan
