@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Schedules say when a subscription's digests go out.
@@ -490,18 +488,11 @@ type Outbox interface {
 	FindDigest(ctx context.Context, id string) (*Digest, error)
 }
 
-// filterKeys are the subscribe filters, in the order Canonical writes them.
-var filterKeys = []string{"sig", "from", "schedule", "format"}
-
 // filterChoices are the values a filter allows, where they are fixed.
 var filterChoices = map[string][]string{
 	"schedule": {ScheduleRelease, ScheduleWeekly, ScheduleDaily},
 	"format":   {FormatCompact, FormatFull},
 }
-
-// FilterKeys returns the subscribe filters (sig, from, schedule, format) in
-// the order a canonical question writes them.
-func FilterKeys() []string { return slices.Clone(filterKeys) }
 
 // FilterChoices returns the values filter key allows when they are a fixed
 // list (schedule, format), and nil for the others.
@@ -532,20 +523,3 @@ func filterValue(k, v string) (string, error) {
 	}
 	return lv, nil
 }
-
-// IsSIGName reports whether s is written like a SIG name: letters, digits
-// and dashes, not starting with a dash, at most 40 runes ("network",
-// "api-machinery", "sig-node"). It says nothing of whether the SIG exists.
-func IsSIGName(s string) bool {
-	if s == "" || utf8.RuneCountInString(s) > 40 || s[0] == '-' {
-		return false
-	}
-	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func contains(ss []string, s string) bool { return slices.Contains(ss, s) }
