@@ -11,6 +11,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // testNonce is 24 hex characters, as delivery.Delivery.Nonce makes them.
@@ -28,7 +29,7 @@ func posterAgainst(t *testing.T, f *fakeDiscord) (*Adapter, *Poster) {
 }
 
 func digestAnswer() *knowledge.Answer {
-	return knowledge.RenderDigest(testDigest(), knowledge.FormatCompact)
+	return digest.RenderDigest(testDigest(), digest.FormatCompact)
 }
 
 // TestPosterPostsOnceWithNonce posts a digest: the body carries the nonce,

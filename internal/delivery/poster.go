@@ -47,7 +47,7 @@ type Idempotent interface {
 
 // Fitter is implemented by a Poster that knows its platform's message
 // limits: Fits reports whether a renders as one message. The worker splits
-// a digest that does not fit with knowledge.SplitAnswer and posts the parts
+// a digest that does not fit with digest.SplitAnswer and posts the parts
 // one by one, each with its own nonce, at most one a second per channel.
 type Fitter interface {
 	Fits(a *knowledge.Answer) bool
