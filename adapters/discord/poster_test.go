@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // testNonce is 24 hex characters, as delivery.Delivery.Nonce makes them.

@@ -17,9 +17,9 @@ import (
 	"github.com/slack-go/slack/slacktest"
 
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // fakePostAPI is a Slack Web API whose chat.postMessage answers as the

@@ -1,19 +1,3 @@
-// Package delivery posts the digests the outbox holds: a worker per
-// platform claims due deliveries, keeps to each platform's rate limits
-// (one message a second per channel, per-workspace and per-platform caps,
-// a global cap, and every Retry-After it is told), posts through the
-// adapters' Posters, and records each outcome in the outbox. It also holds
-// the triggers that queue digests: new knowledge, and the weekly and daily
-// schedules.
-//
-// A post cannot join a bbolt transaction, so delivery is at least once;
-// exactly once where the platform drops a repeated nonce (Discord's
-// enforce_nonce). Elsewhere (Slack) a crash in the middle of a post can
-// show a digest twice: the worker lets only Config.UnsafeInFlight such
-// posts be under way at once (one by default, the deliveries it claims
-// posted in turn), so a crash duplicates at most that many, and counts
-// every possible duplicate: a post a restart found in doubt, and a post
-// retried after a failure that may have posted it.
 package delivery
 
 import (
