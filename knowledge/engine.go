@@ -40,7 +40,7 @@ type Engine struct {
 	srcMu sync.Mutex // held while srcs is read from the store
 	srcs  atomic.Pointer[map[string]Source]
 
-	subs *Subscriptions // nil: subscriptions are not available
+	subs Answerer // nil: subscriptions are not available
 
 	readManifest ManifestReader // nil: scans are not available
 
@@ -48,8 +48,11 @@ type Engine struct {
 }
 
 // WithSubscriptions lets the engine answer subscribe, unsubscribe and
-// subscriptions through s.
-func WithSubscriptions(s *Subscriptions) Option { return func(e *Engine) { e.subs = s } }
+// subscriptions through s, which is asked only those questions
+// (*digest.Subscriptions in package knowledge/digest is the one serve
+// uses). It is an interface so that this package need not import the one
+// that holds subscriptions; pass an untyped nil, not a nil pointer, for none.
+func WithSubscriptions(s Answerer) Option { return func(e *Engine) { e.subs = s } }
 
 // Option changes how an Engine answers.
 type Option func(*Engine)
@@ -319,6 +322,10 @@ func sourceName(s Source) string {
 	}
 	return s.ID
 }
+
+// Quote returns a document's words fit to quote: whitespace collapsed to
+// single spaces, cut at max runes with "…".
+func Quote(s string, max int) string { return quote(s, max) }
 
 // quote returns a document's words fit to quote: whitespace collapsed to
 // single spaces, cut at max runes with "…".

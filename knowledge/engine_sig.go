@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -119,3 +120,5 @@ func unknownSIG(c *catalog, sig string) error {
 	}
 	return &Error{Code: ENOTFOUND, Message: msg, Suggestions: prefixAll("sig ", near)}
 }
+
+func contains(ss []string, s string) bool { return slices.Contains(ss, s) }

@@ -90,7 +90,7 @@ type Notice struct {
 	// when Compile took the KEP that owns one of its feature gates (known
 	// once kep.yaml is). Empty when the document itself names the KEP.
 	// Digests keep a notice's identity apart from a KEP found this way
-	// (see NoticeAliases).
+	// (see digest.NoticeAliases).
 	KEPVia       string     `json:"kep_via,omitempty"`
 	Title        string     `json:"title"`
 	Text         string     `json:"text,omitempty"`

@@ -1,9 +1,11 @@
 package knowledge
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // QuestionKind says what a Question asks.
@@ -198,6 +200,28 @@ func PlainQuestion(s string) bool {
 	}
 	for _, r := range s {
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" .-_:", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// filterKeys are the subscribe filters, in the order Canonical writes them.
+var filterKeys = []string{"sig", "from", "schedule", "format"}
+
+// FilterKeys returns the subscribe filters (sig, from, schedule, format) in
+// the order a canonical question writes them.
+func FilterKeys() []string { return slices.Clone(filterKeys) }
+
+// IsSIGName reports whether s is written like a SIG name: letters, digits
+// and dashes, not starting with a dash, at most 40 runes ("network",
+// "api-machinery", "sig-node"). It says nothing of whether the SIG exists.
+func IsSIGName(s string) bool {
+	if s == "" || utf8.RuneCountInString(s) > 40 || s[0] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') {
 			return false
 		}
 	}

@@ -9,15 +9,15 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // The notice ledger (bucket notice_ledger) maps each notice alias
-// (knowledge.NoticeAliases, "removal|1.27|gate=ipv6dualstack") to the
+// (digest.NoticeAliases, "removal|1.27|gate=ipv6dualstack") to the
 // sequence of the digest item it was first numbered in, 8 bytes
 // big-endian; the bucket's own sequence is the last one given. A ledger a
 // kepbot before aliases wrote also holds that kepbot's keys
-// (knowledge.NoticeKey then, "removal|1.27|kep:2079"): they are never
+// (digest.NoticeKey then, "removal|1.27|kep:2079"): they are never
 // written again, and ObserveNotices reads them as the items' legacy keys,
 // so that what was delivered before the upgrade stays delivered. The key
 // ledgerFormat marks a ledger that has numbered by aliases: from then on
@@ -29,20 +29,20 @@ var ledgerFormat = []byte("\x00format") // → "aliases"; no alias or old key st
 // kept as their sha256, so a notice with a huge title stays a small key.
 const maxLedgerKey = 512
 
-// ObserveNotices numbers each identity as knowledge.NoticeLedger says: the
+// ObserveNotices numbers each identity as digest.NoticeLedger says: the
 // smallest sequence any of its aliases or legacy keys (and, the first time
 // after the upgrade, its LegacyAtUpgrade keys) holds, else the next one;
 // aliases not recorded yet are recorded with it. When every alias is
 // recorded it only reads.
-func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []knowledge.NoticeIdentity) ([]knowledge.NoticeSeq, error) {
-	var out []knowledge.NoticeSeq
+func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []digest.NoticeIdentity) ([]digest.NoticeSeq, error) {
+	var out []digest.NoticeSeq
 	complete := false
 	err := userView(ctx, s.db, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketLedger)
 		if b == nil || b.Get(ledgerFormat) == nil {
 			return nil
 		}
-		out = make([]knowledge.NoticeSeq, len(ids))
+		out = make([]digest.NoticeSeq, len(ids))
 		for i, id := range ids {
 			seq, missing := lookupIdentity(b, id)
 			if missing > 0 || len(id.Aliases) == 0 {
@@ -62,7 +62,7 @@ func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []knowledge.
 			return false, err
 		}
 		upgrade := b.Get(ledgerFormat) == nil
-		out = make([]knowledge.NoticeSeq, len(ids))
+		out = make([]digest.NoticeSeq, len(ids))
 		for i, id := range ids {
 			if out[i], err = observe(b, id, upgrade); err != nil {
 				return false, err
@@ -78,7 +78,7 @@ func (s *SubscriptionStore) ObserveNotices(ctx context.Context, ids []knowledge.
 
 // lookupIdentity returns the span of sequences id's aliases and legacy
 // keys hold, and how many of its aliases hold none.
-func lookupIdentity(b *bolt.Bucket, id knowledge.NoticeIdentity) (knowledge.NoticeSeq, int) {
+func lookupIdentity(b *bolt.Bucket, id digest.NoticeIdentity) (digest.NoticeSeq, int) {
 	seq, missing := lookup(b, id.Aliases)
 	old, _ := lookup(b, id.Legacy)
 	return seq.Join(old), missing
@@ -86,7 +86,7 @@ func lookupIdentity(b *bolt.Bucket, id knowledge.NoticeIdentity) (knowledge.Noti
 
 // observe numbers one identity and records its aliases not recorded yet;
 // at the upgrade, its LegacyAtUpgrade keys count too.
-func observe(b *bolt.Bucket, id knowledge.NoticeIdentity, upgrade bool) (knowledge.NoticeSeq, error) {
+func observe(b *bolt.Bucket, id digest.NoticeIdentity, upgrade bool) (digest.NoticeSeq, error) {
 	seq, missing := lookupIdentity(b, id)
 	if upgrade {
 		old, _ := lookup(b, id.LegacyAtUpgrade)
@@ -100,7 +100,7 @@ func observe(b *bolt.Bucket, id knowledge.NoticeIdentity, upgrade bool) (knowled
 		if err != nil {
 			return seq, err
 		}
-		seq = knowledge.NoticeSeq{First: n, Last: n}
+		seq = digest.NoticeSeq{First: n, Last: n}
 	}
 	var v [8]byte
 	binary.BigEndian.PutUint64(v[:], seq.First)
@@ -117,7 +117,7 @@ func observe(b *bolt.Bucket, id knowledge.NoticeIdentity, upgrade bool) (knowled
 
 // lookup returns the smallest and largest sequence keys hold (zero when
 // none does) and how many hold none.
-func lookup(b *bolt.Bucket, keys []string) (seq knowledge.NoticeSeq, missing int) {
+func lookup(b *bolt.Bucket, keys []string) (seq digest.NoticeSeq, missing int) {
 	for _, k := range keys {
 		raw := b.Get(ledgerKey(k))
 		if len(raw) != 8 {
@@ -125,7 +125,7 @@ func lookup(b *bolt.Bucket, keys []string) (seq knowledge.NoticeSeq, missing int
 			continue
 		}
 		n := binary.BigEndian.Uint64(raw)
-		seq = seq.Join(knowledge.NoticeSeq{First: n, Last: n})
+		seq = seq.Join(digest.NoticeSeq{First: n, Last: n})
 	}
 	return seq, missing
 }

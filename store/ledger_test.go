@@ -9,21 +9,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
-func ids(aliases ...[]string) []knowledge.NoticeIdentity {
-	out := make([]knowledge.NoticeIdentity, len(aliases))
+func ids(aliases ...[]string) []digest.NoticeIdentity {
+	out := make([]digest.NoticeIdentity, len(aliases))
 	for i, a := range aliases {
-		out[i] = knowledge.NoticeIdentity{Aliases: a}
+		out[i] = digest.NoticeIdentity{Aliases: a}
 	}
 	return out
 }
 
-func seqs(pairs ...uint64) []knowledge.NoticeSeq {
-	var out []knowledge.NoticeSeq
+func seqs(pairs ...uint64) []digest.NoticeSeq {
+	var out []digest.NoticeSeq
 	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, knowledge.NoticeSeq{First: pairs[i], Last: pairs[i+1]})
+		out = append(out, digest.NoticeSeq{First: pairs[i], Last: pairs[i+1]})
 	}
 	return out
 }
@@ -38,7 +38,7 @@ func lastTx(t *testing.T, db *DB) int {
 	return id
 }
 
-func observeOK(t *testing.T, s *SubscriptionStore, in []knowledge.NoticeIdentity) []knowledge.NoticeSeq {
+func observeOK(t *testing.T, s *SubscriptionStore, in []digest.NoticeIdentity) []digest.NoticeSeq {
 	t.Helper()
 	got, err := s.ObserveNotices(context.Background(), in)
 	if err != nil {
@@ -70,7 +70,7 @@ func TestObserveNoticesNumbersItemsByAlias(t *testing.T) {
 	}
 
 	// One item now joins what were two.
-	if got := observeOK(t, s, ids([]string{"a", "d"})); got[0] != (knowledge.NoticeSeq{First: 2, Last: 3}) {
+	if got := observeOK(t, s, ids([]string{"a", "d"})); got[0] != (digest.NoticeSeq{First: 2, Last: 3}) {
 		t.Errorf("a and d: %+v; want First 2, Last 3", got)
 	}
 
@@ -126,7 +126,7 @@ func TestObserveNoticesReadsAnOldLedger(t *testing.T) {
 		"removal|1.27|gates:localstoragecapacityisol": 3,
 		strings.Repeat("y", 600):                      2, // the old ledger hashed long keys too
 	})
-	in := []knowledge.NoticeIdentity{
+	in := []digest.NoticeIdentity{
 		{Aliases: []string{"removal|1.27|gate=ipv6dualstack"}, Legacy: []string{"removal|1.27|gates:ipv6dualstack", "removal|1.27|kep:563"}},
 		{Aliases: []string{"removal|1.27|gate=networkpolicyendport"}, Legacy: []string{"removal|1.27|kep:2079"}},
 		{Aliases: []string{"title=long"}, Legacy: []string{strings.Repeat("y", 600)}},
@@ -144,14 +144,14 @@ func TestObserveNoticesReadsAnOldLedger(t *testing.T) {
 	}
 	// A notice absent at the upgrade (its source taken away a while) comes
 	// back: its old key still counts.
-	back := []knowledge.NoticeIdentity{{Aliases: []string{"removal|1.27|gate=localstoragecapacityisol"}, Legacy: []string{"removal|1.27|gates:localstoragecapacityisol"}}}
-	if got := observeOK(t, s, back); got[0] != (knowledge.NoticeSeq{First: 3, Last: 3}) {
+	back := []digest.NoticeIdentity{{Aliases: []string{"removal|1.27|gate=localstoragecapacityisol"}, Legacy: []string{"removal|1.27|gates:localstoragecapacityisol"}}}
+	if got := observeOK(t, s, back); got[0] != (digest.NoticeSeq{First: 3, Last: 3}) {
 		t.Errorf("a notice back after the upgrade: %+v; want its old sequence, 3", got)
 	}
 	// A release-note entry about KEP-2079 that comes after the upgrade is
 	// new, though its old key is in the ledger: such keys count only at
 	// the upgrade.
-	later := []knowledge.NoticeIdentity{{Aliases: []string{"removal|1.27|pr=3"}, LegacyAtUpgrade: []string{"removal|1.27|kep:2079"}}}
+	later := []digest.NoticeIdentity{{Aliases: []string{"removal|1.27|pr=3"}, LegacyAtUpgrade: []string{"removal|1.27|kep:2079"}}}
 	if got := observeOK(t, s, later); got[0].First != 9 {
 		t.Errorf("an entry after the upgrade: %+v; want the next sequence, 9", got)
 	}

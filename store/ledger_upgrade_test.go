@@ -12,10 +12,11 @@ import (
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
-// oldNoticeKey is knowledge.NoticeKey as kepbot computed it before notice
+// oldNoticeKey is digest.NoticeKey as kepbot computed it before notice
 // aliases (schema 3), copied here so that the test keeps the old form even
 // if the code that reads it changes.
 func oldNoticeKey(n knowledge.Notice) string {
@@ -46,7 +47,7 @@ func oldNoticeKey(n knowledge.Notice) string {
 // KEPVia), the ledger numbered by oldNoticeKey in the order the old
 // LoadNoticeSet gave (release, then key), no ledger format key, and a
 // subscription that has seen through the last sequence.
-func schema3With(t *testing.T, k *knowledge.Knowledge) (path string, ch knowledge.ChannelRef) {
+func schema3With(t *testing.T, k *knowledge.Knowledge) (path string, ch digest.ChannelRef) {
 	t.Helper()
 	path = filepath.Join(t.TempDir(), "v3.db")
 	db, err := Open(path, Options{})
@@ -80,11 +81,11 @@ func schema3With(t *testing.T, k *knowledge.Knowledge) (path string, ch knowledg
 		ledger[k.k] = uint64(i + 1)
 	}
 	oldLedger(t, db, ledger)
-	ch = knowledge.ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C1"}
-	_, err = db.Subscriptions().SaveSubscription(context.Background(), knowledge.Subscription{
+	ch = digest.ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C1"}
+	_, err = db.Subscriptions().SaveSubscription(context.Background(), digest.Subscription{
 		Platform: ch.Platform, Workspace: ch.Workspace, Channel: ch.Channel, CreatedBy: "U1", CreatedAt: fixedNow,
-		Filter: knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact},
-		Seen:   knowledge.Seen{Through: uint64(len(keys))},
+		Filter: digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact},
+		Seen:   digest.Seen{Through: uint64(len(keys))},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +123,7 @@ func schema3With(t *testing.T, k *knowledge.Knowledge) (path string, ch knowledg
 
 // newSince opens path with this kepbot, optionally replaces the knowledge
 // with k, and returns the titles of what is new to ch.
-func newSince(t *testing.T, path string, ch knowledge.ChannelRef, k *knowledge.Knowledge) []string {
+func newSince(t *testing.T, path string, ch digest.ChannelRef, k *knowledge.Knowledge) []string {
 	t.Helper()
 	db, err := Open(path, Options{})
 	if err != nil {
@@ -133,7 +134,7 @@ func newSince(t *testing.T, path string, ch knowledge.ChannelRef, k *knowledge.K
 	if k != nil {
 		mustReplace(t, db, k)
 	}
-	set, err := knowledge.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
+	set, err := digest.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func newSince(t *testing.T, path string, ch knowledge.ChannelRef, k *knowledge.K
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, ok := knowledge.BuildDigest(set, sub.Filter, sub.Seen, "release")
+	d, _, ok := digest.BuildDigest(set, sub.Filter, sub.Seen, "release")
 	if !ok {
 		return nil
 	}

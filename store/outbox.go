@@ -10,13 +10,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // Outbox buckets, created by the first write that needs them and never
 // among knowledgeBuckets:
 //
-//	digests          Digest.ID                        → JSON knowledge.Digest
-//	outbox           DeliveryKey                      → JSON knowledge.Delivery
+//	digests          Digest.ID                        → JSON digest.Digest
+//	outbox           DeliveryKey                      → JSON digest.Delivery
 //	outbox_due       platform/ next-attempt(8) key    → "" (pending deliveries, soonest first)
 //	outbox_sending   DeliveryKey                      → "" (deliveries a post may be under way for)
 //	digest_schedule  schedule name                    → RFC 3339 time of its last run
@@ -34,7 +35,7 @@ var (
 // in transactions of its own. Get one from (*DB).Outbox.
 type Outbox struct{ db *DB }
 
-var _ knowledge.Outbox = (*Outbox)(nil)
+var _ digest.Outbox = (*Outbox)(nil)
 
 // Outbox returns the outbox of digests and deliveries.
 func (db *DB) Outbox() *Outbox { return &Outbox{db: db} }
@@ -47,14 +48,14 @@ func (db *DB) Outbox() *Outbox { return &Outbox{db: db} }
 // LastDigestAt and LastDigestID are updated in the same transaction. The
 // digest is stored only when some delivery refers to it. It fails with
 // EBADINPUT when a delivery does not belong to d or names no channel.
-func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []knowledge.Delivery) (knowledge.Enqueued, error) {
-	var res knowledge.Enqueued
-	if err := knowledge.CheckEnqueue(d, ds); err != nil {
+func (o *Outbox) EnqueueDigest(ctx context.Context, d digest.Digest, ds []digest.Delivery) (digest.Enqueued, error) {
+	var res digest.Enqueued
+	if err := digest.CheckEnqueue(d, ds); err != nil {
 		return res, err
 	}
 	now := time.Now().UTC()
 	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
-		res = knowledge.Enqueued{}
+		res = digest.Enqueued{}
 		out, err := tx.CreateBucketIfNotExists(bucketOutbox)
 		if err != nil {
 			return false, err
@@ -84,7 +85,7 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []kno
 				continue
 			}
 			dv.Queue(sub, now)
-			if err := putDelivery(tx, &dv, knowledge.DeliveryPending); err != nil {
+			if err := putDelivery(tx, &dv, digest.DeliveryPending); err != nil {
 				return false, err
 			}
 			if err := putSubscription(tx, sub); err != nil {
@@ -110,7 +111,7 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []kno
 		return true, nil
 	})
 	if err != nil {
-		return knowledge.Enqueued{}, fmt.Errorf("enqueue digest %s: %w", d.ID, err)
+		return digest.Enqueued{}, fmt.Errorf("enqueue digest %s: %w", d.ID, err)
 	}
 	return res, nil
 }
@@ -122,8 +123,8 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []kno
 // claimed delivery records the one claimed before it (ClaimedAfter). A
 // candidate whose subscription is gone or paused becomes dead instead.
 // When nothing changes, nothing is written.
-func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, limit int, f knowledge.ClaimFilter) ([]knowledge.Delivery, error) {
-	var out []knowledge.Delivery
+func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, limit int, f digest.ClaimFilter) ([]digest.Delivery, error) {
+	var out []digest.Delivery
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -141,14 +142,14 @@ func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, l
 			if len(k) <= 8 || bytes.Compare(k[:8], due[:]) > 0 {
 				break
 			}
-			if ref, ok := knowledge.ParseDeliveryKey(string(k[8:])); ok && f.Ready != nil && !f.Ready(ref) {
+			if ref, ok := digest.ParseDeliveryKey(string(k[8:])); ok && f.Ready != nil && !f.Ready(ref) {
 				continue
 			}
 			dv, err := getDelivery(tx, string(k[8:]))
 			if err != nil {
 				return false, err
 			}
-			if dv == nil || dv.State != knowledge.DeliveryPending {
+			if dv == nil || dv.State != digest.DeliveryPending {
 				done, changed = append(done, bytes.Clone(k)), true // a stale index entry
 				continue
 			}
@@ -161,7 +162,7 @@ func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, l
 				if sub != nil {
 					why = "subscription paused: " + sub.PausedReason
 				}
-				dv.State, dv.Reason, dv.UpdatedAt = knowledge.DeliveryDead, why, now
+				dv.State, dv.Reason, dv.UpdatedAt = digest.DeliveryDead, why, now
 				done, changed = append(done, bytes.Clone(k)), true
 				if err := putDelivery(tx, dv, ""); err != nil {
 					return false, err
@@ -171,11 +172,11 @@ func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, l
 			if f.Accept != nil && !f.Accept(dv) {
 				continue
 			}
-			dv.State, dv.Attempts, dv.UpdatedAt, dv.ClaimedAfter = knowledge.DeliverySending, dv.Attempts+1, now, ""
+			dv.State, dv.Attempts, dv.UpdatedAt, dv.ClaimedAfter = digest.DeliverySending, dv.Attempts+1, now, ""
 			if f.InTurn && len(out) > 0 {
 				dv.ClaimedAfter = out[len(out)-1].Key
 			}
-			if err := putDelivery(tx, dv, knowledge.DeliverySending); err != nil {
+			if err := putDelivery(tx, dv, digest.DeliverySending); err != nil {
 				return false, err
 			}
 			done, changed = append(done, bytes.Clone(k)), true
@@ -198,8 +199,8 @@ func (o *Outbox) ClaimDue(ctx context.Context, platform string, now time.Time, l
 // messageID. After the last part the delivery is sent and its
 // subscription's LastDeliveredAt is now; otherwise it is pending again at
 // next. It fails with EBADINPUT unless the delivery is sending that part.
-func (o *Outbox) MarkPartSent(ctx context.Context, key string, part, parts int, messageID string, now, next time.Time) (*knowledge.Delivery, error) {
-	return o.move(ctx, key, knowledge.DeliverySending, func(tx *bolt.Tx, dv *knowledge.Delivery) (knowledge.DeliveryState, error) {
+func (o *Outbox) MarkPartSent(ctx context.Context, key string, part, parts int, messageID string, now, next time.Time) (*digest.Delivery, error) {
+	return o.move(ctx, key, digest.DeliverySending, func(tx *bolt.Tx, dv *digest.Delivery) (digest.DeliveryState, error) {
 		if part != dv.PartsSent || part >= parts {
 			return "", knowledge.Errorf(knowledge.EBADINPUT, "Delivery %s is at part %d, not %d of %d.", key, dv.PartsSent, part, parts)
 		}
@@ -207,37 +208,37 @@ func (o *Outbox) MarkPartSent(ctx context.Context, key string, part, parts int, 
 		dv.MessageIDs = append(dv.MessageIDs, messageID)
 		if dv.PartsSent < parts {
 			dv.NextAttempt = next
-			return knowledge.DeliveryPending, nil
+			return digest.DeliveryPending, nil
 		}
 		dv.SentAt = now
 		sub, err := getSubscription(tx, dv.Subscription)
 		if err != nil || sub == nil {
-			return knowledge.DeliverySent, err
+			return digest.DeliverySent, err
 		}
 		sub.LastDeliveredAt = now // not a change of what it asked for: Rev stays
-		return knowledge.DeliverySent, putSubscription(tx, sub)
+		return digest.DeliverySent, putSubscription(tx, sub)
 	}, now)
 }
 
 // MarkRetry moves a sending delivery back to pending at next, recording
 // reason. A rate limit does not count as a failure. It fails with EBADINPUT
 // unless the delivery is sending.
-func (o *Outbox) MarkRetry(ctx context.Context, key string, next time.Time, reason string, rateLimited bool, now time.Time) (*knowledge.Delivery, error) {
-	return o.move(ctx, key, knowledge.DeliverySending, func(_ *bolt.Tx, dv *knowledge.Delivery) (knowledge.DeliveryState, error) {
+func (o *Outbox) MarkRetry(ctx context.Context, key string, next time.Time, reason string, rateLimited bool, now time.Time) (*digest.Delivery, error) {
+	return o.move(ctx, key, digest.DeliverySending, func(_ *bolt.Tx, dv *digest.Delivery) (digest.DeliveryState, error) {
 		if !rateLimited {
 			dv.Failures++
 		}
 		dv.Reason, dv.NextAttempt = reason, next
-		return knowledge.DeliveryPending, nil
+		return digest.DeliveryPending, nil
 	}, now)
 }
 
 // MarkDead gives up on a pending or sending delivery with reason. With
 // pause, its subscription is paused with reason and the channel's other
 // pending deliveries die too, all in the same transaction.
-func (o *Outbox) MarkDead(ctx context.Context, key, reason string, pause bool, now time.Time) (*knowledge.Delivery, error) {
-	return o.move(ctx, key, "", func(tx *bolt.Tx, dv *knowledge.Delivery) (knowledge.DeliveryState, error) {
-		if dv.State != knowledge.DeliveryPending && dv.State != knowledge.DeliverySending {
+func (o *Outbox) MarkDead(ctx context.Context, key, reason string, pause bool, now time.Time) (*digest.Delivery, error) {
+	return o.move(ctx, key, "", func(tx *bolt.Tx, dv *digest.Delivery) (digest.DeliveryState, error) {
+		if dv.State != digest.DeliveryPending && dv.State != digest.DeliverySending {
 			return "", knowledge.Errorf(knowledge.EBADINPUT, "Delivery %s is %s already.", key, dv.State)
 		}
 		if pause {
@@ -247,15 +248,15 @@ func (o *Outbox) MarkDead(ctx context.Context, key, reason string, pause bool, n
 			}
 		}
 		dv.Reason = reason
-		return knowledge.DeliveryDead, nil
+		return digest.DeliveryDead, nil
 	}, now)
 }
 
 // move loads the delivery key, checks it is in state from ("" for any),
 // lets fn change it and name its next state, and writes it back with its
 // index entries, all in one transaction.
-func (o *Outbox) move(ctx context.Context, key string, from knowledge.DeliveryState, fn func(*bolt.Tx, *knowledge.Delivery) (knowledge.DeliveryState, error), now time.Time) (*knowledge.Delivery, error) {
-	var out *knowledge.Delivery
+func (o *Outbox) move(ctx context.Context, key string, from digest.DeliveryState, fn func(*bolt.Tx, *digest.Delivery) (digest.DeliveryState, error), now time.Time) (*digest.Delivery, error) {
+	var out *digest.Delivery
 	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
 		dv, err := getDelivery(tx, key)
 		if err != nil {
@@ -290,10 +291,10 @@ func (o *Outbox) move(ctx context.Context, key string, from knowledge.DeliverySt
 // claimed in turn behind a delivery also left sending had not begun
 // (NotBegun); every other one may have been under way (InDoubt) and counts
 // in its InDoubt. Call it once at start, before any worker claims.
-func (o *Outbox) Recover(ctx context.Context, now time.Time) (knowledge.Recovered, error) {
-	var out knowledge.Recovered
+func (o *Outbox) Recover(ctx context.Context, now time.Time) (digest.Recovered, error) {
+	var out digest.Recovered
 	err := userUpdate(ctx, o.db, func(tx *bolt.Tx) (bool, error) {
-		out = knowledge.Recovered{}
+		out = digest.Recovered{}
 		sb := tx.Bucket(bucketSending)
 		if sb == nil {
 			return false, nil
@@ -302,7 +303,7 @@ func (o *Outbox) Recover(ctx context.Context, now time.Time) (knowledge.Recovere
 		if err := sb.ForEach(func(k, _ []byte) error { keys = append(keys, string(k)); return nil }); err != nil {
 			return false, err
 		}
-		var found []*knowledge.Delivery
+		var found []*digest.Delivery
 		sending := map[string]bool{}
 		for _, k := range keys {
 			if err := sb.Delete([]byte(k)); err != nil {
@@ -312,7 +313,7 @@ func (o *Outbox) Recover(ctx context.Context, now time.Time) (knowledge.Recovere
 			if err != nil {
 				return false, err
 			}
-			if dv == nil || dv.State != knowledge.DeliverySending {
+			if dv == nil || dv.State != digest.DeliverySending {
 				continue
 			}
 			found = append(found, dv)
@@ -321,7 +322,7 @@ func (o *Outbox) Recover(ctx context.Context, now time.Time) (knowledge.Recovere
 		for _, dv := range found {
 			begun := dv.ClaimedAfter == "" || !sending[dv.ClaimedAfter]
 			dv.TakeBack(begun, now)
-			if err := putDelivery(tx, dv, knowledge.DeliveryPending); err != nil {
+			if err := putDelivery(tx, dv, digest.DeliveryPending); err != nil {
 				return false, err
 			}
 			if begun {
@@ -333,7 +334,7 @@ func (o *Outbox) Recover(ctx context.Context, now time.Time) (knowledge.Recovere
 		return len(keys) > 0, nil
 	})
 	if err != nil {
-		return knowledge.Recovered{}, fmt.Errorf("recover deliveries: %w", err)
+		return digest.Recovered{}, fmt.Errorf("recover deliveries: %w", err)
 	}
 	return out, nil
 }

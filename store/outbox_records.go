@@ -14,12 +14,13 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // FindDigest returns the stored digest id. It fails with ENOTFOUND when
 // there is none.
-func (o *Outbox) FindDigest(ctx context.Context, id string) (*knowledge.Digest, error) {
-	var d *knowledge.Digest
+func (o *Outbox) FindDigest(ctx context.Context, id string) (*digest.Digest, error) {
+	var d *digest.Digest
 	err := userView(ctx, o.db, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketDigests)
 		var raw []byte
@@ -29,7 +30,7 @@ func (o *Outbox) FindDigest(ctx context.Context, id string) (*knowledge.Digest, 
 		if raw == nil {
 			return knowledge.Errorf(knowledge.ENOTFOUND, "There is no digest %s.", id)
 		}
-		d = new(knowledge.Digest)
+		d = new(digest.Digest)
 		if err := json.Unmarshal(raw, d); err != nil {
 			return fmt.Errorf("digest %s: %w: %v", id, errCorrupt, err)
 		}
@@ -40,8 +41,8 @@ func (o *Outbox) FindDigest(ctx context.Context, id string) (*knowledge.Digest, 
 
 // FindDelivery returns the delivery key. It fails with ENOTFOUND when
 // there is none.
-func (o *Outbox) FindDelivery(ctx context.Context, key string) (*knowledge.Delivery, error) {
-	var dv *knowledge.Delivery
+func (o *Outbox) FindDelivery(ctx context.Context, key string) (*digest.Delivery, error) {
+	var dv *digest.Delivery
 	err := userView(ctx, o.db, func(tx *bolt.Tx) error {
 		var err error
 		if dv, err = getDelivery(tx, key); err == nil && dv == nil {
@@ -53,8 +54,8 @@ func (o *Outbox) FindDelivery(ctx context.Context, key string) (*knowledge.Deliv
 }
 
 // ListDeliveries returns every delivery, by key.
-func (o *Outbox) ListDeliveries(ctx context.Context) ([]knowledge.Delivery, error) {
-	return listJSON[knowledge.Delivery](ctx, o.db, bucketOutbox, "delivery")
+func (o *Outbox) ListDeliveries(ctx context.Context) ([]digest.Delivery, error) {
+	return listJSON[digest.Delivery](ctx, o.db, bucketOutbox, "delivery")
 }
 
 // LastRun returns when the schedule name last ran, or the zero time.
@@ -96,7 +97,7 @@ func timeKey(t time.Time) [8]byte {
 }
 
 // dueKey is a pending delivery's entry in its platform's due index.
-func dueKey(dv *knowledge.Delivery) []byte {
+func dueKey(dv *digest.Delivery) []byte {
 	tk := timeKey(dv.NextAttempt)
 	return append(tk[:], dv.Key...)
 }
@@ -111,7 +112,7 @@ func dueBucket(tx *bolt.Tx, platform string) *bolt.Bucket {
 }
 
 // getDelivery returns the delivery key, or nil.
-func getDelivery(tx *bolt.Tx, key string) (*knowledge.Delivery, error) {
+func getDelivery(tx *bolt.Tx, key string) (*digest.Delivery, error) {
 	b := tx.Bucket(bucketOutbox)
 	if b == nil {
 		return nil, nil
@@ -120,7 +121,7 @@ func getDelivery(tx *bolt.Tx, key string) (*knowledge.Delivery, error) {
 	if raw == nil {
 		return nil, nil
 	}
-	var dv knowledge.Delivery
+	var dv digest.Delivery
 	if err := json.Unmarshal(raw, &dv); err != nil {
 		return nil, fmt.Errorf("delivery %q: %w: %v", key, errCorrupt, err)
 	}
@@ -129,7 +130,7 @@ func getDelivery(tx *bolt.Tx, key string) (*knowledge.Delivery, error) {
 
 // putDelivery writes dv and, for a pending or sending one, its index entry.
 // The caller has dropped any earlier entry (dropIndex).
-func putDelivery(tx *bolt.Tx, dv *knowledge.Delivery, index knowledge.DeliveryState) error {
+func putDelivery(tx *bolt.Tx, dv *digest.Delivery, index digest.DeliveryState) error {
 	raw, err := json.Marshal(dv)
 	if err != nil {
 		return fmt.Errorf("encode delivery %s: %w", dv.Key, err)
@@ -142,7 +143,7 @@ func putDelivery(tx *bolt.Tx, dv *knowledge.Delivery, index knowledge.DeliverySt
 		return err
 	}
 	switch index {
-	case knowledge.DeliveryPending:
+	case digest.DeliveryPending:
 		due, err := tx.CreateBucketIfNotExists(bucketDue)
 		if err != nil {
 			return err
@@ -152,7 +153,7 @@ func putDelivery(tx *bolt.Tx, dv *knowledge.Delivery, index knowledge.DeliverySt
 			return err
 		}
 		return pb.Put(dueKey(dv), nil)
-	case knowledge.DeliverySending:
+	case digest.DeliverySending:
 		sb, err := tx.CreateBucketIfNotExists(bucketSending)
 		if err != nil {
 			return err
@@ -163,13 +164,13 @@ func putDelivery(tx *bolt.Tx, dv *knowledge.Delivery, index knowledge.DeliverySt
 }
 
 // dropIndex removes the index entry of dv as it was stored.
-func dropIndex(tx *bolt.Tx, dv *knowledge.Delivery) error {
+func dropIndex(tx *bolt.Tx, dv *digest.Delivery) error {
 	switch dv.State {
-	case knowledge.DeliveryPending:
+	case digest.DeliveryPending:
 		if pb := dueBucket(tx, dv.Platform); pb != nil {
 			return pb.Delete(dueKey(dv))
 		}
-	case knowledge.DeliverySending:
+	case digest.DeliverySending:
 		if sb := tx.Bucket(bucketSending); sb != nil {
 			return sb.Delete([]byte(dv.Key))
 		}
@@ -178,20 +179,20 @@ func dropIndex(tx *bolt.Tx, dv *knowledge.Delivery) error {
 }
 
 // killPending gives up every pending delivery to channel ch with reason.
-func killPending(tx *bolt.Tx, ch knowledge.ChannelRef, reason string, now time.Time) error {
+func killPending(tx *bolt.Tx, ch digest.ChannelRef, reason string, now time.Time) error {
 	b := tx.Bucket(bucketOutbox)
 	if b == nil {
 		return nil
 	}
 	prefix := []byte(ch.ID() + "/")
-	var dead []*knowledge.Delivery
+	var dead []*digest.Delivery
 	c := b.Cursor()
 	for k, raw := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, raw = c.Next() {
-		var dv knowledge.Delivery
+		var dv digest.Delivery
 		if err := json.Unmarshal(raw, &dv); err != nil {
 			return fmt.Errorf("delivery %q: %w: %v", k, errCorrupt, err)
 		}
-		if dv.State == knowledge.DeliveryPending {
+		if dv.State == digest.DeliveryPending {
 			dead = append(dead, &dv)
 		}
 	}
@@ -199,7 +200,7 @@ func killPending(tx *bolt.Tx, ch knowledge.ChannelRef, reason string, now time.T
 		if err := dropIndex(tx, dv); err != nil {
 			return err
 		}
-		dv.State, dv.Reason, dv.UpdatedAt = knowledge.DeliveryDead, reason, now
+		dv.State, dv.Reason, dv.UpdatedAt = digest.DeliveryDead, reason, now
 		if err := putDelivery(tx, dv, ""); err != nil {
 			return err
 		}

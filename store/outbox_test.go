@@ -13,28 +13,29 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
-func testDigest(id string) knowledge.Digest {
-	return knowledge.Digest{ID: id, Window: "release", Title: "Deprecation digest: Kubernetes 1.40",
-		Groups: []knowledge.DigestGroup{{Release: knowledge.MustVersion("1.40"),
+func testDigest(id string) digest.Digest {
+	return digest.Digest{ID: id, Window: "release", Title: "Deprecation digest: Kubernetes 1.40",
+		Groups: []digest.DigestGroup{{Release: knowledge.MustVersion("1.40"),
 			Items: []knowledge.Notice{{Kind: knowledge.NoticeRemoval, Release: knowledge.MustVersion("1.40"), Title: "Gadget v1beta1"}}}}}
 }
 
 // deliveryFor is the delivery of digest id to sub, built from sub's Rev.
-func deliveryFor(sub *knowledge.Subscription, id string, at time.Time) knowledge.Delivery {
+func deliveryFor(sub *digest.Subscription, id string, at time.Time) digest.Delivery {
 	ref := sub.Ref()
-	return knowledge.Delivery{Key: knowledge.DeliveryKey(ref, id), DigestID: id, Subscription: sub.ID,
+	return digest.Delivery{Key: digest.DeliveryKey(ref, id), DigestID: id, Subscription: sub.ID,
 		Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel, Format: sub.Filter.Format,
-		Seen: knowledge.Seen{Through: 7}, BasedOn: sub.Rev, CreatedAt: at, NextAttempt: at}
+		Seen: digest.Seen{Through: 7}, BasedOn: sub.Rev, CreatedAt: at, NextAttempt: at}
 }
 
 // subscribeAll saves a subscription for each channel and returns them.
-func subscribeAll(t testing.TB, db *DB, refs ...knowledge.ChannelRef) []*knowledge.Subscription {
+func subscribeAll(t testing.TB, db *DB, refs ...digest.ChannelRef) []*digest.Subscription {
 	t.Helper()
-	var out []*knowledge.Subscription
+	var out []*digest.Subscription
 	for _, r := range refs {
-		s, err := db.Subscriptions().SaveSubscription(context.Background(), newSub(r, knowledge.Filter{}))
+		s, err := db.Subscriptions().SaveSubscription(context.Background(), newSub(r, digest.Filter{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,13 +44,13 @@ func subscribeAll(t testing.TB, db *DB, refs ...knowledge.ChannelRef) []*knowled
 	return out
 }
 
-func states(t *testing.T, o *Outbox) map[string]knowledge.DeliveryState {
+func states(t *testing.T, o *Outbox) map[string]digest.DeliveryState {
 	t.Helper()
 	all, err := o.ListDeliveries(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]knowledge.DeliveryState{}
+	out := map[string]digest.DeliveryState{}
 	for _, d := range all {
 		out[d.Channel] = d.State
 	}
@@ -61,12 +62,12 @@ func TestOutboxStateMachine(t *testing.T) {
 	db := openUserState(t)
 	o := db.Outbox()
 	subs := subscribeAll(t, db, channel("slack", "T1", "A"), channel("slack", "T1", "B"), channel("discord", "G", "C"))
-	var ds []knowledge.Delivery
+	var ds []digest.Delivery
 	for _, s := range subs {
 		ds = append(ds, deliveryFor(s, "d1", subsNow))
 	}
 	res, err := o.EnqueueDigest(ctx, testDigest("d1"), ds)
-	if err != nil || res != (knowledge.Enqueued{DigestNew: true, Created: 3}) {
+	if err != nil || res != (digest.Enqueued{DigestNew: true, Created: 3}) {
 		t.Fatalf("enqueue = %+v, %v", res, err)
 	}
 	sub, _ := db.Subscriptions().FindSubscriptionByChannel(ctx, subs[0].Ref())
@@ -75,14 +76,14 @@ func TestOutboxStateMachine(t *testing.T) {
 	}
 
 	// Not due yet; then due, one at a time, only the platform asked for.
-	if got, _ := o.ClaimDue(ctx, "slack", subsNow.Add(-time.Second), 10, knowledge.ClaimFilter{}); len(got) != 0 {
+	if got, _ := o.ClaimDue(ctx, "slack", subsNow.Add(-time.Second), 10, digest.ClaimFilter{}); len(got) != 0 {
 		t.Fatalf("claimed %d before they were due", len(got))
 	}
-	a, err := o.ClaimDue(ctx, "slack", subsNow, 1, knowledge.ClaimFilter{})
-	if err != nil || len(a) != 1 || a[0].Channel != "A" || a[0].State != knowledge.DeliverySending || a[0].Attempts != 1 {
+	a, err := o.ClaimDue(ctx, "slack", subsNow, 1, digest.ClaimFilter{})
+	if err != nil || len(a) != 1 || a[0].Channel != "A" || a[0].State != digest.DeliverySending || a[0].Attempts != 1 {
 		t.Fatalf("claim = %+v, %v", a, err)
 	}
-	refuseB := knowledge.ClaimFilter{Accept: func(d *knowledge.Delivery) bool { return d.Channel != "B" }}
+	refuseB := digest.ClaimFilter{Accept: func(d *digest.Delivery) bool { return d.Channel != "B" }}
 	if got, _ := o.ClaimDue(ctx, "slack", subsNow, 10, refuseB); len(got) != 0 {
 		t.Fatalf("claimed %+v that accept refused", got)
 	}
@@ -103,7 +104,7 @@ func TestOutboxStateMachine(t *testing.T) {
 		t.Fatalf("second claim = %+v", a)
 	}
 	dv, err := o.MarkRetry(ctx, a[0].Key, next.Add(time.Second), "rate limited", true, next)
-	if err != nil || dv.Failures != 0 || dv.State != knowledge.DeliveryPending {
+	if err != nil || dv.Failures != 0 || dv.State != digest.DeliveryPending {
 		t.Fatalf("retry = %+v, %v", dv, err)
 	}
 	a, _ = o.ClaimDue(ctx, "slack", next.Add(time.Second), 10, refuseB)
@@ -112,7 +113,7 @@ func TestOutboxStateMachine(t *testing.T) {
 	}
 	sentAt := next.Add(2 * time.Second)
 	dv, err = o.MarkPartSent(ctx, a[0].Key, 1, 2, "m2", sentAt, time.Time{})
-	if err != nil || dv.State != knowledge.DeliverySent || !dv.SentAt.Equal(sentAt) {
+	if err != nil || dv.State != digest.DeliverySent || !dv.SentAt.Equal(sentAt) {
 		t.Fatalf("sent = %+v, %v", dv, err)
 	}
 	if diff := cmp.Diff([]string{"m1", "m2"}, dv.MessageIDs); diff != "" {
@@ -126,7 +127,7 @@ func TestOutboxStateMachine(t *testing.T) {
 	}
 
 	// B: a terminal error pauses its subscription in the same transaction.
-	b, _ := o.ClaimDue(ctx, "slack", sentAt, 10, knowledge.ClaimFilter{})
+	b, _ := o.ClaimDue(ctx, "slack", sentAt, 10, digest.ClaimFilter{})
 	if len(b) != 1 || b[0].Channel != "B" {
 		t.Fatalf("claim B = %+v", b)
 	}
@@ -134,14 +135,14 @@ func TestOutboxStateMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	sub, _ = db.Subscriptions().FindSubscriptionByChannel(ctx, subs[1].Ref())
-	if sub.State != knowledge.SubscriptionPaused || sub.PausedReason != "channel_not_found" {
+	if sub.State != digest.SubscriptionPaused || sub.PausedReason != "channel_not_found" {
 		t.Errorf("B's subscription: %+v", sub)
 	}
 	if _, err := o.MarkRetry(ctx, "slack/T1/none/d1", sentAt, "", false, sentAt); knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
 		t.Errorf("retry of no delivery: %v, want ENOTFOUND", err)
 	}
 
-	want := map[string]knowledge.DeliveryState{"A": "sent", "B": "dead", "C": "pending"}
+	want := map[string]digest.DeliveryState{"A": "sent", "B": "dead", "C": "pending"}
 	if diff := cmp.Diff(want, states(t, o)); diff != "" {
 		t.Errorf("states (-want +got):\n%s", diff)
 	}
@@ -157,12 +158,12 @@ func TestPausingKillsTheChannelsPendingDeliveries(t *testing.T) {
 	ref := channel("discord", "G", "C")
 	sub := subscribeAll(t, db, ref)[0]
 	for i, id := range []string{"d1", "d2"} {
-		if _, err := o.EnqueueDigest(ctx, testDigest(id), []knowledge.Delivery{deliveryFor(sub, id, subsNow.Add(time.Duration(i)*time.Hour))}); err != nil {
+		if _, err := o.EnqueueDigest(ctx, testDigest(id), []digest.Delivery{deliveryFor(sub, id, subsNow.Add(time.Duration(i)*time.Hour))}); err != nil {
 			t.Fatal(err)
 		}
 		sub, _ = db.Subscriptions().FindSubscriptionByChannel(ctx, ref)
 	}
-	got, _ := o.ClaimDue(ctx, "discord", subsNow, 10, knowledge.ClaimFilter{})
+	got, _ := o.ClaimDue(ctx, "discord", subsNow, 10, digest.ClaimFilter{})
 	if len(got) != 1 {
 		t.Fatalf("claimed %d", len(got))
 	}
@@ -170,18 +171,18 @@ func TestPausingKillsTheChannelsPendingDeliveries(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"d1", "d2"} {
-		dv, _ := o.FindDelivery(ctx, knowledge.DeliveryKey(ref, id))
-		if dv.State != knowledge.DeliveryDead {
+		dv, _ := o.FindDelivery(ctx, digest.DeliveryKey(ref, id))
+		if dv.State != digest.DeliveryDead {
 			t.Errorf("%s: %s", id, dv.State)
 		}
 	}
-	if dv, _ := o.FindDelivery(ctx, knowledge.DeliveryKey(ref, "d1")); dv.Reason != "10003" {
+	if dv, _ := o.FindDelivery(ctx, digest.DeliveryKey(ref, "d1")); dv.Reason != "10003" {
 		t.Errorf("d1 reason %q", dv.Reason)
 	}
-	if dv, _ := o.FindDelivery(ctx, knowledge.DeliveryKey(ref, "d2")); dv.Reason != "subscription paused: 10003" {
+	if dv, _ := o.FindDelivery(ctx, digest.DeliveryKey(ref, "d2")); dv.Reason != "subscription paused: 10003" {
 		t.Errorf("d2 reason %q", dv.Reason)
 	}
-	if got, _ := o.ClaimDue(ctx, "discord", subsNow.Add(2*time.Hour), 10, knowledge.ClaimFilter{}); len(got) != 0 {
+	if got, _ := o.ClaimDue(ctx, "discord", subsNow.Add(2*time.Hour), 10, digest.ClaimFilter{}); len(got) != 0 {
 		t.Errorf("claimed %+v after the pause", got)
 	}
 }
@@ -191,7 +192,7 @@ func TestUnsubscribeDropsWhatIsNotPosted(t *testing.T) {
 	db := openUserState(t)
 	o := db.Outbox()
 	subs := subscribeAll(t, db, channel("slack", "T1", "A"), channel("slack", "T1", "B"))
-	ds := []knowledge.Delivery{deliveryFor(subs[0], "d1", subsNow), deliveryFor(subs[1], "d1", subsNow)}
+	ds := []digest.Delivery{deliveryFor(subs[0], "d1", subsNow), deliveryFor(subs[1], "d1", subsNow)}
 	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), ds); err != nil {
 		t.Fatal(err)
 	}
@@ -202,12 +203,12 @@ func TestUnsubscribeDropsWhatIsNotPosted(t *testing.T) {
 	if err := db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketSubscriptions).Delete([]byte(subs[1].ID)) }); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := o.ClaimDue(ctx, "slack", subsNow, 10, knowledge.ClaimFilter{}); len(got) != 0 {
+	if got, _ := o.ClaimDue(ctx, "slack", subsNow, 10, digest.ClaimFilter{}); len(got) != 0 {
 		t.Fatalf("claimed %+v for unsubscribed channels", got)
 	}
 	all, _ := o.ListDeliveries(ctx)
 	for _, d := range all {
-		if d.State != knowledge.DeliveryDead || d.Reason != "unsubscribed" {
+		if d.State != digest.DeliveryDead || d.Reason != "unsubscribed" {
 			t.Errorf("%s: %s %q", d.Channel, d.State, d.Reason)
 		}
 	}
@@ -217,16 +218,16 @@ func TestEnqueueIsIdempotentUnderConcurrentTriggers(t *testing.T) {
 	ctx := context.Background()
 	db := openUserState(t)
 	o := db.Outbox()
-	var refs []knowledge.ChannelRef
+	var refs []digest.ChannelRef
 	for i := range 50 {
 		refs = append(refs, channel("slack", "T1", fmt.Sprintf("C%03d", i)))
 	}
 	subs := subscribeAll(t, db, refs...)
 	var wg sync.WaitGroup
-	results := make([]knowledge.Enqueued, 10)
+	results := make([]digest.Enqueued, 10)
 	for i := range results {
 		wg.Go(func() {
-			var ds []knowledge.Delivery
+			var ds []digest.Delivery
 			for _, s := range subs { // every trigger read the subscriptions before any wrote
 				ds = append(ds, deliveryFor(s, "d1", subsNow))
 			}
@@ -259,8 +260,8 @@ func TestEnqueueIsIdempotentUnderConcurrentTriggers(t *testing.T) {
 		}
 	}
 	// A digest built from the old Rev after that is stale, not a second delivery.
-	res, err := o.EnqueueDigest(ctx, testDigest("d2"), []knowledge.Delivery{deliveryFor(subs[0], "d2", subsNow)})
-	if err != nil || res != (knowledge.Enqueued{Stale: 1}) {
+	res, err := o.EnqueueDigest(ctx, testDigest("d2"), []digest.Delivery{deliveryFor(subs[0], "d2", subsNow)})
+	if err != nil || res != (digest.Enqueued{Stale: 1}) {
 		t.Errorf("stale enqueue = %+v, %v", res, err)
 	}
 	if _, err := o.FindDigest(ctx, "d2"); knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
@@ -273,10 +274,10 @@ func TestEnqueueRefusesForeignDeliveries(t *testing.T) {
 	db := openUserState(t)
 	sub := subscribeAll(t, db, channel("slack", "T1", "A"))[0]
 	bad := deliveryFor(sub, "other", subsNow)
-	if _, err := db.Outbox().EnqueueDigest(ctx, testDigest("d1"), []knowledge.Delivery{bad}); knowledge.ErrorCode(err) != knowledge.EBADINPUT {
+	if _, err := db.Outbox().EnqueueDigest(ctx, testDigest("d1"), []digest.Delivery{bad}); knowledge.ErrorCode(err) != knowledge.EBADINPUT {
 		t.Errorf("foreign delivery: %v, want EBADINPUT", err)
 	}
-	if _, err := db.Outbox().EnqueueDigest(ctx, knowledge.Digest{}, nil); knowledge.ErrorCode(err) != knowledge.EBADINPUT {
+	if _, err := db.Outbox().EnqueueDigest(ctx, digest.Digest{}, nil); knowledge.ErrorCode(err) != knowledge.EBADINPUT {
 		t.Errorf("digest without ID: %v, want EBADINPUT", err)
 	}
 }
@@ -289,12 +290,12 @@ func TestRecoverPutsInDoubtDeliveriesBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	subs := subscribeAll(t, db, channel("slack", "T1", "A"), channel("discord", "G", "B"))
-	ds := []knowledge.Delivery{deliveryFor(subs[0], "d1", subsNow), deliveryFor(subs[1], "d1", subsNow)}
+	ds := []digest.Delivery{deliveryFor(subs[0], "d1", subsNow), deliveryFor(subs[1], "d1", subsNow)}
 	if _, err := db.Outbox().EnqueueDigest(ctx, testDigest("d1"), ds); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"slack", "discord"} {
-		if got, _ := db.Outbox().ClaimDue(ctx, p, subsNow, 10, knowledge.ClaimFilter{}); len(got) != 1 {
+		if got, _ := db.Outbox().ClaimDue(ctx, p, subsNow, 10, digest.ClaimFilter{}); len(got) != 1 {
 			t.Fatalf("%s: claimed %d", p, len(got))
 		}
 	}
@@ -310,14 +311,14 @@ func TestRecoverPutsInDoubtDeliveriesBack(t *testing.T) {
 		t.Fatalf("recover = %+v, %v; want both in doubt: each was claimed on its own", back, err)
 	}
 	for _, d := range back.InDoubt {
-		if d.State != knowledge.DeliveryPending || d.InDoubt != 1 || !d.NextAttempt.Equal(later) {
+		if d.State != digest.DeliveryPending || d.InDoubt != 1 || !d.NextAttempt.Equal(later) {
 			t.Errorf("recovered %+v", d)
 		}
 	}
 	if again, _ := db.Outbox().Recover(ctx, later); len(again.InDoubt)+len(again.NotBegun) != 0 {
 		t.Errorf("second recover found %+v", again)
 	}
-	if got, _ := db.Outbox().ClaimDue(ctx, "discord", later, 10, knowledge.ClaimFilter{}); len(got) != 1 || got[0].Attempts != 2 {
+	if got, _ := db.Outbox().ClaimDue(ctx, "discord", later, 10, digest.ClaimFilter{}); len(got) != 1 || got[0].Attempts != 2 {
 		t.Errorf("claim after recover = %+v", got)
 	}
 	checkPages(t, db)
@@ -337,7 +338,7 @@ func TestRecoverTellsTheBegunFromTheNotBegun(t *testing.T) {
 	}
 	subs := subscribeAll(t, db, channel("slack", "T1", "A"), channel("slack", "T1", "B"), channel("slack", "T1", "C"), channel("slack", "T1", "D"),
 		channel("discord", "G", "E"), channel("discord", "G", "F"))
-	var ds []knowledge.Delivery
+	var ds []digest.Delivery
 	for _, s := range subs {
 		ds = append(ds, deliveryFor(s, "d1", subsNow))
 	}
@@ -345,7 +346,7 @@ func TestRecoverTellsTheBegunFromTheNotBegun(t *testing.T) {
 	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), ds); err != nil {
 		t.Fatal(err)
 	}
-	batch, err := o.ClaimDue(ctx, "slack", subsNow, 10, knowledge.ClaimFilter{InTurn: true})
+	batch, err := o.ClaimDue(ctx, "slack", subsNow, 10, digest.ClaimFilter{InTurn: true})
 	if err != nil || len(batch) != 4 {
 		t.Fatalf("claim in turn = %+v, %v", batch, err)
 	}
@@ -358,7 +359,7 @@ func TestRecoverTellsTheBegunFromTheNotBegun(t *testing.T) {
 			t.Errorf("claimed %d after %q, want %q", i, d.ClaimedAfter, want)
 		}
 	}
-	if got, _ := o.ClaimDue(ctx, "discord", subsNow, 10, knowledge.ClaimFilter{}); len(got) != 2 || got[1].ClaimedAfter != "" {
+	if got, _ := o.ClaimDue(ctx, "discord", subsNow, 10, digest.ClaimFilter{}); len(got) != 2 || got[1].ClaimedAfter != "" {
 		t.Fatalf("claim at once = %+v", got)
 	}
 	// The first was posted and recorded; the second was being posted.
@@ -374,7 +375,7 @@ func TestRecoverTellsTheBegunFromTheNotBegun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := func(ds []knowledge.Delivery) []string {
+	keys := func(ds []digest.Delivery) []string {
 		var out []string
 		for _, d := range ds {
 			out = append(out, d.Channel)
@@ -389,12 +390,12 @@ func TestRecoverTellsTheBegunFromTheNotBegun(t *testing.T) {
 		t.Errorf("not begun (-want +got):\n%s", diff)
 	}
 	for _, d := range back.NotBegun {
-		if d.InDoubt != 0 || d.State != knowledge.DeliveryPending || d.ClaimedAfter != "" {
+		if d.InDoubt != 0 || d.State != digest.DeliveryPending || d.ClaimedAfter != "" {
 			t.Errorf("not begun %s: %+v", d.Channel, d)
 		}
 	}
 	for _, d := range back.InDoubt {
-		if d.InDoubt != 1 || d.State != knowledge.DeliveryPending || d.ClaimedAfter != "" {
+		if d.InDoubt != 1 || d.State != digest.DeliveryPending || d.ClaimedAfter != "" {
 			t.Errorf("in doubt %s: %+v", d.Channel, d)
 		}
 	}
@@ -424,12 +425,12 @@ func TestEnqueueAgainAfterResubscribing(t *testing.T) {
 	o := db.Outbox()
 	ref := channel("slack", "T1", "A")
 	sub := subscribeAll(t, db, ref)[0]
-	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), []knowledge.Delivery{deliveryFor(sub, "d1", subsNow)}); err != nil {
+	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), []digest.Delivery{deliveryFor(sub, "d1", subsNow)}); err != nil {
 		t.Fatal(err)
 	}
 	again := subscribeAll(t, db, ref)[0] // Seen back to 0
-	res, err := o.EnqueueDigest(ctx, testDigest("d1"), []knowledge.Delivery{deliveryFor(again, "d1", subsNow)})
-	if err != nil || res != (knowledge.Enqueued{Existing: 1}) {
+	res, err := o.EnqueueDigest(ctx, testDigest("d1"), []digest.Delivery{deliveryFor(again, "d1", subsNow)})
+	if err != nil || res != (digest.Enqueued{Existing: 1}) {
 		t.Fatalf("enqueue again = %+v, %v", res, err)
 	}
 	got, _ := db.Subscriptions().FindSubscriptionByChannel(ctx, ref)
@@ -446,13 +447,13 @@ func TestClaimDueAsksReadyBeforeReading(t *testing.T) {
 	db := openUserState(t)
 	o := db.Outbox()
 	subs := subscribeAll(t, db, channel("slack", "T1", "A"), channel("slack", "T2", "B"))
-	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), []knowledge.Delivery{deliveryFor(subs[0], "d1", subsNow), deliveryFor(subs[1], "d1", subsNow)}); err != nil {
+	if _, err := o.EnqueueDigest(ctx, testDigest("d1"), []digest.Delivery{deliveryFor(subs[0], "d1", subsNow), deliveryFor(subs[1], "d1", subsNow)}); err != nil {
 		t.Fatal(err)
 	}
 	var ready, accepted []string
-	got, err := o.ClaimDue(ctx, "slack", subsNow, 10, knowledge.ClaimFilter{
-		Ready:  func(ch knowledge.ChannelRef) bool { ready = append(ready, ch.ID()); return ch.Workspace != "T1" },
-		Accept: func(d *knowledge.Delivery) bool { accepted = append(accepted, d.Channel); return true },
+	got, err := o.ClaimDue(ctx, "slack", subsNow, 10, digest.ClaimFilter{
+		Ready:  func(ch digest.ChannelRef) bool { ready = append(ready, ch.ID()); return ch.Workspace != "T1" },
+		Accept: func(d *digest.Delivery) bool { accepted = append(accepted, d.Channel); return true },
 	})
 	if err != nil || len(got) != 1 || got[0].Channel != "B" {
 		t.Fatalf("claim = %+v, %v", got, err)
@@ -463,7 +464,7 @@ func TestClaimDueAsksReadyBeforeReading(t *testing.T) {
 	if diff := cmp.Diff([]string{"B"}, accepted); diff != "" {
 		t.Errorf("Accept saw (-want +got):\n%s", diff)
 	}
-	if dv, _ := o.FindDelivery(ctx, knowledge.DeliveryKey(subs[0].Ref(), "d1")); dv.State != knowledge.DeliveryPending {
+	if dv, _ := o.FindDelivery(ctx, digest.DeliveryKey(subs[0].Ref(), "d1")); dv.State != digest.DeliveryPending {
 		t.Errorf("the refused delivery is %s", dv.State)
 	}
 }

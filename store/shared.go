@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // Shared is the state that every replica of kepbot must see alike: the
@@ -20,14 +21,14 @@ import (
 // load. Every method fails with a wrapped error when the state cannot be
 // reached, and leaves nothing half-written.
 type Shared interface {
-	knowledge.SubscriptionStore
-	knowledge.NoticeLedger
-	knowledge.Outbox
+	digest.SubscriptionStore
+	digest.NoticeLedger
+	digest.Outbox
 
 	// FindDelivery returns one delivery; ENOTFOUND when there is none.
-	FindDelivery(ctx context.Context, key string) (*knowledge.Delivery, error)
+	FindDelivery(ctx context.Context, key string) (*digest.Delivery, error)
 	// ListDeliveries returns every delivery, by key.
-	ListDeliveries(ctx context.Context) ([]knowledge.Delivery, error)
+	ListDeliveries(ctx context.Context) ([]digest.Delivery, error)
 	// LastRun returns when a digest schedule last ran, or the zero time.
 	LastRun(ctx context.Context, name string) (time.Time, error)
 	// SetLastRun records that a digest schedule ran for the time at.

@@ -9,13 +9,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // User-state buckets of subscriptions. They are created by the first write
 // that needs them and are never among knowledgeBuckets, so a knowledge
 // replace cannot touch them.
 //
-//	subscriptions  ChannelRef.ID                 → JSON knowledge.Subscription
+//	subscriptions  ChannelRef.ID                 → JSON digest.Subscription
 //	notice_ledger  notice alias (hashed when long) → sequence(8), big-endian (see ledger.go)
 var (
 	bucketSubscriptions = []byte("subscriptions")
@@ -28,8 +29,8 @@ var (
 type SubscriptionStore struct{ db *DB }
 
 var (
-	_ knowledge.SubscriptionStore = (*SubscriptionStore)(nil)
-	_ knowledge.NoticeLedger      = (*SubscriptionStore)(nil)
+	_ digest.SubscriptionStore = (*SubscriptionStore)(nil)
+	_ digest.NoticeLedger      = (*SubscriptionStore)(nil)
 )
 
 // Subscriptions returns the store of subscriptions and the notice ledger.
@@ -40,7 +41,7 @@ func (db *DB) Subscriptions() *SubscriptionStore { return &SubscriptionStore{db:
 // channel's; the delivery history (last digest, last delivered) of a
 // replaced subscription is kept. It fails with EBADINPUT when s names no
 // channel, a filter field is not one kepbot knows, or s is not active.
-func (s *SubscriptionStore) SaveSubscription(ctx context.Context, sub knowledge.Subscription) (*knowledge.Subscription, error) {
+func (s *SubscriptionStore) SaveSubscription(ctx context.Context, sub digest.Subscription) (*digest.Subscription, error) {
 	if err := sub.PrepareSave(); err != nil {
 		return nil, err
 	}
@@ -61,7 +62,7 @@ func (s *SubscriptionStore) SaveSubscription(ctx context.Context, sub knowledge.
 // DeleteSubscription removes the channel's subscription and, in the same
 // transaction, gives up the deliveries not yet posted to it. It fails with
 // ENOTFOUND when the channel has none.
-func (s *SubscriptionStore) DeleteSubscription(ctx context.Context, ch knowledge.ChannelRef) error {
+func (s *SubscriptionStore) DeleteSubscription(ctx context.Context, ch digest.ChannelRef) error {
 	err := userUpdate(ctx, s.db, func(tx *bolt.Tx) (bool, error) {
 		b := tx.Bucket(bucketSubscriptions)
 		if b == nil || b.Get([]byte(ch.ID())) == nil {
@@ -80,8 +81,8 @@ func (s *SubscriptionStore) DeleteSubscription(ctx context.Context, ch knowledge
 
 // FindSubscriptionByChannel returns the channel's subscription. It fails
 // with ENOTFOUND when the channel has none.
-func (s *SubscriptionStore) FindSubscriptionByChannel(ctx context.Context, ch knowledge.ChannelRef) (*knowledge.Subscription, error) {
-	var sub *knowledge.Subscription
+func (s *SubscriptionStore) FindSubscriptionByChannel(ctx context.Context, ch digest.ChannelRef) (*digest.Subscription, error) {
+	var sub *digest.Subscription
 	err := userView(ctx, s.db, func(tx *bolt.Tx) error {
 		var err error
 		sub, err = getSubscription(tx, ch.ID())
@@ -94,15 +95,15 @@ func (s *SubscriptionStore) FindSubscriptionByChannel(ctx context.Context, ch kn
 }
 
 // ListSubscriptions returns every subscription, by channel ID.
-func (s *SubscriptionStore) ListSubscriptions(ctx context.Context) ([]knowledge.Subscription, error) {
-	return listJSON[knowledge.Subscription](ctx, s.db, bucketSubscriptions, "subscription")
+func (s *SubscriptionStore) ListSubscriptions(ctx context.Context) ([]digest.Subscription, error) {
+	return listJSON[digest.Subscription](ctx, s.db, bucketSubscriptions, "subscription")
 }
 
 // PauseSubscription stops digests to the channel, records why, and gives
 // up its deliveries not yet posted, in one transaction: what the adapters
 // call when the platform says the channel is gone. It fails with ENOTFOUND
 // when the channel has no subscription.
-func (s *SubscriptionStore) PauseSubscription(ctx context.Context, ch knowledge.ChannelRef, reason string, at time.Time) error {
+func (s *SubscriptionStore) PauseSubscription(ctx context.Context, ch digest.ChannelRef, reason string, at time.Time) error {
 	return userUpdate(ctx, s.db, func(tx *bolt.Tx) (bool, error) {
 		found, err := pauseTx(tx, ch, reason, at)
 		if err == nil && !found {
@@ -114,7 +115,7 @@ func (s *SubscriptionStore) PauseSubscription(ctx context.Context, ch knowledge.
 
 // pauseTx pauses the channel's subscription, if it has one, and gives up
 // its pending deliveries.
-func pauseTx(tx *bolt.Tx, ch knowledge.ChannelRef, reason string, at time.Time) (bool, error) {
+func pauseTx(tx *bolt.Tx, ch digest.ChannelRef, reason string, at time.Time) (bool, error) {
 	sub, err := getSubscription(tx, ch.ID())
 	if err != nil || sub == nil {
 		return false, err
@@ -131,7 +132,7 @@ func noSubscription() error {
 }
 
 // getSubscription returns the subscription with id, or nil.
-func getSubscription(tx *bolt.Tx, id string) (*knowledge.Subscription, error) {
+func getSubscription(tx *bolt.Tx, id string) (*digest.Subscription, error) {
 	b := tx.Bucket(bucketSubscriptions)
 	if b == nil {
 		return nil, nil
@@ -140,14 +141,14 @@ func getSubscription(tx *bolt.Tx, id string) (*knowledge.Subscription, error) {
 	if raw == nil {
 		return nil, nil
 	}
-	var sub knowledge.Subscription
+	var sub digest.Subscription
 	if err := json.Unmarshal(raw, &sub); err != nil {
 		return nil, fmt.Errorf("subscription %q: %w: %v", id, errCorrupt, err)
 	}
 	return &sub, nil
 }
 
-func putSubscription(tx *bolt.Tx, sub *knowledge.Subscription) error {
+func putSubscription(tx *bolt.Tx, sub *digest.Subscription) error {
 	b, err := tx.CreateBucketIfNotExists(bucketSubscriptions)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 var subsNow = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
@@ -46,18 +47,18 @@ func checkPages(t testing.TB, db *DB) {
 	}
 }
 
-func channel(platform, ws, ch string) knowledge.ChannelRef {
-	return knowledge.ChannelRef{Platform: platform, Workspace: ws, Channel: ch}
+func channel(platform, ws, ch string) digest.ChannelRef {
+	return digest.ChannelRef{Platform: platform, Workspace: ws, Channel: ch}
 }
 
-func newSub(ref knowledge.ChannelRef, f knowledge.Filter) knowledge.Subscription {
+func newSub(ref digest.ChannelRef, f digest.Filter) digest.Subscription {
 	if f.Schedule == "" {
-		f.Schedule = knowledge.ScheduleRelease
+		f.Schedule = digest.ScheduleRelease
 	}
 	if f.Format == "" {
-		f.Format = knowledge.FormatCompact
+		f.Format = digest.FormatCompact
 	}
-	return knowledge.Subscription{Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel,
+	return digest.Subscription{Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel,
 		Filter: f, CreatedBy: "U1", CreatedByName: "ada", CreatedAt: subsNow}
 }
 
@@ -70,11 +71,11 @@ func TestSubscriptionsRoundTrip(t *testing.T) {
 	if _, err := s.FindSubscriptionByChannel(ctx, ref); knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
 		t.Fatalf("find before save: %v, want ENOTFOUND", err)
 	}
-	saved, err := s.SaveSubscription(ctx, newSub(ref, knowledge.Filter{SIG: "network", From: knowledge.MustVersion("1.29")}))
+	saved, err := s.SaveSubscription(ctx, newSub(ref, digest.Filter{SIG: "network", From: knowledge.MustVersion("1.29")}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if saved.ID != "slack/T1/C1" || saved.Rev != 1 || saved.State != knowledge.SubscriptionActive {
+	if saved.ID != "slack/T1/C1" || saved.Rev != 1 || saved.State != digest.SubscriptionActive {
 		t.Errorf("saved %+v", saved)
 	}
 	got, err := s.FindSubscriptionByChannel(ctx, ref)
@@ -90,19 +91,19 @@ func TestSubscriptionsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ = s.FindSubscriptionByChannel(ctx, ref)
-	if got.State != knowledge.SubscriptionPaused || got.PausedReason != "is_archived" || got.Rev != 2 {
+	if got.State != digest.SubscriptionPaused || got.PausedReason != "is_archived" || got.Rev != 2 {
 		t.Errorf("paused: %+v", got)
 	}
-	again, err := s.SaveSubscription(ctx, newSub(ref, knowledge.Filter{Schedule: knowledge.ScheduleWeekly}))
+	again, err := s.SaveSubscription(ctx, newSub(ref, digest.Filter{Schedule: digest.ScheduleWeekly}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.State != knowledge.SubscriptionActive || again.PausedReason != "" || again.Rev != 3 || again.Filter.SIG != "" {
+	if again.State != digest.SubscriptionActive || again.PausedReason != "" || again.Rev != 3 || again.Filter.SIG != "" {
 		t.Errorf("subscribed again: %+v", again)
 	}
 
 	other := channel("discord", "G1", "42")
-	if _, err := s.SaveSubscription(ctx, newSub(other, knowledge.Filter{})); err != nil {
+	if _, err := s.SaveSubscription(ctx, newSub(other, digest.Filter{})); err != nil {
 		t.Fatal(err)
 	}
 	all, err := s.ListSubscriptions(ctx)
@@ -125,13 +126,13 @@ func TestSaveSubscriptionRefusesWhatItCannotKeep(t *testing.T) {
 	s := openUserState(t).Subscriptions()
 	tests := []struct {
 		name string
-		sub  knowledge.Subscription
+		sub  digest.Subscription
 		want string
 	}{
-		{"no channel", newSub(channel("slack", "T1", ""), knowledge.Filter{}), "Slack and Discord channels"},
-		{"slash in a part", newSub(channel("slack", "T/1", "C1"), knowledge.Filter{}), "cannot hold"},
-		{"hourly", newSub(channel("slack", "T1", "C1"), knowledge.Filter{Schedule: "hourly"}), "release, weekly or daily"},
-		{"tiny", newSub(channel("slack", "T1", "C1"), knowledge.Filter{Format: "tiny"}), "compact or full"},
+		{"no channel", newSub(channel("slack", "T1", ""), digest.Filter{}), "Slack and Discord channels"},
+		{"slash in a part", newSub(channel("slack", "T/1", "C1"), digest.Filter{}), "cannot hold"},
+		{"hourly", newSub(channel("slack", "T1", "C1"), digest.Filter{Schedule: "hourly"}), "release, weekly or daily"},
+		{"tiny", newSub(channel("slack", "T1", "C1"), digest.Filter{Format: "tiny"}), "compact or full"},
 	}
 	for _, tt := range tests {
 		_, err := s.SaveSubscription(ctx, tt.sub)
@@ -154,10 +155,10 @@ func TestKnowledgeReplaceLeavesSubscriptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := channel("slack", "T1", "C1")
-	if _, err := db.Subscriptions().SaveSubscription(ctx, newSub(ref, knowledge.Filter{})); err != nil {
+	if _, err := db.Subscriptions().SaveSubscription(ctx, newSub(ref, digest.Filter{})); err != nil {
 		t.Fatal(err)
 	}
-	ids := []knowledge.NoticeIdentity{{Aliases: []string{"k"}}}
+	ids := []digest.NoticeIdentity{{Aliases: []string{"k"}}}
 	if _, err := db.Subscriptions().ObserveNotices(ctx, ids); err != nil {
 		t.Fatal(err)
 	}

@@ -8,10 +8,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // Why a cleanup pauses a subscription: Discord's own codes, the ones a
-// post to the channel would get, so that knowledge.PauseReasonText words
+// post to the channel would get, so that digest.PauseReasonText words
 // them as it words a failed delivery.
 const (
 	// ReasonChannelGone pauses the subscription of a deleted channel or
@@ -29,7 +30,7 @@ const cleanupTimeout = 30 * time.Second
 // with a knowledge error of code ENOTFOUND when the channel has none,
 // which the adapter ignores. *store.SubscriptionStore implements it.
 type Pauser interface {
-	PauseSubscription(ctx context.Context, ch knowledge.ChannelRef, reason string, at time.Time) error
+	PauseSubscription(ctx context.Context, ch digest.ChannelRef, reason string, at time.Time) error
 }
 
 // SubscriptionLister lists every subscription. A Pauser that also lists
@@ -37,7 +38,7 @@ type Pauser interface {
 // subscription of a server that removed kepbot; without it that removal
 // is only logged and each channel pauses at its next failed post.
 type SubscriptionLister interface {
-	ListSubscriptions(ctx context.Context) ([]knowledge.Subscription, error)
+	ListSubscriptions(ctx context.Context) ([]digest.Subscription, error)
 }
 
 // WithPauser pauses subscriptions when Discord says their channel is gone:
@@ -76,10 +77,10 @@ func (a *Adapter) addCleanupHandlers(s *discordgo.Session) {
 }
 
 // channelRef names a Discord channel as the subscription commands do
-// (knowledge.OriginChannel of the Origin a message or interaction gives):
+// (digest.OriginChannel of the Origin a message or interaction gives):
 // the guild as workspace, the channel or thread ID as channel.
-func channelRef(guildID, channelID string) knowledge.ChannelRef {
-	return knowledge.ChannelRef{Platform: Platform, Workspace: guildID, Channel: channelID}
+func channelRef(guildID, channelID string) digest.ChannelRef {
+	return digest.ChannelRef{Platform: Platform, Workspace: guildID, Channel: channelID}
 }
 
 // channelGone pauses the subscription of a deleted channel or thread, if
@@ -139,7 +140,7 @@ func (a *Adapter) onGuildDelete(_ *discordgo.Session, e *discordgo.GuildDelete) 
 
 // pause pauses ch's subscription with reason and reports whether it did;
 // a channel without one is not an error.
-func (a *Adapter) pause(ctx context.Context, log zerolog.Logger, ch knowledge.ChannelRef, reason string) bool {
+func (a *Adapter) pause(ctx context.Context, log zerolog.Logger, ch digest.ChannelRef, reason string) bool {
 	err := a.pauser.PauseSubscription(ctx, ch, reason, a.clock())
 	switch {
 	case err == nil:

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -36,15 +37,15 @@ func subscribePayload(id, guild, channel, user string, sub string) map[string]an
 // subscriptionEngine is the real engine answering subscriptions from db.
 func subscriptionEngine(db *store.DB) *knowledge.Engine {
 	subs := db.Subscriptions()
-	svc := knowledge.NewSubscriptions(knowledge.SubscriptionConfig{Store: subs, Ledger: subs, Knowledge: db.Knowledge(),
+	svc := digest.NewSubscriptions(digest.SubscriptionConfig{Store: subs, Ledger: subs, Knowledge: db.Knowledge(),
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil }})
 	return knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc))
 }
 
 // ref names a Discord channel as a subscription's key, written out here
 // rather than with channelRef so that the test checks the adapter's.
-func ref(guild, channel string) knowledge.ChannelRef {
-	return knowledge.ChannelRef{Platform: "discord", Workspace: guild, Channel: channel}
+func ref(guild, channel string) digest.ChannelRef {
+	return digest.ChannelRef{Platform: "discord", Workspace: guild, Channel: channel}
 }
 
 // eventually waits up to 5 s for cond, failing the test with what.
@@ -75,7 +76,7 @@ func logged(logs *logBuffer, msg string, fields ...string) bool {
 
 // subState returns the channel's subscription state and pause reason, or
 // "none" when it has none.
-func subState(t *testing.T, subs *store.SubscriptionStore, ch knowledge.ChannelRef) (knowledge.SubscriptionState, string) {
+func subState(t *testing.T, subs *store.SubscriptionStore, ch digest.ChannelRef) (digest.SubscriptionState, string) {
 	t.Helper()
 	s, err := subs.FindSubscriptionByChannel(context.Background(), ch)
 	if knowledge.ErrorCode(err) == knowledge.ENOTFOUND {
@@ -89,7 +90,7 @@ func subState(t *testing.T, subs *store.SubscriptionStore, ch knowledge.ChannelR
 
 // checkStates fails the test unless each channel's subscription is in the
 // state (and has the reason) want gives.
-func checkStates(t *testing.T, step string, subs *store.SubscriptionStore, want map[knowledge.ChannelRef][2]string) {
+func checkStates(t *testing.T, step string, subs *store.SubscriptionStore, want map[digest.ChannelRef][2]string) {
 	t.Helper()
 	for ch, w := range want {
 		state, reason := subState(t, subs, ch)
@@ -123,11 +124,11 @@ func TestCleanupPausesGoneChannels(t *testing.T) {
 		iid := "61000000000000000" + string(rune('1'+n))
 		f.dispatch("INTERACTION_CREATE", subscribePayload(iid, c.guild, c.channel, "10"+string(rune('1'+n)), "subscribe"))
 		cb := f.next("POST", "/api/v9/interactions/"+iid+"/", 5*time.Second)
-		if state, _ := subState(t, subs, ref(c.guild, c.channel)); state != knowledge.SubscriptionActive {
+		if state, _ := subState(t, subs, ref(c.guild, c.channel)); state != digest.SubscriptionActive {
 			t.Fatalf("/k8s subscribe in %s/%s left it %s; answer: %s", c.guild, c.channel, state, cb.Body)
 		}
 	}
-	want := map[knowledge.ChannelRef][2]string{
+	want := map[digest.ChannelRef][2]string{
 		ref(testGuild, chanDeleted):   {"active", ""},
 		ref(testGuild, threadDeleted): {"active", ""},
 		ref(testGuild, chanKept):      {"active", ""},
@@ -147,7 +148,7 @@ func TestCleanupPausesGoneChannels(t *testing.T) {
 	for _, ch := range []string{chanDeleted, threadDeleted} {
 		eventually(t, "pause of "+ch, func() bool {
 			state, _ := subState(t, subs, ref(testGuild, ch))
-			return state == knowledge.SubscriptionPaused
+			return state == digest.SubscriptionPaused
 		})
 		want[ref(testGuild, ch)] = [2]string{"paused", ReasonChannelGone}
 	}
@@ -203,7 +204,7 @@ func TestCleanupPausesGoneChannels(t *testing.T) {
 // pauseOnly is the real store seen only as a Pauser: it cannot list.
 type pauseOnly struct{ p Pauser }
 
-func (p pauseOnly) PauseSubscription(ctx context.Context, ch knowledge.ChannelRef, reason string, at time.Time) error {
+func (p pauseOnly) PauseSubscription(ctx context.Context, ch digest.ChannelRef, reason string, at time.Time) error {
 	return p.p.PauseSubscription(ctx, ch, reason, at)
 }
 
@@ -215,8 +216,8 @@ func TestCleanupWithoutLister(t *testing.T) {
 	subs := db.Subscriptions()
 	ctx := context.Background()
 	for _, ch := range []string{chanDeleted, chanKept} {
-		s := knowledge.Subscription{Platform: Platform, Workspace: testGuild, Channel: ch, CreatedBy: "101",
-			Filter: knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact}}
+		s := digest.Subscription{Platform: Platform, Workspace: testGuild, Channel: ch, CreatedBy: "101",
+			Filter: digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact}}
 		if _, err := subs.SaveSubscription(ctx, s); err != nil {
 			t.Fatal(err)
 		}
@@ -229,12 +230,12 @@ func TestCleanupWithoutLister(t *testing.T) {
 	f.dispatch("CHANNEL_DELETE", map[string]any{"id": chanDeleted, "guild_id": testGuild, "type": 0})
 	eventually(t, "pause of the deleted channel", func() bool {
 		state, _ := subState(t, subs, ref(testGuild, chanDeleted))
-		return state == knowledge.SubscriptionPaused
+		return state == digest.SubscriptionPaused
 	})
 	eventually(t, "log that the removal cannot be handled", func() bool {
 		return logged(logs, "cannot list", `"guild":"`+testGuild+`"`, `"level":"warn"`)
 	})
-	checkStates(t, "GUILD_DELETE without a lister", subs, map[knowledge.ChannelRef][2]string{
+	checkStates(t, "GUILD_DELETE without a lister", subs, map[digest.ChannelRef][2]string{
 		ref(testGuild, chanDeleted): {"paused", ReasonChannelGone},
 		ref(testGuild, chanKept):    {"active", ""},
 	})

@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 //go:generate go test -run TestCommandsFile -update
@@ -82,9 +83,9 @@ func Commands() []*discordgo.ApplicationCommand {
 				str("sig", "Only this SIG's notices, e.g. network; every SIG when left out", false, false),
 				str("from", "The release you run, e.g. 1.29: only what changes after it", false, true),
 				choice(str("schedule", "When digests come; new release data by default", false, false),
-					"when new release data arrives", knowledge.ScheduleRelease, "weekly", knowledge.ScheduleWeekly, "daily", knowledge.ScheduleDaily),
+					"when new release data arrives", digest.ScheduleRelease, "weekly", digest.ScheduleWeekly, "daily", digest.ScheduleDaily),
 				choice(str("format", "How much of each notice to show; compact by default", false, false),
-					"compact", knowledge.FormatCompact, "full, with the documents' words", knowledge.FormatFull)),
+					"compact", digest.FormatCompact, "full, with the documents' words", digest.FormatFull)),
 			sub("unsubscribe", "Stop this channel's digests (Manage Channels or Manage Server)"),
 			sub("subscriptions", "This channel's digests: filters, who subscribed, state, last digest"),
 			sub("help", "What kepbot answers, and how to ask"),

@@ -7,18 +7,19 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // testDigest is a digest built by hand from made-up notices in our own
 // words: a deprecation, a removal of a feature gate and an API version
 // removal over two releases, one title trying a mass mention.
-func testDigest() *knowledge.Digest {
+func testDigest() *digest.Digest {
 	v30, v31 := knowledge.MustVersion("1.30"), knowledge.MustVersion("1.31")
-	return &knowledge.Digest{
+	return &digest.Digest{
 		ID:     "0123456789abcdef0123456789abcdef",
 		Window: "release",
 		Title:  "Deprecations and removals in Kubernetes 1.30 to 1.31",
-		Groups: []knowledge.DigestGroup{
+		Groups: []digest.DigestGroup{
 			{Release: v30, Items: []knowledge.Notice{
 				{Kind: knowledge.NoticeDeprecation, Release: v30, KEP: 9101, Title: "The widget v1 flag is deprecated",
 					Text: "Switch to the widget v2 flag before the next release.", FeatureGates: []string{"WidgetV1"}, Source: "notes"},
@@ -36,16 +37,16 @@ func testDigest() *knowledge.Digest {
 
 // bigDigest holds n made-up deprecations in one release, each with a long
 // quote: too many for one message.
-func bigDigest(n int) *knowledge.Digest {
+func bigDigest(n int) *digest.Digest {
 	v := knowledge.MustVersion("1.32")
-	d := &knowledge.Digest{ID: "big", Window: "release", Title: "Deprecations in Kubernetes 1.32"}
-	g := knowledge.DigestGroup{Release: v}
+	d := &digest.Digest{ID: "big", Window: "release", Title: "Deprecations in Kubernetes 1.32"}
+	g := digest.DigestGroup{Release: v}
 	for i := range n {
 		g.Items = append(g.Items, knowledge.Notice{Kind: knowledge.NoticeDeprecation, Release: v, KEP: 9200 + i,
 			Title: fmt.Sprintf("Widget knob %d is deprecated", i), Text: strings.Repeat("Turn the knob off first. ", 20),
 			FeatureGates: []string{fmt.Sprintf("WidgetKnob%d", i)}, Source: "notes"})
 	}
-	d.Groups = []knowledge.DigestGroup{g}
+	d.Groups = []digest.DigestGroup{g}
 	return d
 }
 
@@ -54,9 +55,9 @@ func bigDigest(n int) *knowledge.Digest {
 // with nothing mentionable.
 func TestRenderDigestGolden(t *testing.T) {
 	p := &Poster{}
-	for _, format := range []string{knowledge.FormatCompact, knowledge.FormatFull} {
+	for _, format := range []string{digest.FormatCompact, digest.FormatFull} {
 		t.Run(format, func(t *testing.T) {
-			a := knowledge.RenderDigest(testDigest(), format)
+			a := digest.RenderDigest(testDigest(), format)
 			if !p.Fits(a) {
 				t.Fatalf("a three-notice digest does not fit one message")
 			}
@@ -69,14 +70,14 @@ func TestRenderDigestGolden(t *testing.T) {
 }
 
 // TestDigestSplitsIntoMessagesThatFit splits digests too big for one
-// message as the worker does (knowledge.SplitAnswer with Fits): every part
+// message as the worker does (digest.SplitAnswer with Fits): every part
 // renders as exactly one message within the limits, and no notice is lost.
 func TestDigestSplitsIntoMessagesThatFit(t *testing.T) {
 	p := &Poster{}
 	for _, n := range []int{1, 12, 60, 400} {
-		for _, format := range []string{knowledge.FormatCompact, knowledge.FormatFull} {
-			a := knowledge.RenderDigest(bigDigest(n), format)
-			parts := knowledge.SplitAnswer(a, p.Fits)
+		for _, format := range []string{digest.FormatCompact, digest.FormatFull} {
+			a := digest.RenderDigest(bigDigest(n), format)
+			parts := digest.SplitAnswer(a, p.Fits)
 			total := 0
 			for i, part := range parts {
 				msgs := Render(part)
@@ -89,7 +90,7 @@ func TestDigestSplitsIntoMessagesThatFit(t *testing.T) {
 			if total != n {
 				t.Errorf("%d notices, %s: the parts hold %d", n, format, total)
 			}
-			if (n == 400 || (n >= 60 && format == knowledge.FormatFull)) && len(parts) < 2 {
+			if (n == 400 || (n >= 60 && format == digest.FormatFull)) && len(parts) < 2 {
 				t.Errorf("%d notices, %s: %d part(s), want several", n, format, len(parts))
 			}
 		}
@@ -99,7 +100,7 @@ func TestDigestSplitsIntoMessagesThatFit(t *testing.T) {
 // TestPostRendersOneMessageEvenWhenTooBig checks the last resort: an answer
 // that does not fit still goes out as one message, ending in "…and N more".
 func TestPostRendersOneMessageEvenWhenTooBig(t *testing.T) {
-	a := knowledge.RenderDigest(bigDigest(200), knowledge.FormatFull)
+	a := digest.RenderDigest(bigDigest(200), digest.FormatFull)
 	if (&Poster{}).Fits(a) {
 		t.Fatal("200 long notices fit one message?")
 	}

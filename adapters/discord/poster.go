@@ -14,8 +14,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // MaxNonce is the longest nonce Discord keeps on a message: 25 characters.
@@ -26,9 +26,9 @@ const MaxNonce = 25
 const opPostDigest = "post digest"
 
 // Poster posts deprecation digests for the delivery worker
-// (internal/delivery): one message a call, with the worker's nonce and
-// enforce_nonce, so that Discord answers a repeated post with the message
-// it already made instead of a second one. It never retries: the worker
+// (knowledge/digest/delivery): one message a call, with the worker's
+// nonce and enforce_nonce, so that Discord answers a repeated post with
+// the message it already made instead of a second one. It never retries: the worker
 // owns retries, Retry-After and giving up, and reads what happened from
 // the error (delivery.RateLimited, delivery.Scoped, delivery.Terminal).
 //

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // testNonce is 24 hex characters, as delivery.Delivery.Nonce makes them.
@@ -28,7 +29,7 @@ func posterAgainst(t *testing.T, f *fakeDiscord) (*Adapter, *Poster) {
 }
 
 func digestAnswer() *knowledge.Answer {
-	return knowledge.RenderDigest(testDigest(), knowledge.FormatCompact)
+	return digest.RenderDigest(testDigest(), digest.FormatCompact)
 }
 
 // TestPosterPostsOnceWithNonce posts a digest: the body carries the nonce,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // Pauser pauses a channel's digest subscription when Slack says the
@@ -12,13 +13,13 @@ import (
 // store.SubscriptionStore (db.Subscriptions()) implements it. An ENOTFOUND
 // error means the channel has no subscription.
 type Pauser interface {
-	PauseSubscription(ctx context.Context, ch knowledge.ChannelRef, reason string, at time.Time) error
+	PauseSubscription(ctx context.Context, ch digest.ChannelRef, reason string, at time.Time) error
 }
 
 // subscriptionLister is a Pauser that can also list subscriptions
 // (store.SubscriptionStore can): what pausing a whole workspace needs.
 type subscriptionLister interface {
-	ListSubscriptions(ctx context.Context) ([]knowledge.Subscription, error)
+	ListSubscriptions(ctx context.Context) ([]digest.Subscription, error)
 }
 
 // WithPauser pauses subscriptions through p when a channel is archived or
@@ -79,7 +80,7 @@ func (a *Adapter) onLifecycle(env eventEnvelope, via string) bool {
 				log.Warn().Msg("slack: the event names no channel; nothing paused")
 				return
 			}
-			a.pause(ctx, knowledge.ChannelRef{Platform: Platform, Workspace: env.TeamID, Channel: ev.Channel}, reason, at, ev.Type)
+			a.pause(ctx, digest.ChannelRef{Platform: Platform, Workspace: env.TeamID, Channel: ev.Channel}, reason, at, ev.Type)
 			return
 		}
 		a.pauseWorkspace(ctx, env.TeamID, at, ev.Type)
@@ -100,7 +101,7 @@ func (a *Adapter) botTokenRevoked(bots []string) bool {
 }
 
 // pause pauses ch's subscription; a channel without one is no error.
-func (a *Adapter) pause(ctx context.Context, ch knowledge.ChannelRef, reason string, at time.Time, event string) {
+func (a *Adapter) pause(ctx context.Context, ch digest.ChannelRef, reason string, at time.Time, event string) {
 	err := a.pauser.PauseSubscription(ctx, ch, reason, at)
 	l := a.log.With().Str("event", event).Str("team", ch.Workspace).Str("channel", ch.Channel).Str("reason", reason).Logger()
 	switch {

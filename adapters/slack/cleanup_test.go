@@ -12,6 +12,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -19,9 +20,9 @@ import (
 // subscribe would.
 func subscribe(t *testing.T, db *store.DB, team, channel string) {
 	t.Helper()
-	_, err := db.Subscriptions().SaveSubscription(context.Background(), knowledge.Subscription{
+	_, err := db.Subscriptions().SaveSubscription(context.Background(), digest.Subscription{
 		Platform: Platform, Workspace: team, Channel: channel, CreatedBy: "UADMIN", CreatedAt: time.Now(),
-		Filter: knowledge.Filter{Schedule: knowledge.ScheduleWeekly, Format: knowledge.FormatCompact}})
+		Filter: digest.Filter{Schedule: digest.ScheduleWeekly, Format: digest.FormatCompact}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func subscribe(t *testing.T, db *store.DB, team, channel string) {
 // state is a channel's subscription state and reason, "none" without one.
 func state(t *testing.T, db *store.DB, team, channel string) string {
 	t.Helper()
-	s, err := db.Subscriptions().FindSubscriptionByChannel(context.Background(), knowledge.ChannelRef{Platform: Platform, Workspace: team, Channel: channel})
+	s, err := db.Subscriptions().FindSubscriptionByChannel(context.Background(), digest.ChannelRef{Platform: Platform, Workspace: team, Channel: channel})
 	if knowledge.ErrorCode(err) == knowledge.ENOTFOUND {
 		return "none"
 	}
@@ -151,23 +152,23 @@ func TestUninstallPausesTheWorkspace(t *testing.T) {
 }
 
 // pauseOnly is a Pauser that cannot list: it records the pauses.
-type pauseOnly struct{ refs chan knowledge.ChannelRef }
+type pauseOnly struct{ refs chan digest.ChannelRef }
 
-func (p pauseOnly) PauseSubscription(_ context.Context, ch knowledge.ChannelRef, _ string, _ time.Time) error {
+func (p pauseOnly) PauseSubscription(_ context.Context, ch digest.ChannelRef, _ string, _ time.Time) error {
 	p.refs <- ch
 	return errors.New("disk on fire")
 }
 
 func TestUninstallWithAPauserThatCannotListIsLogged(t *testing.T) {
 	f := newFakeSlack(t, nil)
-	p := pauseOnly{refs: make(chan knowledge.ChannelRef, 4)}
+	p := pauseOnly{refs: make(chan digest.ChannelRef, 4)}
 	a, logs := newCleanupAdapter(t, f, p)
 	serve(a, eventRequest(lifecycleEvent("EvU", "T1", map[string]any{"type": "app_uninstalled"}), 0))
 	waitFor(t, "the warning", func() bool { return strings.Contains(logs.String(), "cannot list its channels") })
 	serve(a, eventRequest(lifecycleEvent("EvA", "T1", map[string]any{"type": "channel_archive", "channel": "C7"}), 0))
 	select {
 	case ref := <-p.refs:
-		if ref != (knowledge.ChannelRef{Platform: Platform, Workspace: "T1", Channel: "C7"}) {
+		if ref != (digest.ChannelRef{Platform: Platform, Workspace: "T1", Channel: "C7"}) {
 			t.Errorf("paused %+v", ref)
 		}
 	case <-time.After(5 * time.Second):

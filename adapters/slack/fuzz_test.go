@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // anyLink is the only <…> sequence an answer may hold: a link the renderer
@@ -85,13 +85,13 @@ func FuzzEventsEndpoint(f *testing.F) {
 		f.Add(s)
 	}
 	_, db := subscriptionEngine(f)
-	filter, err := knowledge.ParseFilter(nil)
+	filter, err := digest.ParseFilter(nil)
 	if err != nil {
 		f.Fatal(err)
 	}
-	ref := knowledge.ChannelRef{Platform: Platform, Workspace: "T1", Channel: "C1"}
-	if _, err := db.Subscriptions().SaveSubscription(context.Background(), knowledge.Subscription{ID: ref.ID(), Platform: Platform,
-		Workspace: "T1", Channel: "C1", Filter: filter, State: knowledge.SubscriptionActive, CreatedAt: time.Now()}); err != nil {
+	ref := digest.ChannelRef{Platform: Platform, Workspace: "T1", Channel: "C1"}
+	if _, err := db.Subscriptions().SaveSubscription(context.Background(), digest.Subscription{ID: ref.ID(), Platform: Platform,
+		Workspace: "T1", Channel: "C1", Filter: filter, State: digest.SubscriptionActive, CreatedAt: time.Now()}); err != nil {
 		f.Fatal(err)
 	}
 	a, _ := newHTTPAdapter(f, &fakeAnswerer{}, WithPauser(db.Subscriptions()))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 )
@@ -40,7 +41,7 @@ func subscriptionEngine(tb testing.TB) (*knowledge.Engine, *store.DB) {
 	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
 		tb.Fatal(err)
 	}
-	svc := knowledge.NewSubscriptions(knowledge.SubscriptionConfig{
+	svc := digest.NewSubscriptions(digest.SubscriptionConfig{
 		Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge(),
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil },
 	})
@@ -96,7 +97,7 @@ func slashAs(t *testing.T, a *Adapter, user, channel, text string) string {
 func subscribed(t *testing.T, db *store.DB, channel string) bool {
 	t.Helper()
 	s, err := db.Subscriptions().FindSubscriptionByChannel(context.Background(),
-		knowledge.ChannelRef{Platform: Platform, Workspace: "T1", Channel: channel})
+		digest.ChannelRef{Platform: Platform, Workspace: "T1", Channel: channel})
 	return err == nil && s != nil && s.Active()
 }
 

@@ -12,8 +12,8 @@ import (
 
 	slackapi "github.com/slack-go/slack"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // digestEventType names the message metadata a digest carries, so that an
@@ -32,8 +32,9 @@ var terminalCodes = map[string]bool{
 }
 
 // Poster posts deprecation digests for the delivery worker
-// (internal/delivery): one chat.postMessage a call, never retried, since
-// Slack has no idempotency key and a retried post can show twice. The
+// (knowledge/digest/delivery): one chat.postMessage a call, never
+// retried, since Slack has no idempotency key and a retried post can show
+// twice. The
 // worker owns retries, Retry-After and giving up, and reads what happened
 // from the error (delivery.RateLimited, delivery.Scoped, delivery.Terminal).
 //

@@ -17,8 +17,9 @@ import (
 	"github.com/slack-go/slack/slacktest"
 
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // fakePostAPI is a Slack Web API whose chat.postMessage answers as the
@@ -253,7 +254,7 @@ func TestPosterNeedsABotToken(t *testing.T) {
 }
 
 // TestPosterFitsAndSplitDigestsFit: a small digest fits whole; a huge one
-// does not, and knowledge.SplitAnswer cuts it into parts that each fit,
+// does not, and digest.SplitAnswer cuts it into parts that each fit,
 // draw every notice once, and are within Slack's limits.
 func TestPosterFitsAndSplitDigestsFit(t *testing.T) {
 	p := &Poster{}
@@ -265,7 +266,7 @@ func TestPosterFitsAndSplitDigestsFit(t *testing.T) {
 	if p.Fits(huge) {
 		t.Error("a 400-notice digest fits one message")
 	}
-	parts := knowledge.SplitAnswer(huge, p.Fits)
+	parts := digest.SplitAnswer(huge, p.Fits)
 	if len(parts) < 2 {
 		t.Fatalf("%d parts", len(parts))
 	}

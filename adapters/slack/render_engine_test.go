@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
@@ -64,7 +65,7 @@ func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
 	if err := db.Knowledge().ReplaceKnowledge(ctx, knowledge.Compile(&c)); err != nil {
 		t.Fatal(err)
 	}
-	svc := knowledge.NewSubscriptions(knowledge.SubscriptionConfig{
+	svc := digest.NewSubscriptions(digest.SubscriptionConfig{
 		Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge(),
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil },
 		Now:       func() time.Time { return time.Date(2030, 10, 7, 9, 0, 0, 0, time.UTC) },
@@ -86,16 +87,16 @@ func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
 		"engine_deprecations":        ask.Ask(ctx, "1.42 deprecations", from),
 		"engine_supported":           ask.Ask(ctx, "supported", from),
 	}
-	set, err := knowledge.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
+	set, err := digest.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{knowledge.FormatCompact, knowledge.FormatFull} {
-		d, _, ok := knowledge.BuildDigest(set, knowledge.Filter{Schedule: knowledge.ScheduleWeekly, Format: format}, knowledge.Seen{}, knowledge.ScheduleWeekly)
+	for _, format := range []string{digest.FormatCompact, digest.FormatFull} {
+		d, _, ok := digest.BuildDigest(set, digest.Filter{Schedule: digest.ScheduleWeekly, Format: format}, digest.Seen{}, digest.ScheduleWeekly)
 		if !ok {
 			t.Fatal("the corpus gives no digest")
 		}
-		out["engine_digest_"+format] = knowledge.RenderDigest(&d, format)
+		out["engine_digest_"+format] = digest.RenderDigest(&d, format)
 	}
 	return out
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store/storetest"
 )
 
@@ -238,7 +239,7 @@ func TestReplayedSubscribeRefused(t *testing.T) {
 	if w.Code != 200 || !strings.Contains(w.Body.String(), "Subscribed") {
 		t.Fatalf("subscribe = %d %s", w.Code, w.Body.String())
 	}
-	ref := knowledge.ChannelRef{Platform: Platform, Workspace: "T1", Channel: "C7"}
+	ref := digest.ChannelRef{Platform: Platform, Workspace: "T1", Channel: "C7"}
 	before, err := db.Subscriptions().FindSubscriptionByChannel(context.Background(), ref)
 	if err != nil || before == nil || !before.Active() {
 		t.Fatalf("after subscribe: %+v, %v", before, err)

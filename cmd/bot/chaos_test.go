@@ -18,6 +18,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/etcdtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store/etcdstore"
 )
 
@@ -97,15 +98,15 @@ func chaosRun(t *testing.T, mode string) {
 	}
 	defer shared.Close()
 	c.cli = shared.Client()
-	var subs []knowledge.ChannelRef
+	var subs []digest.ChannelRef
 	for i := range 60 {
-		subs = append(subs, knowledge.ChannelRef{Platform: "slack", Workspace: fmt.Sprintf("T%d", 1+i%6), Channel: fmt.Sprintf("C%08d", i)},
-			knowledge.ChannelRef{Platform: "discord", Workspace: "700000000000000001", Channel: strconv.Itoa(900000000000000000 + i)})
+		subs = append(subs, digest.ChannelRef{Platform: "slack", Workspace: fmt.Sprintf("T%d", 1+i%6), Channel: fmt.Sprintf("C%08d", i)},
+			digest.ChannelRef{Platform: "discord", Workspace: "700000000000000001", Channel: strconv.Itoa(900000000000000000 + i)})
 	}
 	from := knowledge.MustVersion("1.35")
 	for _, ch := range subs {
-		_, err := shared.SaveSubscription(ctx, knowledge.Subscription{Platform: ch.Platform, Workspace: ch.Workspace, Channel: ch.Channel,
-			CreatedBy: "UADMIN", CreatedAt: time.Now(), Filter: knowledge.Filter{From: from, Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact}})
+		_, err := shared.SaveSubscription(ctx, digest.Subscription{Platform: ch.Platform, Workspace: ch.Workspace, Channel: ch.Channel,
+			CreatedBy: "UADMIN", CreatedAt: time.Now(), Filter: digest.Filter{From: from, Schedule: digest.ScheduleRelease, Format: digest.FormatCompact}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,14 +140,14 @@ func chaosRun(t *testing.T, mode string) {
 		c.start(victim)
 	}
 
-	var ds []knowledge.Delivery
+	var ds []digest.Delivery
 	waitUntil(t, 120*time.Second, func() bool {
 		ds, err = shared.ListDeliveries(ctx)
 		if err != nil || len(ds) < len(subs) {
 			return false
 		}
 		for _, d := range ds {
-			if d.State != knowledge.DeliverySent && d.State != knowledge.DeliveryDead {
+			if d.State != digest.DeliverySent && d.State != digest.DeliveryDead {
 				return false
 			}
 		}
@@ -160,7 +161,7 @@ func chaosRun(t *testing.T, mode string) {
 	shown := fake.snapshot()
 	expected, delivered, doubled, inDoubt := 0, 0, 0, 0
 	for _, d := range ds {
-		if d.State != knowledge.DeliverySent {
+		if d.State != digest.DeliverySent {
 			t.Errorf("delivery %s is %s (%s), want sent", d.Key, d.State, d.Reason)
 			continue
 		}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kepbot/kepbot/internal/delivery"
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -59,7 +59,7 @@ func runDigest(ctx context.Context, io stdio, args []string) int {
 	}
 	state := ""
 	if !sub.Active() {
-		state = "; paused: " + knowledge.PauseReasonText(sub.PausedReason)
+		state = "; paused: " + digest.PauseReasonText(sub.PausedReason)
 	}
 	if !ok {
 		fmt.Fprintf(io.out, "Nothing new for %s (%s%s): its next digest would be empty.\n", ref.ID(), sub.Filter, state)
@@ -68,7 +68,7 @@ func runDigest(ctx context.Context, io stdio, args []string) int {
 	if !*asJSON {
 		fmt.Fprintf(io.out, "Preview of the digest for %s (%s%s); not sent.\n\n", ref.ID(), sub.Filter, state)
 	}
-	if err := printAnswer(io.out, knowledge.RenderDigest(&d, sub.Filter.Format), *asJSON); err != nil {
+	if err := printAnswer(io.out, digest.RenderDigest(&d, sub.Filter.Format), *asJSON); err != nil {
 		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
 		return exitFailure
 	}
@@ -77,13 +77,13 @@ func runDigest(ctx context.Context, io stdio, args []string) int {
 
 // findChannel finds the one subscribed channel that id (a channel ID or
 // platform/workspace/channel) and platform name.
-func findChannel(ctx context.Context, io stdio, db *store.DB, id, platform string) (knowledge.ChannelRef, int) {
+func findChannel(ctx context.Context, io stdio, db *store.DB, id, platform string) (digest.ChannelRef, int) {
 	subs, err := db.Subscriptions().ListSubscriptions(ctx)
 	if err != nil {
 		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
-		return knowledge.ChannelRef{}, exitFailure
+		return digest.ChannelRef{}, exitFailure
 	}
-	var found []knowledge.ChannelRef
+	var found []digest.ChannelRef
 	for i := range subs {
 		ref := subs[i].Ref()
 		if (ref.Channel == id || ref.ID() == id) && (platform == "" || ref.Platform == platform) {
@@ -93,7 +93,7 @@ func findChannel(ctx context.Context, io stdio, db *store.DB, id, platform strin
 	switch len(found) {
 	case 0:
 		fmt.Fprintf(io.err, "bot digest preview: no subscription for channel %q; subscribe it with `subscribe deprecations` in that channel.\n", id)
-		return knowledge.ChannelRef{}, exitNotFound
+		return digest.ChannelRef{}, exitNotFound
 	case 1:
 		return found[0], exitOK
 	}
@@ -103,5 +103,5 @@ func findChannel(ctx context.Context, io stdio, db *store.DB, id, platform strin
 	}
 	fmt.Fprintf(io.err, "bot digest preview: %d subscriptions have channel %q (%s); say which with --platform or --channel platform/workspace/channel.\n",
 		len(found), id, strings.Join(ids, ", "))
-	return knowledge.ChannelRef{}, exitBadInput
+	return digest.ChannelRef{}, exitBadInput
 }

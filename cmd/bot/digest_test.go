@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -34,11 +35,11 @@ func digestDB(t *testing.T) string {
 	if err := db.Knowledge().ReplaceKnowledge(ctx, k); err != nil {
 		t.Fatal(err)
 	}
-	subs := []knowledge.Subscription{
-		{Platform: "slack", Workspace: "T1", Channel: "C1", Filter: knowledge.Filter{Schedule: "release", Format: "compact"}},
-		{Platform: "slack", Workspace: "T1", Channel: "C2", Filter: knowledge.Filter{From: v("1.41"), Schedule: "weekly", Format: "full"}},
-		{Platform: "slack", Workspace: "T1", Channel: "C3", Filter: knowledge.Filter{Schedule: "release", Format: "compact"}},
-		{Platform: "discord", Workspace: "G1", Channel: "C3", Filter: knowledge.Filter{Schedule: "release", Format: "compact"}, Seen: knowledge.Seen{Through: 1 << 40}},
+	subs := []digest.Subscription{
+		{Platform: "slack", Workspace: "T1", Channel: "C1", Filter: digest.Filter{Schedule: "release", Format: "compact"}},
+		{Platform: "slack", Workspace: "T1", Channel: "C2", Filter: digest.Filter{From: v("1.41"), Schedule: "weekly", Format: "full"}},
+		{Platform: "slack", Workspace: "T1", Channel: "C3", Filter: digest.Filter{Schedule: "release", Format: "compact"}},
+		{Platform: "discord", Workspace: "G1", Channel: "C3", Filter: digest.Filter{Schedule: "release", Format: "compact"}, Seen: digest.Seen{Through: 1 << 40}},
 	}
 	for _, s := range subs {
 		if _, err := db.Subscriptions().SaveSubscription(ctx, s); err != nil {

@@ -10,9 +10,10 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -29,9 +30,9 @@ import (
 // leader's term, over its fenced store).
 type digests struct {
 	shared store.Shared
-	kb     knowledge.NoticeSource // the local knowledge the digests are built from
+	kb     digest.NoticeSource // the local knowledge the digests are built from
 	logger zerolog.Logger
-	subs   *knowledge.Subscriptions
+	subs   *digest.Subscriptions
 
 	trig    *delivery.Trigger
 	sched   *delivery.Scheduler // for NextRun; runs only in start
@@ -46,14 +47,14 @@ type digests struct {
 // from the local knowledge kb. Call it only when some platform can post (a
 // Slack or Discord bot token is set): without one, subscriptions stay
 // unavailable, since nothing could deliver them.
-func newDigests(shared store.Shared, kb knowledge.NoticeSource, logger zerolog.Logger) *digests {
+func newDigests(shared store.Shared, kb digest.NoticeSource, logger zerolog.Logger) *digests {
 	d := &digests{shared: shared, kb: kb, logger: logger}
-	d.subs = knowledge.NewSubscriptions(knowledge.SubscriptionConfig{
+	d.subs = digest.NewSubscriptions(digest.SubscriptionConfig{
 		Store: shared, Ledger: shared, Knowledge: kb,
 		// The adapter asked the platform (Slack users.info, Discord
 		// permissions) and put the answer in the question's origin.
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil },
-		Subscribed: func(ctx context.Context, s knowledge.Subscription) {
+		Subscribed: func(ctx context.Context, s digest.Subscription) {
 			if d.trig == nil {
 				return
 			}

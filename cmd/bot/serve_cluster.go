@@ -12,9 +12,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
 	"github.com/kepbot/kepbot/store/etcdstore"
@@ -199,7 +200,7 @@ func (r *replica) sendDigests(ctx context.Context, t cluster.Term, fenced *etcds
 		if ctx.Err() == nil {
 			r.log.Error().Err(err).Msg("recover the deliveries in doubt; the worker tries again")
 		}
-		back = knowledge.Recovered{}
+		back = digest.Recovered{}
 	}
 	// A previous leader may have taken deliveries back in doubt and died
 	// before posting them again: they are pending now, and still in doubt.

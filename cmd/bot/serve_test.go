@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -150,7 +150,7 @@ func TestServeDeliversDigestToSubscribedChannel(t *testing.T) {
 		t.Fatalf("the database was not closed, or not kept: %v", err)
 	}
 	defer db.Close()
-	sub, err := db.Subscriptions().FindSubscriptionByChannel(context.Background(), knowledge.ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C0123ABCD"})
+	sub, err := db.Subscriptions().FindSubscriptionByChannel(context.Background(), digest.ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C0123ABCD"})
 	if err != nil || !sub.Active() || sub.CreatedBy != "UADMIN" {
 		t.Errorf("after the stop the subscription is %+v, %v; want it active, created by UADMIN", sub, err)
 	}

@@ -17,6 +17,12 @@
 // KEPSource, which *knowledge.Engine is (Engine.KEPs: its catalog, so the
 // names follow the knowledge as it is replaced).
 //
+// Subscribe filters (sig:, from:, schedule:, format:) are checked by
+// knowledge/digest's ParseFilter, so this package imports that one too
+// (knowledge/digest imports neither this package nor anything beyond
+// knowledge). The filters' order, which Canonical writes, stays in
+// knowledge as FilterKeys.
+//
 // Question.Canonical, which writes a question as the grammar reads it, is a
 // method of the noun and stays in knowledge; Parse reads every canonical
 // form back to the same question, and the tests hold it to that. Help (the

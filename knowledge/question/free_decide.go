@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // decide turns a reading into the question it asks, or into an error
@@ -91,7 +92,7 @@ func (r *reading) subscribe(q knowledge.Question) (knowledge.Question, *knowledg
 		if len(r.versions) == 1 {
 			q.Filters["from"] = r.versions[0].String()
 		}
-		if _, err := knowledge.ParseFilter(q.Filters); err != nil {
+		if _, err := digest.ParseFilter(q.Filters); err != nil {
 			return q, r.unsure(knowledge.ErrorMessage(err), []string{"subscribe deprecations"})
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // The forms of the grammar that take arguments: help TOPIC, gate NAME,
@@ -177,7 +178,7 @@ func parseSubscribe(args []string) (knowledge.Question, error) {
 }
 
 // parseFilters reads key:value filters ("sig: network" and "sig=network"
-// too): the syntax here, each value by knowledge.ParseFilter. It returns
+// too): the syntax here, each value by digest.ParseFilter. It returns
 // the filters given, their values normalised (sig without "sig-", from as
 // 1.29, lower case), and fails naming the filter and what it allows.
 func parseFilters(args []string) (map[string]string, error) {
@@ -213,7 +214,7 @@ func parseFilters(args []string) (map[string]string, error) {
 		}
 		given[k] = v
 	}
-	f, err := knowledge.ParseFilter(given)
+	f, err := digest.ParseFilter(given)
 	if err != nil {
 		return nil, err
 	}

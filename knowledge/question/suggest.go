@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // commandWords are the words that start a question.
@@ -65,7 +66,7 @@ func suggestQuestions(s string) []string {
 			for _, c := range knowledge.Closest(k, knowledge.FilterKeys()) {
 				try(replace(toks, i, c.Word+":"+v), c.Dist)
 			}
-			for _, c := range knowledge.Closest(v, knowledge.FilterChoices(k)) {
+			for _, c := range knowledge.Closest(v, digest.FilterChoices(k)) {
 				try(replace(toks, i, k+":"+c.Word), c.Dist)
 			}
 			continue

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/internal/etcdtest"
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -31,8 +31,8 @@ func BenchmarkSaveSubscription(b *testing.B) {
 			ctx := context.Background()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
-				_, err := s.SaveSubscription(ctx, knowledge.Subscription{Platform: "slack", Workspace: "T1", Channel: fmt.Sprintf("C%07d", i%500),
-					Filter: knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact}})
+				_, err := s.SaveSubscription(ctx, digest.Subscription{Platform: "slack", Workspace: "T1", Channel: fmt.Sprintf("C%07d", i%500),
+					Filter: digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact}})
 				if err != nil {
 					b.Fatal(err)
 				}

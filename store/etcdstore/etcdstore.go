@@ -28,6 +28,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -183,7 +184,7 @@ func (s *Store) kCorpusGen(g uint64) string {
 
 // kDue is a pending delivery's entry in its platform's due index: its
 // next attempt as 16 hex digits of Unix nanoseconds, so keys sort by time.
-func (s *Store) kDue(dv *knowledge.Delivery) string {
+func (s *Store) kDue(dv *digest.Delivery) string {
 	return s.kDuePrefix(dv.Platform) + timeHex(dv.NextAttempt) + "/" + dv.Key
 }
 

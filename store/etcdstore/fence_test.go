@@ -12,6 +12,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/etcdtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 	"github.com/kepbot/kepbot/store/etcdstore"
 )
@@ -42,18 +43,18 @@ func TestFencedWritesEndWithLeadership(t *testing.T) {
 	s := openStore(t, etcdtest.New(t))
 	fence, lease := leaderKey(t, s.Client(), s.Prefix()+"election/r1")
 	lead := s.Fenced(fence)
-	ref := knowledge.ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C1"}
-	sub, err := s.SaveSubscription(ctx, knowledge.Subscription{Platform: "slack", Workspace: "T1", Channel: "C1",
-		Filter: knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact}})
+	ref := digest.ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C1"}
+	sub, err := s.SaveSubscription(ctx, digest.Subscription{Platform: "slack", Workspace: "T1", Channel: "C1",
+		Filter: digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dv := knowledge.Delivery{Key: knowledge.DeliveryKey(ref, "d1"), DigestID: "d1", Subscription: sub.ID, Platform: "slack",
+	dv := digest.Delivery{Key: digest.DeliveryKey(ref, "d1"), DigestID: "d1", Subscription: sub.ID, Platform: "slack",
 		Workspace: "T1", Channel: "C1", Format: "compact", BasedOn: sub.Rev, CreatedAt: now, NextAttempt: now}
-	if _, err := s.EnqueueDigest(ctx, knowledge.Digest{ID: "d1"}, []knowledge.Delivery{dv}); err != nil {
+	if _, err := s.EnqueueDigest(ctx, digest.Digest{ID: "d1"}, []digest.Delivery{dv}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := lead.ClaimDue(ctx, "slack", now, 1, knowledge.ClaimFilter{})
+	got, err := lead.ClaimDue(ctx, "slack", now, 1, digest.ClaimFilter{})
 	if err != nil || len(got) != 1 {
 		t.Fatalf("the leader's claim = %+v, %v", got, err)
 	}
@@ -75,11 +76,11 @@ func TestFencedWritesEndWithLeadership(t *testing.T) {
 	if _, err := lead.Publish(ctx, []byte("x"), nil); !errors.Is(err, etcdstore.ErrNotLeader) {
 		t.Errorf("a deposed leader publishing: %v", err)
 	}
-	if d, _ := s.FindDelivery(ctx, dv.Key); d.State != knowledge.DeliverySending {
+	if d, _ := s.FindDelivery(ctx, dv.Key); d.State != digest.DeliverySending {
 		t.Errorf("the delivery is %s; the refused write must change nothing", d.State)
 	}
-	if _, err := lead.SaveSubscription(ctx, knowledge.Subscription{Platform: "slack", Workspace: "T1", Channel: "C2",
-		Filter: knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact}}); err != nil {
+	if _, err := lead.SaveSubscription(ctx, digest.Subscription{Platform: "slack", Workspace: "T1", Channel: "C2",
+		Filter: digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact}}); err != nil {
 		t.Errorf("a subscription through a deposed leader's store: %v; subscriptions are any replica's", err)
 	}
 	// The next leader finds the delivery in doubt.
@@ -104,8 +105,8 @@ func TestUnreachableEtcd(t *testing.T) {
 	defer s.Close()
 	srv.Close()
 	start := time.Now()
-	_, err = s.SaveSubscription(context.Background(), knowledge.Subscription{Platform: "slack", Workspace: "T1", Channel: "C1",
-		Filter: knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact}})
+	_, err = s.SaveSubscription(context.Background(), digest.Subscription{Platform: "slack", Workspace: "T1", Channel: "C1",
+		Filter: digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact}})
 	if !errors.Is(err, etcdstore.ErrUnavailable) {
 		t.Fatalf("save with etcd gone: %v, want ErrUnavailable", err)
 	}

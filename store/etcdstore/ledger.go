@@ -9,7 +9,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -26,18 +26,18 @@ import (
 // number: the transaction compares every shard it rewrites and the counter.
 const ledgerShards = 64
 
-// ObserveNotices numbers each identity as knowledge.NoticeLedger says,
+// ObserveNotices numbers each identity as digest.NoticeLedger says,
 // exactly as the bbolt store does: the smallest sequence any of its
 // aliases or legacy keys (and, before the ledger first numbered by aliases,
 // its LegacyAtUpgrade keys) holds, else the next one; aliases not recorded
 // yet are recorded with it. When every alias is recorded it only reads.
-func (s *Store) ObserveNotices(ctx context.Context, ids []knowledge.NoticeIdentity) ([]knowledge.NoticeSeq, error) {
+func (s *Store) ObserveNotices(ctx context.Context, ids []digest.NoticeIdentity) ([]digest.NoticeSeq, error) {
 	for range maxAttempts {
 		l, err := s.readLedger(ctx)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]knowledge.NoticeSeq, len(ids))
+		out := make([]digest.NoticeSeq, len(ids))
 		upgrade := !l.aliases
 		for i, id := range ids {
 			out[i] = l.observe(id, upgrade)
@@ -139,20 +139,20 @@ func (l *ledger) put(alias string, n uint64) {
 }
 
 // lookup returns the span of sequences keys hold and how many hold none.
-func (l *ledger) lookup(keys []string) (seq knowledge.NoticeSeq, missing int) {
+func (l *ledger) lookup(keys []string) (seq digest.NoticeSeq, missing int) {
 	for _, k := range keys {
 		n, ok := l.get(k)
 		if !ok {
 			missing++
 			continue
 		}
-		seq = seq.Join(knowledge.NoticeSeq{First: n, Last: n})
+		seq = seq.Join(digest.NoticeSeq{First: n, Last: n})
 	}
 	return seq, missing
 }
 
 // observe numbers one identity and records its aliases not recorded yet.
-func (l *ledger) observe(id knowledge.NoticeIdentity, upgrade bool) knowledge.NoticeSeq {
+func (l *ledger) observe(id digest.NoticeIdentity, upgrade bool) digest.NoticeSeq {
 	seq, missing := l.lookup(id.Aliases)
 	old, _ := l.lookup(id.Legacy)
 	seq = seq.Join(old)
@@ -165,7 +165,7 @@ func (l *ledger) observe(id knowledge.NoticeIdentity, upgrade bool) knowledge.No
 	}
 	if seq.First == 0 {
 		l.seq++
-		seq = knowledge.NoticeSeq{First: l.seq, Last: l.seq}
+		seq = digest.NoticeSeq{First: l.seq, Last: l.seq}
 	}
 	for _, a := range id.Aliases {
 		if _, ok := l.get(a); !ok {

@@ -10,6 +10,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // claimPage is how many due index entries ClaimDue reads at a time.
@@ -24,17 +25,17 @@ const claimPage = 64
 // candidate meanwhile it fails (the worker frees what Accept reserved and
 // claims again); through a fenced Store that lost leadership it fails with
 // ErrNotLeader.
-func (s *Store) ClaimDue(ctx context.Context, platform string, now time.Time, limit int, f knowledge.ClaimFilter) ([]knowledge.Delivery, error) {
+func (s *Store) ClaimDue(ctx context.Context, platform string, now time.Time, limit int, f digest.ClaimFilter) ([]digest.Delivery, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
 	prefix := s.kDuePrefix(platform)
 	end := prefix + timeHex(now.Add(time.Nanosecond))
 	from := prefix
-	var out []knowledge.Delivery
+	var out []digest.Delivery
 	var cmps []clientv3.Cmp
 	var ops []clientv3.Op
-	subs := map[string]*knowledge.Subscription{}
+	subs := map[string]*digest.Subscription{}
 	for len(out) < limit && len(ops) < 96 {
 		rctx, cancel := s.ctx(ctx)
 		page, err := s.c.Get(rctx, from, clientv3.WithRange(end), clientv3.WithLimit(claimPage), clientv3.WithKeysOnly())
@@ -51,14 +52,14 @@ func (s *Store) ClaimDue(ctx context.Context, platform string, now time.Time, li
 			if !ok {
 				continue
 			}
-			if ref, ok := knowledge.ParseDeliveryKey(key); ok && f.Ready != nil && !f.Ready(ref) {
+			if ref, ok := digest.ParseDeliveryKey(key); ok && f.Ready != nil && !f.Ready(ref) {
 				continue
 			}
 			dv, rev, err := s.delivery(ctx, key)
 			if err != nil {
 				return nil, err
 			}
-			if dv == nil || dv.State != knowledge.DeliveryPending || s.kDue(dv) != ik {
+			if dv == nil || dv.State != digest.DeliveryPending || s.kDue(dv) != ik {
 				ops = append(ops, clientv3.OpDelete(ik)) // a stale index entry
 				continue
 			}
@@ -76,7 +77,7 @@ func (s *Store) ClaimDue(ctx context.Context, platform string, now time.Time, li
 					why = "subscription paused: " + sub.PausedReason
 				}
 				ops = append(ops, clientv3.OpDelete(ik))
-				dv.State, dv.Reason, dv.UpdatedAt = knowledge.DeliveryDead, why, now
+				dv.State, dv.Reason, dv.UpdatedAt = digest.DeliveryDead, why, now
 				ops = append(ops, s.putDelivery(dv)...)
 				continue
 			}
@@ -85,7 +86,7 @@ func (s *Store) ClaimDue(ctx context.Context, platform string, now time.Time, li
 				continue
 			}
 			ops = append(ops, clientv3.OpDelete(ik))
-			dv.State, dv.Attempts, dv.UpdatedAt, dv.ClaimedAfter = knowledge.DeliverySending, dv.Attempts+1, now, ""
+			dv.State, dv.Attempts, dv.UpdatedAt, dv.ClaimedAfter = digest.DeliverySending, dv.Attempts+1, now, ""
 			if f.InTurn && len(out) > 0 {
 				dv.ClaimedAfter = out[len(out)-1].Key
 			}
@@ -114,8 +115,8 @@ func (s *Store) ClaimDue(ctx context.Context, platform string, now time.Time, li
 // messageID: sent after the last part (the subscription's LastDeliveredAt
 // is now), else pending again at next. It fails with EBADINPUT unless the
 // delivery is sending that part.
-func (s *Store) MarkPartSent(ctx context.Context, key string, part, parts int, messageID string, now, next time.Time) (*knowledge.Delivery, error) {
-	return s.move(ctx, key, knowledge.DeliverySending, now, func(dv *knowledge.Delivery) (knowledge.DeliveryState, []clientv3.Cmp, []clientv3.Op, error) {
+func (s *Store) MarkPartSent(ctx context.Context, key string, part, parts int, messageID string, now, next time.Time) (*digest.Delivery, error) {
+	return s.move(ctx, key, digest.DeliverySending, now, func(dv *digest.Delivery) (digest.DeliveryState, []clientv3.Cmp, []clientv3.Op, error) {
 		if part != dv.PartsSent || part >= parts {
 			return "", nil, nil, knowledge.Errorf(knowledge.EBADINPUT, "Delivery %s is at part %d, not %d of %d.", key, dv.PartsSent, part, parts)
 		}
@@ -123,52 +124,52 @@ func (s *Store) MarkPartSent(ctx context.Context, key string, part, parts int, m
 		dv.MessageIDs = append(dv.MessageIDs, messageID)
 		if dv.PartsSent < parts {
 			dv.NextAttempt = next
-			return knowledge.DeliveryPending, nil, nil, nil
+			return digest.DeliveryPending, nil, nil, nil
 		}
 		dv.SentAt = now
 		sub, rev, err := s.subscription(ctx, dv.Subscription)
 		if err != nil || sub == nil {
-			return knowledge.DeliverySent, nil, nil, err
+			return digest.DeliverySent, nil, nil, err
 		}
 		sub.LastDeliveredAt = now // not a change of what it asked for: Rev stays
-		return knowledge.DeliverySent, []clientv3.Cmp{unchanged(s.kSub(sub.ID), rev)}, []clientv3.Op{putJSON(s.kSub(sub.ID), sub)}, nil
+		return digest.DeliverySent, []clientv3.Cmp{unchanged(s.kSub(sub.ID), rev)}, []clientv3.Op{putJSON(s.kSub(sub.ID), sub)}, nil
 	})
 }
 
 // MarkRetry moves a sending delivery back to pending at next, recording
 // reason; a rate limit does not count as a failure.
-func (s *Store) MarkRetry(ctx context.Context, key string, next time.Time, reason string, rateLimited bool, now time.Time) (*knowledge.Delivery, error) {
-	return s.move(ctx, key, knowledge.DeliverySending, now, func(dv *knowledge.Delivery) (knowledge.DeliveryState, []clientv3.Cmp, []clientv3.Op, error) {
+func (s *Store) MarkRetry(ctx context.Context, key string, next time.Time, reason string, rateLimited bool, now time.Time) (*digest.Delivery, error) {
+	return s.move(ctx, key, digest.DeliverySending, now, func(dv *digest.Delivery) (digest.DeliveryState, []clientv3.Cmp, []clientv3.Op, error) {
 		if !rateLimited {
 			dv.Failures++
 		}
 		dv.Reason, dv.NextAttempt = reason, next
-		return knowledge.DeliveryPending, nil, nil, nil
+		return digest.DeliveryPending, nil, nil, nil
 	})
 }
 
 // MarkDead gives up on a pending or sending delivery; with pause, its
 // subscription is paused with reason and the channel's other pending
 // deliveries die too, in the same transaction.
-func (s *Store) MarkDead(ctx context.Context, key, reason string, pause bool, now time.Time) (*knowledge.Delivery, error) {
-	return s.move(ctx, key, "", now, func(dv *knowledge.Delivery) (knowledge.DeliveryState, []clientv3.Cmp, []clientv3.Op, error) {
-		if dv.State != knowledge.DeliveryPending && dv.State != knowledge.DeliverySending {
+func (s *Store) MarkDead(ctx context.Context, key, reason string, pause bool, now time.Time) (*digest.Delivery, error) {
+	return s.move(ctx, key, "", now, func(dv *digest.Delivery) (digest.DeliveryState, []clientv3.Cmp, []clientv3.Op, error) {
+		if dv.State != digest.DeliveryPending && dv.State != digest.DeliverySending {
 			return "", nil, nil, knowledge.Errorf(knowledge.EBADINPUT, "Delivery %s is %s already.", key, dv.State)
 		}
 		dv.Reason = reason
 		if !pause {
-			return knowledge.DeliveryDead, nil, nil, nil
+			return digest.DeliveryDead, nil, nil, nil
 		}
 		sub, rev, err := s.subscription(ctx, dv.Subscription)
 		if err != nil || sub == nil {
-			return knowledge.DeliveryDead, nil, nil, err
+			return digest.DeliveryDead, nil, nil, err
 		}
 		sub.Pause(reason, now)
 		cmps, ops, err := s.killPending(ctx, dv.Ref(), "subscription paused: "+reason, now, dv.Key)
 		if err != nil {
 			return "", nil, nil, err
 		}
-		return knowledge.DeliveryDead, append(cmps, unchanged(s.kSub(sub.ID), rev)), append(ops, putJSON(s.kSub(sub.ID), sub)), nil
+		return digest.DeliveryDead, append(cmps, unchanged(s.kSub(sub.ID), rev)), append(ops, putJSON(s.kSub(sub.ID), sub)), nil
 	})
 }
 
@@ -176,8 +177,8 @@ func (s *Store) MarkDead(ctx context.Context, key, reason string, pause bool, no
 // fn change it, name its next state and add what else to compare and
 // write, and writes it all in one fenced transaction, reading again when
 // another writer came first.
-func (s *Store) move(ctx context.Context, key string, from knowledge.DeliveryState, now time.Time,
-	fn func(*knowledge.Delivery) (knowledge.DeliveryState, []clientv3.Cmp, []clientv3.Op, error)) (*knowledge.Delivery, error) {
+func (s *Store) move(ctx context.Context, key string, from digest.DeliveryState, now time.Time,
+	fn func(*digest.Delivery) (digest.DeliveryState, []clientv3.Cmp, []clientv3.Op, error)) (*digest.Delivery, error) {
 	for range maxAttempts {
 		dv, rev, err := s.delivery(ctx, key)
 		if err != nil {
@@ -217,8 +218,8 @@ const recoverBatch = 30
 // (NotBegun); every other one may have been under way (InDoubt) and counts
 // in its InDoubt. The leader calls it once it is elected, before its
 // worker claims.
-func (s *Store) Recover(ctx context.Context, now time.Time) (knowledge.Recovered, error) {
-	var out knowledge.Recovered
+func (s *Store) Recover(ctx context.Context, now time.Time) (digest.Recovered, error) {
+	var out digest.Recovered
 	rctx, cancel := s.ctx(ctx)
 	resp, err := s.c.Get(rctx, s.prefix+"outbox/sending/", clientv3.WithPrefix(), clientv3.WithKeysOnly())
 	cancel()
@@ -226,7 +227,7 @@ func (s *Store) Recover(ctx context.Context, now time.Time) (knowledge.Recovered
 		return out, fail(ctx, "recover deliveries", err)
 	}
 	type found struct {
-		dv  *knowledge.Delivery
+		dv  *digest.Delivery
 		rev int64
 		key string // its sending index entry
 	}
@@ -238,9 +239,9 @@ func (s *Store) Recover(ctx context.Context, now time.Time) (knowledge.Recovered
 		key := string(kv.Key[base:])
 		dv, rev, err := s.delivery(ctx, key)
 		if err != nil {
-			return knowledge.Recovered{}, err
+			return digest.Recovered{}, err
 		}
-		if dv == nil || dv.State != knowledge.DeliverySending {
+		if dv == nil || dv.State != digest.DeliverySending {
 			stale = append(stale, string(kv.Key))
 			continue
 		}
@@ -252,7 +253,7 @@ func (s *Store) Recover(ctx context.Context, now time.Time) (knowledge.Recovered
 	for _, k := range stale {
 		ops = append(ops, clientv3.OpDelete(k))
 	}
-	var batch knowledge.Recovered
+	var batch digest.Recovered
 	flush := func() error {
 		if len(ops) == 0 {
 			return nil
@@ -266,7 +267,7 @@ func (s *Store) Recover(ctx context.Context, now time.Time) (knowledge.Recovered
 		}
 		out.InDoubt = append(out.InDoubt, batch.InDoubt...)
 		out.NotBegun = append(out.NotBegun, batch.NotBegun...)
-		cmps, ops, batch = nil, nil, knowledge.Recovered{}
+		cmps, ops, batch = nil, nil, digest.Recovered{}
 		return nil
 	}
 	for _, f := range all {
@@ -282,18 +283,18 @@ func (s *Store) Recover(ctx context.Context, now time.Time) (knowledge.Recovered
 		ops = append(ops, clientv3.OpDelete(f.key), putJSON(s.kDelivery(dv.Key), dv), clientv3.OpPut(s.kDue(dv), ""))
 		if len(cmps) >= recoverBatch {
 			if err := flush(); err != nil {
-				return knowledge.Recovered{}, err
+				return digest.Recovered{}, err
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return knowledge.Recovered{}, err
+		return digest.Recovered{}, err
 	}
 	return out, nil
 }
 
 // FindDigest returns the stored digest id; ENOTFOUND when there is none.
-func (s *Store) FindDigest(ctx context.Context, id string) (*knowledge.Digest, error) {
+func (s *Store) FindDigest(ctx context.Context, id string) (*digest.Digest, error) {
 	raw, _, err := s.get(ctx, "read digest "+id, s.kDigest(id))
 	if err != nil {
 		return nil, err
@@ -301,7 +302,7 @@ func (s *Store) FindDigest(ctx context.Context, id string) (*knowledge.Digest, e
 	if raw == nil {
 		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "There is no digest %s.", id)
 	}
-	var d knowledge.Digest
+	var d digest.Digest
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return nil, fmt.Errorf("digest %s is damaged: %w", id, err)
 	}
@@ -309,7 +310,7 @@ func (s *Store) FindDigest(ctx context.Context, id string) (*knowledge.Digest, e
 }
 
 // FindDelivery returns the delivery key; ENOTFOUND when there is none.
-func (s *Store) FindDelivery(ctx context.Context, key string) (*knowledge.Delivery, error) {
+func (s *Store) FindDelivery(ctx context.Context, key string) (*digest.Delivery, error) {
 	dv, _, err := s.delivery(ctx, key)
 	if err == nil && dv == nil {
 		err = knowledge.Errorf(knowledge.ENOTFOUND, "There is no delivery %s.", key)
@@ -318,8 +319,8 @@ func (s *Store) FindDelivery(ctx context.Context, key string) (*knowledge.Delive
 }
 
 // ListDeliveries returns every delivery, by key.
-func (s *Store) ListDeliveries(ctx context.Context) ([]knowledge.Delivery, error) {
-	return listJSON[knowledge.Delivery](ctx, s, s.prefix+"outbox/d/", "delivery")
+func (s *Store) ListDeliveries(ctx context.Context) ([]digest.Delivery, error) {
+	return listJSON[digest.Delivery](ctx, s, s.prefix+"outbox/d/", "delivery")
 }
 
 // LastRun returns when the schedule name last ran, or the zero time.

@@ -9,13 +9,13 @@ import (
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // The outbox in etcd, under the prefix:
 //
-//	digests/ID                                  JSON knowledge.Digest
-//	outbox/d/DELIVERY-KEY                       JSON knowledge.Delivery
+//	digests/ID                                  JSON digest.Digest
+//	outbox/d/DELIVERY-KEY                       JSON digest.Delivery
 //	outbox/due/PLATFORM/NEXT-ATTEMPT/KEY        "" (pending, soonest first)
 //	outbox/sending/KEY                          "" (a post may be under way)
 //
@@ -34,9 +34,9 @@ const enqueueBatch = 32
 // (which is idempotent) queues them. A delivery whose subscription is gone,
 // paused or past the Rev it was built from is left out (Stale). It fails
 // with EBADINPUT when a delivery does not belong to d.
-func (s *Store) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []knowledge.Delivery) (knowledge.Enqueued, error) {
-	var res knowledge.Enqueued
-	if err := knowledge.CheckEnqueue(d, ds); err != nil {
+func (s *Store) EnqueueDigest(ctx context.Context, d digest.Digest, ds []digest.Delivery) (digest.Enqueued, error) {
+	var res digest.Enqueued
+	if err := digest.CheckEnqueue(d, ds); err != nil {
 		return res, err
 	}
 	raw, err := json.Marshal(d)
@@ -48,7 +48,7 @@ func (s *Store) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []know
 		batch := ds[start:min(len(ds), start+enqueueBatch)]
 		r, err := s.enqueueBatch(ctx, d.ID, string(raw), batch, now)
 		if err != nil {
-			return knowledge.Enqueued{}, fmt.Errorf("enqueue digest %s: %w", d.ID, err)
+			return digest.Enqueued{}, fmt.Errorf("enqueue digest %s: %w", d.ID, err)
 		}
 		res.DigestNew = res.DigestNew || r.DigestNew
 		res.Created += r.Created
@@ -58,9 +58,9 @@ func (s *Store) EnqueueDigest(ctx context.Context, d knowledge.Digest, ds []know
 	return res, nil
 }
 
-func (s *Store) enqueueBatch(ctx context.Context, id, digest string, ds []knowledge.Delivery, now time.Time) (knowledge.Enqueued, error) {
+func (s *Store) enqueueBatch(ctx context.Context, id, encoded string, ds []digest.Delivery, now time.Time) (digest.Enqueued, error) {
 	for range maxAttempts {
-		var res knowledge.Enqueued
+		var res digest.Enqueued
 		reads := make([]clientv3.Op, 0, 2*len(ds))
 		for i := range ds {
 			reads = append(reads, clientv3.OpGet(s.kSub(ds[i].Subscription)), clientv3.OpGet(s.kDelivery(ds[i].Key)))
@@ -74,7 +74,7 @@ func (s *Store) enqueueBatch(ctx context.Context, id, digest string, ds []knowle
 		var cmps []clientv3.Cmp
 		var ops []clientv3.Op
 		for i, dv := range ds {
-			sub, subRev, err := decodeOne[knowledge.Subscription](got.Responses[2*i])
+			sub, subRev, err := decodeOne[digest.Subscription](got.Responses[2*i])
 			if err != nil {
 				return res, err
 			}
@@ -106,7 +106,7 @@ func (s *Store) enqueueBatch(ctx context.Context, id, digest string, ds []knowle
 		if res.Created > 0 { // the digest goes with its first delivery, if absent
 			nested = len(ops)
 			ops = append(ops, clientv3.OpTxn([]clientv3.Cmp{unchanged(s.kDigest(id), 0)},
-				[]clientv3.Op{clientv3.OpPut(s.kDigest(id), digest)}, nil))
+				[]clientv3.Op{clientv3.OpPut(s.kDigest(id), encoded)}, nil))
 		}
 		resp, err := s.txn(ctx, "enqueue", false, cmps, ops)
 		if err != nil {
@@ -119,7 +119,7 @@ func (s *Store) enqueueBatch(ctx context.Context, id, digest string, ds []knowle
 			return res, nil
 		}
 	}
-	return knowledge.Enqueued{}, errConflict
+	return digest.Enqueued{}, errConflict
 }
 
 // decodeOne decodes the single value a get returned, with its revision.
@@ -141,35 +141,35 @@ func putJSON(key string, v any) clientv3.Op {
 }
 
 // putDelivery writes dv and its index entry for its state.
-func (s *Store) putDelivery(dv *knowledge.Delivery) []clientv3.Op {
+func (s *Store) putDelivery(dv *digest.Delivery) []clientv3.Op {
 	ops := []clientv3.Op{putJSON(s.kDelivery(dv.Key), dv)}
 	switch dv.State {
-	case knowledge.DeliveryPending:
+	case digest.DeliveryPending:
 		ops = append(ops, clientv3.OpPut(s.kDue(dv), ""))
-	case knowledge.DeliverySending:
+	case digest.DeliverySending:
 		ops = append(ops, clientv3.OpPut(s.kSending(dv.Key), ""))
 	}
 	return ops
 }
 
 // dropIndex removes the index entry of dv as it was stored.
-func (s *Store) dropIndex(dv *knowledge.Delivery) []clientv3.Op {
+func (s *Store) dropIndex(dv *digest.Delivery) []clientv3.Op {
 	switch dv.State {
-	case knowledge.DeliveryPending:
+	case digest.DeliveryPending:
 		return []clientv3.Op{clientv3.OpDelete(s.kDue(dv))}
-	case knowledge.DeliverySending:
+	case digest.DeliverySending:
 		return []clientv3.Op{clientv3.OpDelete(s.kSending(dv.Key))}
 	}
 	return nil
 }
 
 // delivery reads one delivery and its revision; nil, 0 when absent.
-func (s *Store) delivery(ctx context.Context, key string) (*knowledge.Delivery, int64, error) {
+func (s *Store) delivery(ctx context.Context, key string) (*digest.Delivery, int64, error) {
 	raw, rev, err := s.get(ctx, "read delivery "+key, s.kDelivery(key))
 	if err != nil || raw == nil {
 		return nil, 0, err
 	}
-	var dv knowledge.Delivery
+	var dv digest.Delivery
 	if err := json.Unmarshal(raw, &dv); err != nil {
 		return nil, 0, fmt.Errorf("delivery %q is damaged: %w", key, err)
 	}
@@ -178,7 +178,7 @@ func (s *Store) delivery(ctx context.Context, key string) (*knowledge.Delivery, 
 
 // killPending returns what gives up every pending delivery to ch but skip:
 // a comparison of each one's revision, and its rewrite as dead.
-func (s *Store) killPending(parent context.Context, ch knowledge.ChannelRef, reason string, at time.Time, skip ...string) ([]clientv3.Cmp, []clientv3.Op, error) {
+func (s *Store) killPending(parent context.Context, ch digest.ChannelRef, reason string, at time.Time, skip ...string) ([]clientv3.Cmp, []clientv3.Op, error) {
 	ctx, cancel := s.ctx(parent)
 	defer cancel()
 	resp, err := s.c.Get(ctx, s.kDelivery(ch.ID()+"/"), clientv3.WithPrefix())
@@ -188,16 +188,16 @@ func (s *Store) killPending(parent context.Context, ch knowledge.ChannelRef, rea
 	var cmps []clientv3.Cmp
 	var ops []clientv3.Op
 	for _, kv := range resp.Kvs {
-		var dv knowledge.Delivery
+		var dv digest.Delivery
 		if err := json.Unmarshal(kv.Value, &dv); err != nil {
 			return nil, nil, fmt.Errorf("delivery %q is damaged: %w", kv.Key, err)
 		}
-		if dv.State != knowledge.DeliveryPending || (len(skip) > 0 && dv.Key == skip[0]) {
+		if dv.State != digest.DeliveryPending || (len(skip) > 0 && dv.Key == skip[0]) {
 			continue
 		}
 		cmps = append(cmps, unchanged(string(kv.Key), kv.ModRevision))
 		ops = append(ops, s.dropIndex(&dv)...)
-		dv.State, dv.Reason, dv.UpdatedAt = knowledge.DeliveryDead, reason, at
+		dv.State, dv.Reason, dv.UpdatedAt = digest.DeliveryDead, reason, at
 		ops = append(ops, s.putDelivery(&dv)...)
 	}
 	return cmps, ops, nil

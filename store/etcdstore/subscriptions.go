@@ -9,13 +9,14 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // SaveSubscription creates the channel's subscription or replaces its
 // filter, who, when and Seen, making it active again and keeping its
 // delivery history, as the bbolt store does. It fails with EBADINPUT for
 // what cannot be stored, and with ErrUnavailable when etcd does not answer.
-func (s *Store) SaveSubscription(ctx context.Context, sub knowledge.Subscription) (*knowledge.Subscription, error) {
+func (s *Store) SaveSubscription(ctx context.Context, sub digest.Subscription) (*digest.Subscription, error) {
 	if err := sub.PrepareSave(); err != nil {
 		return nil, err
 	}
@@ -45,8 +46,8 @@ func (s *Store) SaveSubscription(ctx context.Context, sub knowledge.Subscription
 // DeleteSubscription removes the channel's subscription and, in the same
 // transaction, gives up its deliveries not yet posted. It fails with
 // ENOTFOUND when the channel has none.
-func (s *Store) DeleteSubscription(ctx context.Context, ch knowledge.ChannelRef) error {
-	return s.changeSubscription(ctx, "delete subscription "+ch.ID(), ch, func(*knowledge.Subscription) (clientv3.Op, string, time.Time) {
+func (s *Store) DeleteSubscription(ctx context.Context, ch digest.ChannelRef) error {
+	return s.changeSubscription(ctx, "delete subscription "+ch.ID(), ch, func(*digest.Subscription) (clientv3.Op, string, time.Time) {
 		return clientv3.OpDelete(s.kSub(ch.ID())), "unsubscribed", time.Now().UTC()
 	})
 }
@@ -54,8 +55,8 @@ func (s *Store) DeleteSubscription(ctx context.Context, ch knowledge.ChannelRef)
 // PauseSubscription stops digests to the channel, records why, and gives
 // up its deliveries not yet posted, in one transaction. It fails with
 // ENOTFOUND when the channel has no subscription.
-func (s *Store) PauseSubscription(ctx context.Context, ch knowledge.ChannelRef, reason string, at time.Time) error {
-	return s.changeSubscription(ctx, "pause subscription "+ch.ID(), ch, func(sub *knowledge.Subscription) (clientv3.Op, string, time.Time) {
+func (s *Store) PauseSubscription(ctx context.Context, ch digest.ChannelRef, reason string, at time.Time) error {
+	return s.changeSubscription(ctx, "pause subscription "+ch.ID(), ch, func(sub *digest.Subscription) (clientv3.Op, string, time.Time) {
 		sub.Pause(reason, at)
 		raw, _ := json.Marshal(sub) // a decoded subscription always encodes
 		return clientv3.OpPut(s.kSub(ch.ID()), string(raw)), "subscription paused: " + reason, at
@@ -65,8 +66,8 @@ func (s *Store) PauseSubscription(ctx context.Context, ch knowledge.ChannelRef, 
 // changeSubscription rewrites (or deletes) the channel's subscription with
 // the op change returns, and kills its pending deliveries with the reason
 // it gives, in one transaction.
-func (s *Store) changeSubscription(ctx context.Context, what string, ch knowledge.ChannelRef,
-	change func(*knowledge.Subscription) (clientv3.Op, string, time.Time)) error {
+func (s *Store) changeSubscription(ctx context.Context, what string, ch digest.ChannelRef,
+	change func(*digest.Subscription) (clientv3.Op, string, time.Time)) error {
 	for range maxAttempts {
 		sub, rev, err := s.subscription(ctx, ch.ID())
 		if err != nil {
@@ -95,7 +96,7 @@ func (s *Store) changeSubscription(ctx context.Context, what string, ch knowledg
 
 // FindSubscriptionByChannel returns the channel's subscription. It fails
 // with ENOTFOUND when the channel has none.
-func (s *Store) FindSubscriptionByChannel(ctx context.Context, ch knowledge.ChannelRef) (*knowledge.Subscription, error) {
+func (s *Store) FindSubscriptionByChannel(ctx context.Context, ch digest.ChannelRef) (*digest.Subscription, error) {
 	sub, _, err := s.subscription(ctx, ch.ID())
 	if err == nil && sub == nil {
 		err = knowledge.Errorf(knowledge.ENOTFOUND, "This channel has no subscription.")
@@ -104,17 +105,17 @@ func (s *Store) FindSubscriptionByChannel(ctx context.Context, ch knowledge.Chan
 }
 
 // ListSubscriptions returns every subscription, by channel ID.
-func (s *Store) ListSubscriptions(ctx context.Context) ([]knowledge.Subscription, error) {
-	return listJSON[knowledge.Subscription](ctx, s, s.prefix+"subscriptions/", "subscription")
+func (s *Store) ListSubscriptions(ctx context.Context) ([]digest.Subscription, error) {
+	return listJSON[digest.Subscription](ctx, s, s.prefix+"subscriptions/", "subscription")
 }
 
 // subscription reads one subscription and its revision; nil, 0 when absent.
-func (s *Store) subscription(ctx context.Context, id string) (*knowledge.Subscription, int64, error) {
+func (s *Store) subscription(ctx context.Context, id string) (*digest.Subscription, int64, error) {
 	raw, rev, err := s.get(ctx, "read subscription "+id, s.kSub(id))
 	if err != nil || raw == nil {
 		return nil, 0, err
 	}
-	var sub knowledge.Subscription
+	var sub digest.Subscription
 	if err := json.Unmarshal(raw, &sub); err != nil {
 		return nil, 0, fmt.Errorf("subscription %q is damaged: %w", id, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -19,26 +20,26 @@ func testDeadAndPaused(t *testing.T, s store.Shared) {
 	ctx := context.Background()
 	a, b, c := channel("slack", "T1", "A"), channel("slack", "T1", "B"), channel("slack", "T1", "C")
 	subs := subscribe(t, s, a, b, c)
-	if _, err := s.EnqueueDigest(ctx, digest("d1"), []knowledge.Delivery{deliveryFor(subs[0], "d1", now, 1)}); err != nil {
+	if _, err := s.EnqueueDigest(ctx, testDigest("d1"), []digest.Delivery{deliveryFor(subs[0], "d1", now, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	sa := find(t, s, a)
-	if _, err := s.EnqueueDigest(ctx, digest("d2"), []knowledge.Delivery{deliveryFor(sa, "d2", now.Add(time.Hour), 2),
+	if _, err := s.EnqueueDigest(ctx, testDigest("d2"), []digest.Delivery{deliveryFor(sa, "d2", now.Add(time.Hour), 2),
 		deliveryFor(subs[1], "d2", now, 2), deliveryFor(subs[2], "d2", now, 2)}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.ClaimDue(ctx, "slack", now, 1, knowledge.ClaimFilter{Ready: func(ch knowledge.ChannelRef) bool { return ch.Channel == "A" }})
+	got, err := s.ClaimDue(ctx, "slack", now, 1, digest.ClaimFilter{Ready: func(ch digest.ChannelRef) bool { return ch.Channel == "A" }})
 	if err != nil || len(got) != 1 {
 		t.Fatalf("claim = %+v, %v", got, err)
 	}
 	dv, err := s.MarkDead(ctx, got[0].Key, "channel_not_found", true, now)
-	if err != nil || dv.State != knowledge.DeliveryDead || dv.Reason != "channel_not_found" {
+	if err != nil || dv.State != digest.DeliveryDead || dv.Reason != "channel_not_found" {
 		t.Fatalf("MarkDead = %+v, %v", dv, err)
 	}
-	if sub := find(t, s, a); sub.State != knowledge.SubscriptionPaused || sub.PausedReason != "channel_not_found" {
+	if sub := find(t, s, a); sub.State != digest.SubscriptionPaused || sub.PausedReason != "channel_not_found" {
 		t.Errorf("subscription after a terminal failure: %+v", sub)
 	}
-	if d := delivery(t, s, knowledge.DeliveryKey(a, "d2")); d.State != knowledge.DeliveryDead {
+	if d := delivery(t, s, digest.DeliveryKey(a, "d2")); d.State != digest.DeliveryDead {
 		t.Errorf("the channel's other delivery is %s, want dead", d.State)
 	}
 	_, err = s.MarkDead(ctx, got[0].Key, "again", false, now)
@@ -48,17 +49,17 @@ func testDeadAndPaused(t *testing.T, s store.Shared) {
 	if err := s.DeleteSubscription(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	if d := delivery(t, s, knowledge.DeliveryKey(b, "d2")); d.State != knowledge.DeliveryDead || d.Reason != "unsubscribed" {
+	if d := delivery(t, s, digest.DeliveryKey(b, "d2")); d.State != digest.DeliveryDead || d.Reason != "unsubscribed" {
 		t.Errorf("unsubscribed channel's delivery: %s %q", d.State, d.Reason)
 	}
 	// C paused by an adapter (channel archived): its delivery dies on claim at the latest.
 	if err := s.PauseSubscription(ctx, c, "is_archived", now); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.ClaimDue(ctx, "slack", now.Add(2*time.Hour), 10, knowledge.ClaimFilter{}); err != nil || len(got) != 0 {
+	if got, err := s.ClaimDue(ctx, "slack", now.Add(2*time.Hour), 10, digest.ClaimFilter{}); err != nil || len(got) != 0 {
 		t.Errorf("claimed %+v, %v; every channel is gone", got, err)
 	}
-	if d := delivery(t, s, knowledge.DeliveryKey(c, "d2")); d.State != knowledge.DeliveryDead {
+	if d := delivery(t, s, digest.DeliveryKey(c, "d2")); d.State != digest.DeliveryDead {
 		t.Errorf("paused channel's delivery is %s", d.State)
 	}
 }
@@ -69,15 +70,15 @@ func testDeadAndPaused(t *testing.T, s store.Shared) {
 func testRecover(t *testing.T, s store.Shared) {
 	ctx := context.Background()
 	subs := subscribe(t, s, channel("slack", "T1", "A"), channel("discord", "G", "7"), channel("slack", "T1", "B"), channel("slack", "T1", "C"))
-	var ds []knowledge.Delivery
+	var ds []digest.Delivery
 	for i, sub := range subs {
 		ds = append(ds, deliveryFor(sub, "d1", now.Add(time.Duration(i)*time.Millisecond), 1))
 	}
-	if _, err := s.EnqueueDigest(ctx, digest("d1"), ds); err != nil {
+	if _, err := s.EnqueueDigest(ctx, testDigest("d1"), ds); err != nil {
 		t.Fatal(err)
 	}
-	sl, _ := s.ClaimDue(ctx, "slack", now.Add(time.Second), 2, knowledge.ClaimFilter{InTurn: true})
-	dc, _ := s.ClaimDue(ctx, "discord", now.Add(time.Second), 1, knowledge.ClaimFilter{})
+	sl, _ := s.ClaimDue(ctx, "slack", now.Add(time.Second), 2, digest.ClaimFilter{InTurn: true})
+	dc, _ := s.ClaimDue(ctx, "discord", now.Add(time.Second), 1, digest.ClaimFilter{})
 	if len(sl) != 2 || len(dc) != 1 || sl[1].ClaimedAfter != sl[0].Key || sl[0].ClaimedAfter != "" {
 		t.Fatalf("claims: slack %+v, discord %d", sl, len(dc))
 	}
@@ -89,20 +90,20 @@ func testRecover(t *testing.T, s store.Shared) {
 	var keys []string
 	for _, d := range back.InDoubt {
 		keys = append(keys, d.Key)
-		if d.State != knowledge.DeliveryPending || d.InDoubt != 1 || !d.NextAttempt.Equal(later) || d.ClaimedAfter != "" {
+		if d.State != digest.DeliveryPending || d.InDoubt != 1 || !d.NextAttempt.Equal(later) || d.ClaimedAfter != "" {
 			t.Errorf("recovered in doubt %+v", d)
 		}
 	}
 	if diff := cmp.Diff([]string{dc[0].Key, sl[0].Key}, keys, cmpSorted); diff != "" {
 		t.Errorf("recovered in doubt (-want +got):\n%s", diff)
 	}
-	if len(back.NotBegun) != 1 || back.NotBegun[0].Key != sl[1].Key || back.NotBegun[0].InDoubt != 0 || back.NotBegun[0].State != knowledge.DeliveryPending {
+	if len(back.NotBegun) != 1 || back.NotBegun[0].Key != sl[1].Key || back.NotBegun[0].InDoubt != 0 || back.NotBegun[0].State != digest.DeliveryPending {
 		t.Errorf("not begun: %+v; want %s, not counted in doubt", back.NotBegun, sl[1].Key)
 	}
 	if again, err := s.Recover(ctx, later); err != nil || len(again.InDoubt)+len(again.NotBegun) != 0 {
 		t.Errorf("second Recover = %+v, %v", again, err)
 	}
-	got, err := s.ClaimDue(ctx, "slack", later, 10, knowledge.ClaimFilter{})
+	got, err := s.ClaimDue(ctx, "slack", later, 10, digest.ClaimFilter{})
 	if err != nil || len(got) != 3 {
 		t.Errorf("claim after recover = %d, %v", len(got), err)
 	}

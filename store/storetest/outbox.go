@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -18,38 +19,38 @@ import (
 func testOutboxStateMachine(t *testing.T, s store.Shared) {
 	ctx := context.Background()
 	subs := subscribe(t, s, channel("slack", "T1", "A"), channel("slack", "T1", "B"), channel("discord", "G", "C"))
-	var ds []knowledge.Delivery
+	var ds []digest.Delivery
 	for i, sub := range subs {
 		ds = append(ds, deliveryFor(sub, "d1", now.Add(time.Duration(i)*time.Millisecond), 7))
 	}
-	res, err := s.EnqueueDigest(ctx, digest("d1"), ds)
-	if err != nil || res != (knowledge.Enqueued{DigestNew: true, Created: 3}) {
+	res, err := s.EnqueueDigest(ctx, testDigest("d1"), ds)
+	if err != nil || res != (digest.Enqueued{DigestNew: true, Created: 3}) {
 		t.Fatalf("enqueue = %+v, %v", res, err)
 	}
 	if sub := find(t, s, subs[0].Ref()); sub.Seen.Through != 7 || sub.LastDigestID != "d1" || sub.Rev != subs[0].Rev+1 {
 		t.Errorf("subscription after enqueue: %+v", sub)
 	}
-	if d, err := s.FindDigest(ctx, "d1"); err != nil || !cmp.Equal(*d, digest("d1")) {
+	if d, err := s.FindDigest(ctx, "d1"); err != nil || !cmp.Equal(*d, testDigest("d1")) {
 		t.Errorf("FindDigest = %+v, %v", d, err)
 	}
 	_, err = s.FindDigest(ctx, "nope")
 	wantCode(t, "FindDigest of an unknown digest", err, knowledge.ENOTFOUND)
 
-	if got, err := s.ClaimDue(ctx, "slack", now.Add(-time.Second), 10, knowledge.ClaimFilter{}); err != nil || len(got) != 0 {
+	if got, err := s.ClaimDue(ctx, "slack", now.Add(-time.Second), 10, digest.ClaimFilter{}); err != nil || len(got) != 0 {
 		t.Fatalf("claimed %d before they were due (%v)", len(got), err)
 	}
-	a, err := s.ClaimDue(ctx, "slack", now.Add(time.Second), 1, knowledge.ClaimFilter{})
-	if err != nil || len(a) != 1 || a[0].Channel != "A" || a[0].State != knowledge.DeliverySending || a[0].Attempts != 1 {
+	a, err := s.ClaimDue(ctx, "slack", now.Add(time.Second), 1, digest.ClaimFilter{})
+	if err != nil || len(a) != 1 || a[0].Channel != "A" || a[0].State != digest.DeliverySending || a[0].Attempts != 1 {
 		t.Fatalf("claim = %+v, %v", a, err)
 	}
-	refuseB := knowledge.ClaimFilter{Accept: func(d *knowledge.Delivery) bool { return d.Channel != "B" }}
-	notReady := knowledge.ClaimFilter{Ready: func(ch knowledge.ChannelRef) bool { return ch.Channel != "B" }}
-	for _, f := range []knowledge.ClaimFilter{refuseB, notReady} {
+	refuseB := digest.ClaimFilter{Accept: func(d *digest.Delivery) bool { return d.Channel != "B" }}
+	notReady := digest.ClaimFilter{Ready: func(ch digest.ChannelRef) bool { return ch.Channel != "B" }}
+	for _, f := range []digest.ClaimFilter{refuseB, notReady} {
 		if got, _ := s.ClaimDue(ctx, "slack", now.Add(time.Second), 10, f); len(got) != 0 {
 			t.Fatalf("claimed %+v that the filter refused", got)
 		}
 	}
-	if d := delivery(t, s, ds[1].Key); d.State != knowledge.DeliveryPending {
+	if d := delivery(t, s, ds[1].Key); d.State != digest.DeliveryPending {
 		t.Errorf("refused delivery is %s", d.State)
 	}
 
@@ -70,7 +71,7 @@ func testOutboxStateMachine(t *testing.T, s store.Shared) {
 		t.Fatalf("second claim = %+v", a)
 	}
 	dv, err := s.MarkRetry(ctx, a[0].Key, next.Add(time.Second), "rate limited", true, next)
-	if err != nil || dv.Failures != 0 || dv.State != knowledge.DeliveryPending || dv.Reason != "rate limited" {
+	if err != nil || dv.Failures != 0 || dv.State != digest.DeliveryPending || dv.Reason != "rate limited" {
 		t.Fatalf("retry = %+v, %v", dv, err)
 	}
 	a, _ = s.ClaimDue(ctx, "slack", next.Add(time.Second), 10, refuseB)
@@ -84,7 +85,7 @@ func testOutboxStateMachine(t *testing.T, s store.Shared) {
 	a, _ = s.ClaimDue(ctx, "slack", next.Add(2*time.Second), 10, refuseB)
 	sentAt := next.Add(3 * time.Second)
 	dv, err = s.MarkPartSent(ctx, a[0].Key, 1, 2, "m2", sentAt, time.Time{})
-	if err != nil || dv.State != knowledge.DeliverySent || !dv.SentAt.Equal(sentAt) || dv.Attempts != 4 || dv.Failures != 0 {
+	if err != nil || dv.State != digest.DeliverySent || !dv.SentAt.Equal(sentAt) || dv.Attempts != 4 || dv.Failures != 0 {
 		t.Fatalf("sent = %+v, %v", dv, err)
 	}
 	if diff := cmp.Diff([]string{"m1", "m2"}, dv.MessageIDs); diff != "" {
@@ -93,10 +94,10 @@ func testOutboxStateMachine(t *testing.T, s store.Shared) {
 	if sub := find(t, s, subs[0].Ref()); !sub.LastDeliveredAt.Equal(sentAt) || sub.Rev != subs[0].Rev+1 {
 		t.Errorf("subscription after delivery: %+v", sub)
 	}
-	if got, _ := s.ClaimDue(ctx, "slack", sentAt.Add(time.Hour), 10, knowledge.ClaimFilter{}); len(got) != 1 || got[0].Channel != "B" {
+	if got, _ := s.ClaimDue(ctx, "slack", sentAt.Add(time.Hour), 10, digest.ClaimFilter{}); len(got) != 1 || got[0].Channel != "B" {
 		t.Errorf("slack claim at the end = %+v, want B only", got)
 	}
-	if got, _ := s.ClaimDue(ctx, "discord", sentAt, 10, knowledge.ClaimFilter{}); len(got) != 1 || got[0].Channel != "C" {
+	if got, _ := s.ClaimDue(ctx, "discord", sentAt, 10, digest.ClaimFilter{}); len(got) != 1 || got[0].Channel != "C" {
 		t.Errorf("discord claim = %+v", got)
 	}
 	all, err := s.ListDeliveries(ctx)
@@ -110,13 +111,13 @@ func testOutboxStateMachine(t *testing.T, s store.Shared) {
 func testEnqueueIdempotent(t *testing.T, s store.Shared) {
 	ctx := context.Background()
 	subs := subscribe(t, s, channel("slack", "T1", "A"), channel("slack", "T1", "B"))
-	ds := []knowledge.Delivery{deliveryFor(subs[0], "d1", now, 3), deliveryFor(subs[1], "d1", now, 3)}
+	ds := []digest.Delivery{deliveryFor(subs[0], "d1", now, 3), deliveryFor(subs[1], "d1", now, 3)}
 	var wg sync.WaitGroup
-	results := make([]knowledge.Enqueued, 10)
+	results := make([]digest.Enqueued, 10)
 	for i := range results {
 		wg.Go(func() {
 			var err error
-			if results[i], err = s.EnqueueDigest(ctx, digest("d1"), ds); err != nil {
+			if results[i], err = s.EnqueueDigest(ctx, testDigest("d1"), ds); err != nil {
 				t.Error(err)
 			}
 		})
@@ -137,8 +138,8 @@ func testEnqueueIdempotent(t *testing.T, s store.Shared) {
 	}
 	// Built from an older Rev: stale, nothing stored.
 	old := deliveryFor(subs[0], "d2", now, 9)
-	res, err := s.EnqueueDigest(ctx, digest("d2"), []knowledge.Delivery{old})
-	if err != nil || res != (knowledge.Enqueued{Stale: 1}) {
+	res, err := s.EnqueueDigest(ctx, testDigest("d2"), []digest.Delivery{old})
+	if err != nil || res != (digest.Enqueued{Stale: 1}) {
 		t.Errorf("stale enqueue = %+v, %v", res, err)
 	}
 	_, err = s.FindDigest(ctx, "d2")
@@ -149,7 +150,7 @@ func testEnqueueIdempotent(t *testing.T, s store.Shared) {
 		t.Fatal(err)
 	}
 	rep := deliveryFor(again, "d1", now, 5)
-	if res, err := s.EnqueueDigest(ctx, digest("d1"), []knowledge.Delivery{rep}); err != nil || res != (knowledge.Enqueued{Existing: 1}) {
+	if res, err := s.EnqueueDigest(ctx, testDigest("d1"), []digest.Delivery{rep}); err != nil || res != (digest.Enqueued{Existing: 1}) {
 		t.Errorf("repeat after re-subscribe = %+v, %v", res, err)
 	}
 	if sub := find(t, s, subs[1].Ref()); sub.Seen.Through != 5 || sub.Rev != again.Rev+1 {
@@ -157,9 +158,9 @@ func testEnqueueIdempotent(t *testing.T, s store.Shared) {
 	}
 	// Refused input.
 	bad := deliveryFor(subs[0], "other", now, 1)
-	_, err = s.EnqueueDigest(ctx, digest("d3"), []knowledge.Delivery{bad})
+	_, err = s.EnqueueDigest(ctx, testDigest("d3"), []digest.Delivery{bad})
 	wantCode(t, "a delivery of another digest", err, knowledge.EBADINPUT)
-	_, err = s.EnqueueDigest(ctx, knowledge.Digest{}, nil)
+	_, err = s.EnqueueDigest(ctx, digest.Digest{}, nil)
 	wantCode(t, "a digest without ID", err, knowledge.EBADINPUT)
 }
 
@@ -167,20 +168,20 @@ func testEnqueueIdempotent(t *testing.T, s store.Shared) {
 // transaction holds) is queued whole, and claimed in due order.
 func testEnqueueFanOut(t *testing.T, s store.Shared) {
 	ctx := context.Background()
-	var refs []knowledge.ChannelRef
+	var refs []digest.ChannelRef
 	for i := range 150 {
 		refs = append(refs, channel("discord", "G", fmt.Sprintf("%d", 1000+i)))
 	}
 	subs := subscribe(t, s, refs...)
-	var ds []knowledge.Delivery
+	var ds []digest.Delivery
 	for i, sub := range subs {
 		ds = append(ds, deliveryFor(sub, "fan", now.Add(time.Duration(150-i)*time.Second), 2))
 	}
-	res, err := s.EnqueueDigest(ctx, digest("fan"), ds)
+	res, err := s.EnqueueDigest(ctx, testDigest("fan"), ds)
 	if err != nil || res.Created != 150 || !res.DigestNew {
 		t.Fatalf("fan-out enqueue = %+v, %v", res, err)
 	}
-	got, err := s.ClaimDue(ctx, "discord", now.Add(time.Hour), 3, knowledge.ClaimFilter{})
+	got, err := s.ClaimDue(ctx, "discord", now.Add(time.Hour), 3, digest.ClaimFilter{})
 	if err != nil || len(got) != 3 {
 		t.Fatalf("claim = %d, %v", len(got), err)
 	}

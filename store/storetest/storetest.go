@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -37,19 +38,19 @@ func Run(t *testing.T, open Open) {
 // now is the suite's fixed clock: tests never read the real one.
 var now = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 
-func channel(platform, ws, ch string) knowledge.ChannelRef {
-	return knowledge.ChannelRef{Platform: platform, Workspace: ws, Channel: ch}
+func channel(platform, ws, ch string) digest.ChannelRef {
+	return digest.ChannelRef{Platform: platform, Workspace: ws, Channel: ch}
 }
 
-func newSub(ref knowledge.ChannelRef) knowledge.Subscription {
-	return knowledge.Subscription{Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel,
-		Filter:    knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact},
-		CreatedBy: "U1", CreatedAt: now, State: knowledge.SubscriptionActive}
+func newSub(ref digest.ChannelRef) digest.Subscription {
+	return digest.Subscription{Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel,
+		Filter:    digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact},
+		CreatedBy: "U1", CreatedAt: now, State: digest.SubscriptionActive}
 }
 
-func subscribe(t *testing.T, s store.Shared, refs ...knowledge.ChannelRef) []*knowledge.Subscription {
+func subscribe(t *testing.T, s store.Shared, refs ...digest.ChannelRef) []*digest.Subscription {
 	t.Helper()
-	var out []*knowledge.Subscription
+	var out []*digest.Subscription
 	for _, r := range refs {
 		sub, err := s.SaveSubscription(context.Background(), newSub(r))
 		if err != nil {
@@ -60,21 +61,21 @@ func subscribe(t *testing.T, s store.Shared, refs ...knowledge.ChannelRef) []*kn
 	return out
 }
 
-func digest(id string) knowledge.Digest {
+func testDigest(id string) digest.Digest {
 	v := knowledge.MustVersion("1.40")
-	return knowledge.Digest{ID: id, Window: "release", Title: "Deprecation digest: Kubernetes 1.40",
-		Groups: []knowledge.DigestGroup{{Release: v, Items: []knowledge.Notice{{Kind: knowledge.NoticeRemoval, Release: v, Title: "Gadget v1beta1"}}}}}
+	return digest.Digest{ID: id, Window: "release", Title: "Deprecation digest: Kubernetes 1.40",
+		Groups: []digest.DigestGroup{{Release: v, Items: []knowledge.Notice{{Kind: knowledge.NoticeRemoval, Release: v, Title: "Gadget v1beta1"}}}}}
 }
 
 // deliveryFor is the delivery of digest id to sub, built from sub's Rev.
-func deliveryFor(sub *knowledge.Subscription, id string, at time.Time, seen uint64) knowledge.Delivery {
+func deliveryFor(sub *digest.Subscription, id string, at time.Time, seen uint64) digest.Delivery {
 	ref := sub.Ref()
-	return knowledge.Delivery{Key: knowledge.DeliveryKey(ref, id), DigestID: id, Subscription: sub.ID,
+	return digest.Delivery{Key: digest.DeliveryKey(ref, id), DigestID: id, Subscription: sub.ID,
 		Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel, Format: sub.Filter.Format,
-		Seen: knowledge.Seen{Through: seen}, BasedOn: sub.Rev, CreatedAt: at, NextAttempt: at}
+		Seen: digest.Seen{Through: seen}, BasedOn: sub.Rev, CreatedAt: at, NextAttempt: at}
 }
 
-func find(t *testing.T, s store.Shared, ref knowledge.ChannelRef) *knowledge.Subscription {
+func find(t *testing.T, s store.Shared, ref digest.ChannelRef) *digest.Subscription {
 	t.Helper()
 	sub, err := s.FindSubscriptionByChannel(context.Background(), ref)
 	if err != nil {
@@ -83,7 +84,7 @@ func find(t *testing.T, s store.Shared, ref knowledge.ChannelRef) *knowledge.Sub
 	return sub
 }
 
-func delivery(t *testing.T, s store.Shared, key string) *knowledge.Delivery {
+func delivery(t *testing.T, s store.Shared, key string) *digest.Delivery {
 	t.Helper()
 	d, err := s.FindDelivery(context.Background(), key)
 	if err != nil {

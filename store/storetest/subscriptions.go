@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -18,7 +19,7 @@ func testSubscriptions(t *testing.T, s store.Shared) {
 	ctx := context.Background()
 	a, b := channel("slack", "T1", "CA"), channel("discord", "G1", "42")
 	subs := subscribe(t, s, b, a)
-	if subs[0].ID != b.ID() || subs[0].Rev != 1 || subs[0].State != knowledge.SubscriptionActive {
+	if subs[0].ID != b.ID() || subs[0].Rev != 1 || subs[0].State != digest.SubscriptionActive {
 		t.Fatalf("saved %+v", subs[0])
 	}
 	all, err := s.ListSubscriptions(ctx)
@@ -36,7 +37,7 @@ func testSubscriptions(t *testing.T, s store.Shared) {
 		t.Fatal(err)
 	}
 	got := find(t, s, a)
-	if got.State != knowledge.SubscriptionPaused || got.PausedReason != "channel_not_found" || !got.PausedAt.Equal(now) || got.Rev != 2 {
+	if got.State != digest.SubscriptionPaused || got.PausedReason != "channel_not_found" || !got.PausedAt.Equal(now) || got.Rev != 2 {
 		t.Errorf("paused: %+v", got)
 	}
 	// Saving again resumes it, with a new filter; Rev keeps counting.
@@ -46,7 +47,7 @@ func testSubscriptions(t *testing.T, s store.Shared) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if saved.State != knowledge.SubscriptionActive || saved.PausedReason != "" || saved.Rev != 3 || saved.Filter.SIG != "network" {
+	if saved.State != digest.SubscriptionActive || saved.PausedReason != "" || saved.Rev != 3 || saved.Filter.SIG != "network" {
 		t.Errorf("saved again: %+v", saved)
 	}
 	if got := find(t, s, a); !cmp.Equal(got, saved) {
@@ -65,22 +66,22 @@ func testSubscriptions(t *testing.T, s store.Shared) {
 // EBADINPUT and stores nothing.
 func testSubscriptionRefusals(t *testing.T, s store.Shared) {
 	ctx := context.Background()
-	bad := []knowledge.Subscription{
+	bad := []digest.Subscription{
 		newSub(channel("slack", "T1", "")),
 		newSub(channel("slack", "T/1", "C1")),
-		func() knowledge.Subscription {
+		func() digest.Subscription {
 			x := newSub(channel("slack", "T1", "C1"))
 			x.Filter.Schedule = "hourly"
 			return x
 		}(),
-		func() knowledge.Subscription {
+		func() digest.Subscription {
 			x := newSub(channel("slack", "T1", "C1"))
 			x.Filter.Format = "tiny"
 			return x
 		}(),
-		func() knowledge.Subscription {
+		func() digest.Subscription {
 			x := newSub(channel("slack", "T1", "C1"))
-			x.State = knowledge.SubscriptionPaused
+			x.State = digest.SubscriptionPaused
 			return x
 		}(),
 	}
@@ -93,18 +94,18 @@ func testSubscriptionRefusals(t *testing.T, s store.Shared) {
 	}
 }
 
-func ids(aliases ...[]string) []knowledge.NoticeIdentity {
-	out := make([]knowledge.NoticeIdentity, len(aliases))
+func ids(aliases ...[]string) []digest.NoticeIdentity {
+	out := make([]digest.NoticeIdentity, len(aliases))
 	for i, a := range aliases {
-		out[i] = knowledge.NoticeIdentity{Aliases: a}
+		out[i] = digest.NoticeIdentity{Aliases: a}
 	}
 	return out
 }
 
-func seqs(pairs ...uint64) []knowledge.NoticeSeq {
-	var out []knowledge.NoticeSeq
+func seqs(pairs ...uint64) []digest.NoticeSeq {
+	var out []digest.NoticeSeq
 	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, knowledge.NoticeSeq{First: pairs[i], Last: pairs[i+1]})
+		out = append(out, digest.NoticeSeq{First: pairs[i], Last: pairs[i+1]})
 	}
 	return out
 }
@@ -116,7 +117,7 @@ func seqs(pairs ...uint64) []knowledge.NoticeSeq {
 // like few.
 func testLedger(t *testing.T, s store.Shared) {
 	ctx := context.Background()
-	observe := func(in []knowledge.NoticeIdentity) []knowledge.NoticeSeq {
+	observe := func(in []digest.NoticeIdentity) []digest.NoticeSeq {
 		t.Helper()
 		got, err := s.ObserveNotices(ctx, in)
 		if err != nil {
@@ -134,7 +135,7 @@ func testLedger(t *testing.T, s store.Shared) {
 	if got := observe(ids([]string{"c"})); got[0].First != 1 {
 		t.Errorf("c alone: %+v; want the sequence it was recorded with, 1", got)
 	}
-	if got := observe(ids([]string{"a", "d"})); got[0] != (knowledge.NoticeSeq{First: 2, Last: 3}) {
+	if got := observe(ids([]string{"a", "d"})); got[0] != (digest.NoticeSeq{First: 2, Last: 3}) {
 		t.Errorf("a and d: %+v; want First 2, Last 3", got)
 	}
 	var many [][]string

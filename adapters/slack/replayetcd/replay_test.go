@@ -23,6 +23,7 @@ import (
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/etcdtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 	"github.com/kepbot/kepbot/store/etcdstore"
@@ -78,7 +79,7 @@ func knowledgeEngine(tb testing.TB, shared store.Shared) knowledge.Answerer {
 	}
 	var opts []knowledge.Option
 	if shared != nil {
-		opts = append(opts, knowledge.WithSubscriptions(knowledge.NewSubscriptions(knowledge.SubscriptionConfig{
+		opts = append(opts, knowledge.WithSubscriptions(digest.NewSubscriptions(digest.SubscriptionConfig{
 			Store: shared, Ledger: shared, Knowledge: db.Knowledge(),
 			CanManage: func(context.Context, knowledge.Origin) (bool, error) { return true, nil },
 		})))
@@ -172,7 +173,7 @@ func TestReplayToAnotherReplicaRefused(t *testing.T) {
 	a := newReplica(t, srv, "/replicas/", nil)
 	b := newReplica(t, srv, "/replicas/", nil)
 	ctx := context.Background()
-	ref := knowledge.ChannelRef{Platform: slack.Platform, Workspace: "T1", Channel: "C9"}
+	ref := digest.ChannelRef{Platform: slack.Platform, Workspace: "T1", Channel: "C9"}
 
 	sub := invocation("C9", "subscribe deprecations from:1.34", time.Now())
 	if w := a.send(sub); w.Code != 200 || !strings.Contains(w.Body.String(), "Subscribed") {

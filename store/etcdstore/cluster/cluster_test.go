@@ -12,9 +12,9 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/internal/etcdtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 func client(t testing.TB, srv *etcdtest.Server) *clientv3.Client {

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // MaxPostBudget caps the least lease time a post may start with; with a

@@ -7,8 +7,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // Finder is implemented by a poster whose platform can say whether a
@@ -43,7 +44,7 @@ type InDoubt struct {
 // deliveries an earlier leader took back in doubt and died before posting
 // again (Delivery.StillInDoubt; others are passed over): they are looked
 // for too, and not counted again.
-func ResolveInDoubt(back knowledge.Recovered, carried []knowledge.Delivery, posters map[string]delivery.Poster, m delivery.Metrics, log zerolog.Logger) *InDoubt {
+func ResolveInDoubt(back digest.Recovered, carried []digest.Delivery, posters map[string]delivery.Poster, m delivery.Metrics, log zerolog.Logger) *InDoubt {
 	if m == nil {
 		m = delivery.NopMetrics{}
 	}

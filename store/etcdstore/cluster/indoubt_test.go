@@ -8,8 +8,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // findingPoster is a Slack-like poster: it posts, and can look for a
@@ -38,10 +39,10 @@ func (p *findingPoster) FindPosted(_ context.Context, channel, nonce string, _ t
 
 func (p *findingPoster) Fits(*knowledge.Answer) bool { return true }
 
-func inDoubtDelivery(channel string, partsSent int) knowledge.Delivery {
-	ref := knowledge.ChannelRef{Platform: "slack", Workspace: "T1", Channel: channel}
-	return knowledge.Delivery{Key: knowledge.DeliveryKey(ref, "d1"), DigestID: "d1", Platform: "slack", Workspace: "T1", Channel: channel,
-		State: knowledge.DeliveryPending, PartsSent: partsSent, InDoubt: 1, Reason: "in doubt after a restart: the post may have gone out",
+func inDoubtDelivery(channel string, partsSent int) digest.Delivery {
+	ref := digest.ChannelRef{Platform: "slack", Workspace: "T1", Channel: channel}
+	return digest.Delivery{Key: digest.DeliveryKey(ref, "d1"), DigestID: "d1", Platform: "slack", Workspace: "T1", Channel: channel,
+		State: digest.DeliveryPending, PartsSent: partsSent, InDoubt: 1, Reason: "in doubt after a restart: the post may have gone out",
 		UpdatedAt: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
 }
 
@@ -59,7 +60,7 @@ func TestInDoubtLooksBeforePostingAgain(t *testing.T) {
 	discord.Platform = "discord"
 	other := posted
 	other.Platform = "plain"
-	r := ResolveInDoubt(knowledge.Recovered{InDoubt: []knowledge.Delivery{posted, lost, discord, other}}, []knowledge.Delivery{carried},
+	r := ResolveInDoubt(digest.Recovered{InDoubt: []digest.Delivery{posted, lost, discord, other}}, []digest.Delivery{carried},
 		map[string]delivery.Poster{"slack": slack, "discord": plain, "plain": plainPoster{}}, counts, zerolog.Nop())
 	p := r.Wrap("slack", slack)
 	if _, ok := p.(delivery.Fitter); !ok {
@@ -94,7 +95,7 @@ func TestInDoubtLookupFails(t *testing.T) {
 	d := inDoubtDelivery("C1", 0)
 	slack := &findingPoster{shown: map[string]string{}, failing: errors.New("missing_scope")}
 	counts := &delivery.Counts{}
-	p := ResolveInDoubt(knowledge.Recovered{InDoubt: []knowledge.Delivery{d}}, nil, map[string]delivery.Poster{"slack": slack}, counts, zerolog.Nop()).Wrap("slack", slack)
+	p := ResolveInDoubt(digest.Recovered{InDoubt: []digest.Delivery{d}}, nil, map[string]delivery.Poster{"slack": slack}, counts, zerolog.Nop()).Wrap("slack", slack)
 	if _, err := p.Post(context.Background(), "C1", &knowledge.Answer{}, d.Nonce(0)); err != nil || slack.posts != 1 {
 		t.Errorf("post after a failed lookup: %v, %d posts", err, slack.posts)
 	}

@@ -1,10 +1,12 @@
-package knowledge
+package digest
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // SubscriptionConfig is what Subscriptions needs.
@@ -15,7 +17,7 @@ type SubscriptionConfig struct {
 	// CanManage says whether the person asking may change the channel's
 	// subscription (Slack: admin, owner or allowlisted; Discord: Manage
 	// Channels or Manage Server). Nil refuses every change. Anyone may list.
-	CanManage func(ctx context.Context, from Origin) (bool, error)
+	CanManage func(ctx context.Context, from knowledge.Origin) (bool, error)
 	// Subscribed, when set, is told of every new or changed subscription:
 	// serve queues the first digest of a schedule:release subscription
 	// that has one waiting (from:).
@@ -44,25 +46,25 @@ func NewSubscriptions(cfg SubscriptionConfig) *Subscriptions {
 // another kind of question; ENOTFOUND when there is nothing to unsubscribe;
 // and a wrapped error when a store fails. A refused or bad request changes
 // nothing.
-func (s *Subscriptions) Answer(ctx context.Context, q Question) (*Answer, error) {
+func (s *Subscriptions) Answer(ctx context.Context, q knowledge.Question) (*knowledge.Answer, error) {
 	ch := OriginChannel(q.From)
 	if ch.Platform != "slack" && ch.Platform != "discord" {
-		return nil, Errorf(EBADINPUT, "Subscriptions are for Slack and Discord channels; ask in the channel that should get the digests.")
+		return nil, knowledge.Errorf(knowledge.EBADINPUT, "Subscriptions are for Slack and Discord channels; ask in the channel that should get the digests.")
 	}
 	if err := ch.Validate(); err != nil {
 		return nil, err
 	}
-	var a *Answer
+	var a *knowledge.Answer
 	var err error
 	switch q.Kind {
-	case AskSubscribe:
+	case knowledge.AskSubscribe:
 		a, err = s.subscribe(ctx, ch, q)
-	case AskUnsubscribe:
+	case knowledge.AskUnsubscribe:
 		a, err = s.unsubscribe(ctx, ch, q.From)
-	case AskSubscriptions:
+	case knowledge.AskSubscriptions:
 		a, err = s.list(ctx, ch)
 	default:
-		return nil, Errorf(EBADINPUT, "That is not a question about subscriptions.")
+		return nil, knowledge.Errorf(knowledge.EBADINPUT, "That is not a question about subscriptions.")
 	}
 	if err == nil && a.Query == "" {
 		a.Query = q.Canonical()
@@ -72,7 +74,7 @@ func (s *Subscriptions) Answer(ctx context.Context, q Question) (*Answer, error)
 
 // authorize refuses a change by someone the platform does not let manage
 // the channel.
-func (s *Subscriptions) authorize(ctx context.Context, from Origin) error {
+func (s *Subscriptions) authorize(ctx context.Context, from knowledge.Origin) error {
 	ok := false
 	if s.cfg.CanManage != nil {
 		var err error
@@ -90,10 +92,10 @@ func (s *Subscriptions) authorize(ctx context.Context, from Origin) error {
 	case "discord":
 		who = "members with Manage Channels or Manage Server"
 	}
-	return Errorf(EBADINPUT, "Only %s can change this channel's subscriptions. Anyone can see them with subscriptions.", who)
+	return knowledge.Errorf(knowledge.EBADINPUT, "Only %s can change this channel's subscriptions. Anyone can see them with subscriptions.", who)
 }
 
-func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q Question) (*Answer, error) {
+func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q knowledge.Question) (*knowledge.Answer, error) {
 	if err := s.authorize(ctx, q.From); err != nil {
 		return nil, err
 	}
@@ -113,7 +115,7 @@ func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q Question
 	}
 	_, err = s.cfg.Store.FindSubscriptionByChannel(ctx, ch)
 	updating := err == nil
-	if err != nil && ErrorCode(err) != ENOTFOUND {
+	if err != nil && knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
 		return nil, fmt.Errorf("find subscription: %w", err)
 	}
 	sub, err := s.cfg.Store.SaveSubscription(ctx, Subscription{
@@ -127,14 +129,14 @@ func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q Question
 	if s.cfg.Subscribed != nil {
 		s.cfg.Subscribed(ctx, *sub)
 	}
-	a := &Answer{Kind: KindSubscription, Title: "Subscribed to deprecation digests"}
+	a := &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "Subscribed to deprecation digests"}
 	if updating {
 		a.Title = "Subscription updated"
 	}
 	a.Text = "This channel will get " + scheduleWords(f.Schedule) + "."
 	a.Facts = subscriptionFacts(sub)
 	if d, _, ok := BuildDigest(set, f, seen, ""); ok {
-		first := fmt.Sprintf("%s from %s", plural(d.Count(), "notice", "notices"), releaseSpan(d.Groups))
+		first := fmt.Sprintf("%s from %s", knowledge.Plural(d.Count(), "notice", "notices"), releaseSpan(d.Groups))
 		if f.Schedule == ScheduleRelease && s.cfg.Subscribed != nil {
 			a.Text += " The first digest, with " + first + ", is on its way."
 		} else {
@@ -147,30 +149,30 @@ func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q Question
 	return a, nil
 }
 
-func (s *Subscriptions) unsubscribe(ctx context.Context, ch ChannelRef, from Origin) (*Answer, error) {
+func (s *Subscriptions) unsubscribe(ctx context.Context, ch ChannelRef, from knowledge.Origin) (*knowledge.Answer, error) {
 	if err := s.authorize(ctx, from); err != nil {
 		return nil, err
 	}
 	if err := s.cfg.Store.DeleteSubscription(ctx, ch); err != nil {
-		if ErrorCode(err) == ENOTFOUND {
-			return nil, Errorf(ENOTFOUND, "This channel has no deprecation digest subscription, so there is nothing to stop.")
+		if knowledge.ErrorCode(err) == knowledge.ENOTFOUND {
+			return nil, knowledge.Errorf(knowledge.ENOTFOUND, "This channel has no deprecation digest subscription, so there is nothing to stop.")
 		}
 		return nil, fmt.Errorf("delete subscription: %w", err)
 	}
-	return &Answer{Kind: KindSubscription, Title: "Unsubscribed",
+	return &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "Unsubscribed",
 		Text: "This channel will get no more deprecation digests; any not yet posted are dropped."}, nil
 }
 
-func (s *Subscriptions) list(ctx context.Context, ch ChannelRef) (*Answer, error) {
+func (s *Subscriptions) list(ctx context.Context, ch ChannelRef) (*knowledge.Answer, error) {
 	sub, err := s.cfg.Store.FindSubscriptionByChannel(ctx, ch)
-	if ErrorCode(err) == ENOTFOUND {
-		return &Answer{Kind: KindSubscription, Title: "No subscriptions",
+	if knowledge.ErrorCode(err) == knowledge.ENOTFOUND {
+		return &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "No subscriptions",
 			Text: "This channel has no subscriptions. Subscribe it with subscribe deprecations; help subscribe tells the filters."}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("find subscription: %w", err)
 	}
-	a := &Answer{Kind: KindSubscription, Title: "This channel's subscriptions",
+	a := &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "This channel's subscriptions",
 		Text: "Deprecation digests: " + scheduleWords(sub.Filter.Schedule) + "."}
 	if !sub.Active() {
 		a.Text = "Deprecation digests are paused: " + PauseReasonText(sub.PausedReason) + ". Subscribe again to resume them."
@@ -181,7 +183,7 @@ func (s *Subscriptions) list(ctx context.Context, ch ChannelRef) (*Answer, error
 
 // subscriptionFacts lists what subscriptions shows: filters, who and when,
 // state, and the last digest.
-func subscriptionFacts(s *Subscription) []Fact {
+func subscriptionFacts(s *Subscription) []knowledge.Fact {
 	f := s.Filter
 	sig, from := "every SIG", "every release"
 	if f.SIG != "" {
@@ -190,9 +192,9 @@ func subscriptionFacts(s *Subscription) []Fact {
 	if !f.From.IsZero() {
 		from = "after " + f.From.String()
 	}
-	who := Short(s.CreatedByName)
+	who := knowledge.Short(s.CreatedByName)
 	if who == "" {
-		who = Short(s.CreatedBy)
+		who = knowledge.Short(s.CreatedBy)
 	}
 	state := string(s.State)
 	if !s.Active() {
@@ -204,7 +206,7 @@ func subscriptionFacts(s *Subscription) []Fact {
 	} else if !s.LastDigestAt.IsZero() {
 		last = "queued " + s.LastDigestAt.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	return []Fact{
+	return []knowledge.Fact{
 		{Name: "Filters", Value: f.String()},
 		{Name: "SIG", Value: sig},
 		{Name: "Releases", Value: from},
@@ -265,7 +267,7 @@ func PauseReasonText(reason string) string {
 	if t, ok := pauseReasons[reason]; ok {
 		return t + " (" + reason + ")"
 	}
-	if r := Short(reason); r != "" {
+	if r := knowledge.Short(reason); r != "" {
 		return r
 	}
 	return "posting failed for good"
@@ -283,20 +285,20 @@ func releaseSpan(gs []DigestGroup) string {
 // RenderDigest turns d into the Answer adapters post: kind list, the
 // notices in release order, a count per release as facts. The compact
 // format leaves out the documents' words; full quotes them.
-func RenderDigest(d *Digest, format string) *Answer {
-	a := &Answer{Kind: KindList, Title: d.Title, Query: "subscriptions"}
+func RenderDigest(d *Digest, format string) *knowledge.Answer {
+	a := &knowledge.Answer{Kind: knowledge.KindList, Title: d.Title, Query: "subscriptions"}
 	var all [3]int // deprecations, removals, API versions removed
 	for _, g := range d.Groups {
 		var n [3]int
 		for _, it := range g.Items {
 			if format == FormatFull {
-				it.Text = quote(it.Text, 400)
+				it.Text = knowledge.Quote(it.Text, 400)
 			} else {
 				it.Text = ""
 			}
 			a.Notices = append(a.Notices, it)
 			switch {
-			case it.Kind == NoticeDeprecation:
+			case it.Kind == knowledge.NoticeDeprecation:
 				n[0]++
 			case it.API != nil:
 				n[1]++
@@ -305,7 +307,7 @@ func RenderDigest(d *Digest, format string) *Answer {
 				n[1]++
 			}
 		}
-		a.Facts = append(a.Facts, Fact{Name: g.Release.String(), Value: countWords(n)})
+		a.Facts = append(a.Facts, knowledge.Fact{Name: g.Release.String(), Value: countWords(n)})
 		for i := range all {
 			all[i] += n[i]
 		}
@@ -321,14 +323,14 @@ func RenderDigest(d *Digest, format string) *Answer {
 func countWords(n [3]int) string {
 	var parts []string
 	if n[0] > 0 {
-		parts = append(parts, plural(n[0], "deprecation", "deprecations"))
+		parts = append(parts, knowledge.Plural(n[0], "deprecation", "deprecations"))
 	}
 	if n[1] > 0 {
-		parts = append(parts, plural(n[1], "removal", "removals"))
+		parts = append(parts, knowledge.Plural(n[1], "removal", "removals"))
 	}
 	s := strings.Join(parts, " and ")
 	if n[2] > 0 {
-		s += " (" + plural(n[2], "API version", "API versions") + " no longer served)"
+		s += " (" + knowledge.Plural(n[2], "API version", "API versions") + " no longer served)"
 	}
 	return s
 }
@@ -339,18 +341,18 @@ func countWords(n [3]int) string {
 // summary and facts, the last the notes; titles get "(2/3)". A nil fits, or
 // an answer that fits whole, gives a alone. A single notice too big for a
 // message goes alone, for the adapter to cut.
-func SplitAnswer(a *Answer, fits func(*Answer) bool) []*Answer {
+func SplitAnswer(a *knowledge.Answer, fits func(*knowledge.Answer) bool) []*knowledge.Answer {
 	if fits == nil || fits(a) || len(a.Notices) < 2 {
-		return []*Answer{a}
+		return []*knowledge.Answer{a}
 	}
-	part := func(first bool, ns []Notice) *Answer {
-		p := &Answer{Kind: a.Kind, Title: a.Title + " (99/99)", Query: a.Query, Notices: ns}
+	part := func(first bool, ns []knowledge.Notice) *knowledge.Answer {
+		p := &knowledge.Answer{Kind: a.Kind, Title: a.Title + " (99/99)", Query: a.Query, Notices: ns}
 		if first {
 			p.Text, p.Facts = a.Text, a.Facts
 		}
 		return p
 	}
-	var parts []*Answer
+	var parts []*knowledge.Answer
 	start := 0
 	for i := 1; i < len(a.Notices); i++ {
 		if !fits(part(start == 0, a.Notices[start:i+1:i+1])) {

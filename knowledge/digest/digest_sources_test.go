@@ -1,4 +1,4 @@
-package knowledge_test
+package digest_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 	"github.com/kepbot/kepbot/store"
@@ -68,7 +69,7 @@ func sharedCorpus(t *testing.T, groups ...string) *knowledge.Corpus {
 // which records what the channel was told.
 type channelSim struct {
 	db        *store.DB
-	ref       knowledge.ChannelRef
+	ref       digest.ChannelRef
 	delivered []knowledge.Notice // every item of every digest queued so far
 }
 
@@ -79,10 +80,10 @@ func newChannelSim(t *testing.T) *channelSim {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	c := &channelSim{db: db, ref: knowledge.ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C1"}}
-	_, err = db.Subscriptions().SaveSubscription(context.Background(), knowledge.Subscription{
+	c := &channelSim{db: db, ref: digest.ChannelRef{Platform: "slack", Workspace: "T1", Channel: "C1"}}
+	_, err = db.Subscriptions().SaveSubscription(context.Background(), digest.Subscription{
 		Platform: c.ref.Platform, Workspace: c.ref.Workspace, Channel: c.ref.Channel, CreatedBy: "U1",
-		Filter: knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact},
+		Filter: digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +99,7 @@ func (c *channelSim) step(t *testing.T, k *knowledge.Knowledge) []knowledge.Noti
 	if err := c.db.Knowledge().ReplaceKnowledge(ctx, k); err != nil {
 		t.Fatal(err)
 	}
-	set, err := knowledge.LoadNoticeSet(ctx, c.db.Knowledge(), c.db.Subscriptions())
+	set, err := digest.LoadNoticeSet(ctx, c.db.Knowledge(), c.db.Subscriptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,13 +107,13 @@ func (c *channelSim) step(t *testing.T, k *knowledge.Knowledge) []knowledge.Noti
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, seen, ok := knowledge.BuildDigest(set, sub.Filter, sub.Seen, "release")
+	d, seen, ok := digest.BuildDigest(set, sub.Filter, sub.Seen, "release")
 	if !ok {
 		return nil
 	}
 	at := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) // a fixed time: nothing here reads the clock
-	res, err := c.db.Outbox().EnqueueDigest(ctx, d, []knowledge.Delivery{{
-		Key: knowledge.DeliveryKey(c.ref, d.ID), DigestID: d.ID, Subscription: sub.ID,
+	res, err := c.db.Outbox().EnqueueDigest(ctx, d, []digest.Delivery{{
+		Key: digest.DeliveryKey(c.ref, d.ID), DigestID: d.ID, Subscription: sub.ID,
 		Platform: c.ref.Platform, Workspace: c.ref.Workspace, Channel: c.ref.Channel, Format: sub.Filter.Format,
 		Seen: seen, BasedOn: sub.Rev, CreatedAt: at, NextAttempt: at,
 	}})

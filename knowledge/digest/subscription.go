@@ -1,4 +1,4 @@
-package knowledge
+package digest
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // Schedules say when a subscription's digests go out.
@@ -40,10 +40,10 @@ const (
 // Filter is what a subscription asks for: the notices of one SIG (or all),
 // in the releases after From (or all), on a schedule, in a format.
 type Filter struct {
-	SIG      string  `json:"sig,omitempty"` // "network", without "sig-"; "" is every SIG
-	From     Version `json:"from,omitzero"` // only releases after this one; zero is every release
-	Schedule string  `json:"schedule"`      // ScheduleRelease, ScheduleWeekly or ScheduleDaily
-	Format   string  `json:"format"`        // FormatCompact or FormatFull
+	SIG      string            `json:"sig,omitempty"` // "network", without "sig-"; "" is every SIG
+	From     knowledge.Version `json:"from,omitzero"` // only releases after this one; zero is every release
+	Schedule string            `json:"schedule"`      // ScheduleRelease, ScheduleWeekly or ScheduleDaily
+	Format   string            `json:"format"`        // FormatCompact or FormatFull
 }
 
 // ParseFilter reads subscribe filters as the parser or an adapter's
@@ -60,11 +60,11 @@ func ParseFilter(m map[string]string) (Filter, error) {
 	for _, k := range keys {
 		lk := strings.ToLower(strings.TrimSpace(k))
 		if !contains(filterKeys, lk) {
-			return Filter{}, BadInput("subscribe", "I don't know the filter %q; the filters are sig, from, schedule and format.", echo(k))
+			return Filter{}, knowledge.BadInput("subscribe", "I don't know the filter %q; the filters are sig, from, schedule and format.", knowledge.Echo(k))
 		}
 		v := strings.TrimSpace(m[k])
 		if v == "" {
-			return Filter{}, BadInput("subscribe", "The filter %s: needs a value.", lk)
+			return Filter{}, knowledge.BadInput("subscribe", "The filter %s: needs a value.", lk)
 		}
 		val, err := filterValue(lk, v)
 		if err != nil {
@@ -74,8 +74,8 @@ func ParseFilter(m map[string]string) (Filter, error) {
 		case "sig":
 			f.SIG = val
 		case "from":
-			if f.From, err = ParseVersion(val); err != nil {
-				return Filter{}, BadInput("subscribe", "from:%s is not a release; use one like from:1.29.", echo(v))
+			if f.From, err = knowledge.ParseVersion(val); err != nil {
+				return Filter{}, knowledge.BadInput("subscribe", "from:%s is not a release; use one like from:1.29.", knowledge.Echo(v))
 			}
 		case "schedule":
 			f.Schedule = val
@@ -116,18 +116,18 @@ func (c ChannelRef) ID() string { return c.Platform + "/" + c.Workspace + "/" + 
 // or channel, or a part holding "/" or a control character.
 func (c ChannelRef) Validate() error {
 	if c.Platform == "" || c.Channel == "" {
-		return Errorf(EBADINPUT, "Subscriptions are for Slack and Discord channels; ask in the channel that should get the digests.")
+		return knowledge.Errorf(knowledge.EBADINPUT, "Subscriptions are for Slack and Discord channels; ask in the channel that should get the digests.")
 	}
 	for _, p := range []string{c.Platform, c.Workspace, c.Channel} {
 		if len(p) > 64 || strings.ContainsFunc(p, func(r rune) bool { return r == '/' || r < ' ' || r == 0x7f }) {
-			return Errorf(EBADINPUT, "That channel name cannot hold a subscription.")
+			return knowledge.Errorf(knowledge.EBADINPUT, "That channel name cannot hold a subscription.")
 		}
 	}
 	return nil
 }
 
 // OriginChannel is the channel a question came from.
-func OriginChannel(o Origin) ChannelRef {
+func OriginChannel(o knowledge.Origin) ChannelRef {
 	return ChannelRef{Platform: o.Platform, Workspace: o.Workspace, Channel: o.Channel}
 }
 
@@ -185,11 +185,11 @@ func (s *Subscription) PrepareSave() error {
 	f := s.Filter
 	switch {
 	case f.Schedule != ScheduleRelease && f.Schedule != ScheduleWeekly && f.Schedule != ScheduleDaily:
-		return Errorf(EBADINPUT, "A subscription's schedule must be release, weekly or daily, not %q.", f.Schedule)
+		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription's schedule must be release, weekly or daily, not %q.", f.Schedule)
 	case f.Format != FormatCompact && f.Format != FormatFull:
-		return Errorf(EBADINPUT, "A subscription's format must be compact or full, not %q.", f.Format)
+		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription's format must be compact or full, not %q.", f.Format)
 	case s.State != SubscriptionActive:
-		return Errorf(EBADINPUT, "A subscription is saved active; pause it with PauseSubscription.")
+		return knowledge.Errorf(knowledge.EBADINPUT, "A subscription is saved active; pause it with PauseSubscription.")
 	}
 	s.ID = ref.ID()
 	return nil
@@ -394,7 +394,7 @@ func (d *Delivery) Queue(sub *Subscription, now time.Time) {
 // Every outbox checks this before enqueueing.
 func CheckEnqueue(d Digest, ds []Delivery) error {
 	if d.ID == "" {
-		return Errorf(EBADINPUT, "A digest needs an ID.")
+		return knowledge.Errorf(knowledge.EBADINPUT, "A digest needs an ID.")
 	}
 	for i := range ds {
 		ref := ds[i].Ref()
@@ -402,7 +402,7 @@ func CheckEnqueue(d Digest, ds []Delivery) error {
 			return err
 		}
 		if ds[i].DigestID != d.ID || ds[i].Key != DeliveryKey(ref, d.ID) || ds[i].Subscription != ref.ID() {
-			return Errorf(EBADINPUT, "Delivery %q does not belong to digest %s.", ds[i].Key, d.ID)
+			return knowledge.Errorf(knowledge.EBADINPUT, "Delivery %q does not belong to digest %s.", ds[i].Key, d.ID)
 		}
 	}
 	return nil
@@ -490,18 +490,11 @@ type Outbox interface {
 	FindDigest(ctx context.Context, id string) (*Digest, error)
 }
 
-// filterKeys are the subscribe filters, in the order Canonical writes them.
-var filterKeys = []string{"sig", "from", "schedule", "format"}
-
 // filterChoices are the values a filter allows, where they are fixed.
 var filterChoices = map[string][]string{
 	"schedule": {ScheduleRelease, ScheduleWeekly, ScheduleDaily},
 	"format":   {FormatCompact, FormatFull},
 }
-
-// FilterKeys returns the subscribe filters (sig, from, schedule, format) in
-// the order a canonical question writes them.
-func FilterKeys() []string { return slices.Clone(filterKeys) }
 
 // FilterChoices returns the values filter key allows when they are a fixed
 // list (schedule, format), and nil for the others.
@@ -515,37 +508,26 @@ func filterValue(k, v string) (string, error) {
 	switch k {
 	case "sig":
 		lv = strings.TrimPrefix(lv, "sig-")
-		if !IsSIGName(lv) {
-			return "", BadInput("subscribe", "sig:%s is not a SIG name; use one like sig:network.", echo(v))
+		if !knowledge.IsSIGName(lv) {
+			return "", knowledge.BadInput("subscribe", "sig:%s is not a SIG name; use one like sig:network.", knowledge.Echo(v))
 		}
 		return lv, nil
 	case "from":
-		ver, err := ParseVersion(lv)
+		ver, err := knowledge.ParseVersion(lv)
 		if err != nil {
-			return "", BadInput("subscribe", "from:%s is not a release; use one like from:1.29.", echo(v))
+			return "", knowledge.BadInput("subscribe", "from:%s is not a release; use one like from:1.29.", knowledge.Echo(v))
 		}
 		return ver.String(), nil
 	}
 	choices := filterChoices[k]
 	if !contains(choices, lv) {
-		return "", BadInput("subscribe", "%s:%s is not allowed; use %s:%s.", k, echo(v), k, strings.Join(choices, ", "+k+":"))
+		return "", knowledge.BadInput("subscribe", "%s:%s is not allowed; use %s:%s.", k, knowledge.Echo(v), k, strings.Join(choices, ", "+k+":"))
 	}
 	return lv, nil
 }
 
-// IsSIGName reports whether s is written like a SIG name: letters, digits
-// and dashes, not starting with a dash, at most 40 runes ("network",
-// "api-machinery", "sig-node"). It says nothing of whether the SIG exists.
-func IsSIGName(s string) bool {
-	if s == "" || utf8.RuneCountInString(s) > 40 || s[0] == '-' {
-		return false
-	}
-	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') {
-			return false
-		}
-	}
-	return true
-}
+// filterKeys are the subscribe filters, in the order the root's
+// Question.Canonical writes them.
+var filterKeys = knowledge.FilterKeys()
 
 func contains(ss []string, s string) bool { return slices.Contains(ss, s) }

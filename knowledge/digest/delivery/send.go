@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // post posts the next part of d, claimed and accepted by the gate, and
@@ -14,7 +15,7 @@ import (
 // reports whether d has left sending: false only when ctx ended first,
 // with a post cut short or an outcome the outbox did not take yet; d is
 // then resolved at the next Run.
-func (l *lane) post(ctx context.Context, d *knowledge.Delivery) bool {
+func (l *lane) post(ctx context.Context, d *digest.Delivery) bool {
 	w := l.w
 	defer func() { w.gate.done(d, w.cfg.Now()) }()
 	log := w.cfg.Log.With().Str("delivery", d.Key).Str("platform", d.Platform).Str("channel", d.Channel).Logger()
@@ -38,7 +39,7 @@ func (l *lane) post(ctx context.Context, d *knowledge.Delivery) bool {
 	if f, ok := l.poster.(Fitter); ok {
 		fits = f.Fits
 	}
-	parts := knowledge.SplitAnswer(knowledge.RenderDigest(dg, d.Format), fits)
+	parts := digest.SplitAnswer(digest.RenderDigest(dg, d.Format), fits)
 	part := d.PartsSent
 	if part >= len(parts) { // the digest now takes fewer messages than when it began
 		return l.record(ctx, d, part, part+1, "", w.cfg.Now())
@@ -98,17 +99,17 @@ func (l *lane) post(ctx context.Context, d *knowledge.Delivery) bool {
 }
 
 // record marks part of parts posted as id.
-func (l *lane) record(ctx context.Context, d *knowledge.Delivery, part, parts int, id string, now time.Time) bool {
+func (l *lane) record(ctx context.Context, d *digest.Delivery, part, parts int, id string, now time.Time) bool {
 	w := l.w
 	next := now.Add(w.cfg.Limits[d.Platform].ChannelGap)
-	var got *knowledge.Delivery
+	var got *digest.Delivery
 	ok := l.settle(ctx, d, "recording a post", func(mark context.Context) (err error) {
 		got, err = w.outbox.MarkPartSent(mark, d.Key, part, parts, id, now, next)
 		return err
 	})
 	switch {
 	case got == nil:
-	case got.State == knowledge.DeliverySent:
+	case got.State == digest.DeliverySent:
 		w.cfg.Metrics.Delivered(d.Platform)
 	default:
 		l.due(next)
@@ -116,7 +117,7 @@ func (l *lane) record(ctx context.Context, d *knowledge.Delivery, part, parts in
 	return ok
 }
 
-func (l *lane) retry(ctx context.Context, d *knowledge.Delivery, next time.Time, reason string, rateLimited bool, now time.Time) bool {
+func (l *lane) retry(ctx context.Context, d *digest.Delivery, next time.Time, reason string, rateLimited bool, now time.Time) bool {
 	ok := l.settle(ctx, d, "recording a retry", func(mark context.Context) error {
 		_, err := l.w.outbox.MarkRetry(mark, d.Key, next, reason, rateLimited, now)
 		return err
@@ -127,7 +128,7 @@ func (l *lane) retry(ctx context.Context, d *knowledge.Delivery, next time.Time,
 	return ok
 }
 
-func (l *lane) dead(ctx context.Context, d *knowledge.Delivery, reason string, pause bool) bool {
+func (l *lane) dead(ctx context.Context, d *digest.Delivery, reason string, pause bool) bool {
 	w := l.w
 	var done bool
 	ok := l.settle(ctx, d, "giving a delivery up", func(mark context.Context) error {
@@ -147,7 +148,7 @@ func (l *lane) dead(ctx context.Context, d *knowledge.Delivery, reason string, p
 // turn must not begin its next post: a crash would then leave two posts in
 // doubt. It reports whether d has left sending: true also when the outbox
 // refuses the move because d is no longer sending (EBADINPUT, ENOTFOUND).
-func (l *lane) settle(ctx context.Context, d *knowledge.Delivery, what string, write func(mark context.Context) error) bool {
+func (l *lane) settle(ctx context.Context, d *digest.Delivery, what string, write func(mark context.Context) error) bool {
 	mark := context.WithoutCancel(ctx)
 	for n := 1; ; n++ {
 		err := write(mark)

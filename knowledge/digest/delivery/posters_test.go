@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // The posters below speak to fakePlatforms the way the adapters will speak

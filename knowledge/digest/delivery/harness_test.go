@@ -12,8 +12,9 @@ import (
 	"github.com/rs/zerolog"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -57,7 +58,7 @@ type harness struct {
 	db       *store.DB
 	fake     *fakePlatforms
 	srv      *httptest.Server
-	channels []knowledge.ChannelRef
+	channels []digest.ChannelRef
 	gone     map[string]string // channel → code
 }
 
@@ -76,13 +77,13 @@ func newHarness(t testing.TB, spec fanoutSpec, seed uint64) *harness {
 		t.Fatal(err)
 	}
 	for i := range spec.slack + spec.discord {
-		var ref knowledge.ChannelRef
+		var ref digest.ChannelRef
 		if i < spec.slack {
 			ws := fmt.Sprintf("T%02d", i%spec.workspaces)
-			ref = knowledge.ChannelRef{Platform: "slack", Workspace: ws, Channel: fmt.Sprintf("C%sX%05d", ws, i)}
+			ref = digest.ChannelRef{Platform: "slack", Workspace: ws, Channel: fmt.Sprintf("C%sX%05d", ws, i)}
 			h.fake.workspaceOf[ref.Channel] = ws
 		} else {
-			ref = knowledge.ChannelRef{Platform: "discord", Workspace: fmt.Sprintf("%d", 7000+i%10), Channel: fmt.Sprintf("%d", 900000000+i)}
+			ref = digest.ChannelRef{Platform: "discord", Workspace: fmt.Sprintf("%d", 7000+i%10), Channel: fmt.Sprintf("%d", 900000000+i)}
 		}
 		if spec.goneEvery > 0 && i%spec.goneEvery == spec.goneEvery/2 {
 			codes := slackGone
@@ -93,9 +94,9 @@ func newHarness(t testing.TB, spec fanoutSpec, seed uint64) *harness {
 			h.fake.gone[ref.Channel] = h.gone[ref.Channel]
 		}
 		h.channels = append(h.channels, ref)
-		_, err := h.db.Subscriptions().SaveSubscription(ctx, knowledge.Subscription{
+		_, err := h.db.Subscriptions().SaveSubscription(ctx, digest.Subscription{
 			Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel, CreatedBy: "U1", CreatedAt: time.Now(),
-			Filter: knowledge.Filter{Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact},
+			Filter: digest.Filter{Schedule: digest.ScheduleRelease, Format: digest.FormatCompact},
 		})
 		if err != nil {
 			t.Fatal(err)

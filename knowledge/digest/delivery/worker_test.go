@@ -11,8 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // scriptPoster answers posts as respond says, in process, and records them.
@@ -141,7 +142,7 @@ func TestSplitDigestPostsEachPartOnceAGapApart(t *testing.T) {
 		}
 	}
 	dv, err := h.db.Outbox().ListDeliveries(context.Background())
-	if err != nil || len(dv) != 1 || dv[0].State != knowledge.DeliverySent || len(dv[0].MessageIDs) != len(calls) {
+	if err != nil || len(dv) != 1 || dv[0].State != digest.DeliverySent || len(dv[0].MessageIDs) != len(calls) {
 		t.Errorf("delivery %+v, %v", dv, err)
 	}
 }
@@ -272,7 +273,7 @@ func TestStopInTheMiddleLeavesOneInDoubt(t *testing.T) {
 		t.Fatalf("%d deliveries, want 5", len(all))
 	}
 	for _, d := range all {
-		if d.State != knowledge.DeliverySending {
+		if d.State != digest.DeliverySending {
 			t.Errorf("%s is %s after a stop mid-post, want sending (claimed)", d.Key, d.State)
 		}
 	}
@@ -307,14 +308,14 @@ func TestNewNeedsAPoster(t *testing.T) {
 // flakyOutbox is the real outbox on a disk that refuses the first fail
 // writes of a post's outcome, and logs the outcomes it takes.
 type flakyOutbox struct {
-	knowledge.Outbox
+	digest.Outbox
 	log       *eventLog
 	mu        sync.Mutex
 	fail      int // MarkPartSent calls to refuse
 	failReads int // FindDigest calls to refuse
 }
 
-func (f *flakyOutbox) MarkPartSent(ctx context.Context, key string, part, parts int, id string, now, next time.Time) (*knowledge.Delivery, error) {
+func (f *flakyOutbox) MarkPartSent(ctx context.Context, key string, part, parts int, id string, now, next time.Time) (*digest.Delivery, error) {
 	f.mu.Lock()
 	refuse := f.fail > 0
 	f.fail--
@@ -329,7 +330,7 @@ func (f *flakyOutbox) MarkPartSent(ctx context.Context, key string, part, parts 
 	return d, err
 }
 
-func (f *flakyOutbox) FindDigest(ctx context.Context, id string) (*knowledge.Digest, error) {
+func (f *flakyOutbox) FindDigest(ctx context.Context, id string) (*digest.Digest, error) {
 	f.mu.Lock()
 	refuse := f.failReads > 0
 	f.failReads--

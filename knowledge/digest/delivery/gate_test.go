@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
-func dl(platform, ws, ch string) *knowledge.Delivery {
-	return &knowledge.Delivery{Platform: platform, Workspace: ws, Channel: ch}
+func dl(platform, ws, ch string) *digest.Delivery {
+	return &digest.Delivery{Platform: platform, Workspace: ws, Channel: ch}
 }
 
 func TestGate(t *testing.T) {
@@ -24,7 +24,7 @@ func TestGate(t *testing.T) {
 	a, b, c := dl("slack", "T1", "A"), dl("slack", "T1", "B"), dl("slack", "T1", "C")
 	steps := []struct {
 		name string
-		d    *knowledge.Delivery
+		d    *digest.Delivery
 		at   time.Duration
 		want bool
 	}{

@@ -6,14 +6,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // resubscribe saves ch's subscription again with filter f (Seen 0).
-func resubscribe(t testing.TB, h *harness, ch knowledge.ChannelRef, f knowledge.Filter) knowledge.Subscription {
+func resubscribe(t testing.TB, h *harness, ch digest.ChannelRef, f digest.Filter) digest.Subscription {
 	t.Helper()
-	s, err := h.db.Subscriptions().SaveSubscription(context.Background(), knowledge.Subscription{
+	s, err := h.db.Subscriptions().SaveSubscription(context.Background(), digest.Subscription{
 		Platform: ch.Platform, Workspace: ch.Workspace, Channel: ch.Channel, CreatedBy: "U1", Filter: f})
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,7 @@ func resubscribe(t testing.TB, h *harness, ch knowledge.ChannelRef, f knowledge.
 func TestTriggersRacingQueueOnce(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, fanoutSpec{slack: 40, discord: 10, workspaces: 4, unit: time.Millisecond}, 3)
-	weekly := knowledge.Filter{Schedule: knowledge.ScheduleWeekly, Format: knowledge.FormatFull, From: knowledge.MustVersion("1.40")}
+	weekly := digest.Filter{Schedule: digest.ScheduleWeekly, Format: digest.FormatFull, From: knowledge.MustVersion("1.40")}
 	for _, ch := range h.channels[:10] {
 		resubscribe(t, h, ch, weekly)
 	}
@@ -39,7 +40,7 @@ func TestTriggersRacingQueueOnce(t *testing.T) {
 	for range 10 {
 		for _, fire := range []func() (delivery.Report, error){
 			func() (delivery.Report, error) { return tr.OnKnowledgeChanged(ctx) },
-			func() (delivery.Report, error) { return tr.RunSchedule(ctx, knowledge.ScheduleWeekly, at) },
+			func() (delivery.Report, error) { return tr.RunSchedule(ctx, digest.ScheduleWeekly, at) },
 		} {
 			wg.Go(func() {
 				r, err := fire()
@@ -85,7 +86,7 @@ func TestTriggersRacingQueueOnce(t *testing.T) {
 func TestTriggerQueuesOnlyWhatIsNew(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, fanoutSpec{slack: 2, discord: 1, workspaces: 1, unit: time.Millisecond}, 3)
-	node := resubscribe(t, h, h.channels[2], knowledge.Filter{SIG: "node", Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatCompact})
+	node := resubscribe(t, h, h.channels[2], digest.Filter{SIG: "node", Schedule: digest.ScheduleRelease, Format: digest.FormatCompact})
 	tr := trigger(h.db, nil)
 	if r, err := tr.OnKnowledgeChanged(ctx); err != nil || r.Created != 2 {
 		t.Fatalf("first trigger %+v, %v; want the two unfiltered channels", r, err)
@@ -117,8 +118,8 @@ func TestOnSubscribedAndPreview(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, fanoutSpec{slack: 2, workspaces: 1, unit: time.Millisecond}, 3)
 	tr := trigger(h.db, nil)
-	fromSub := resubscribe(t, h, h.channels[0], knowledge.Filter{From: knowledge.MustVersion("1.41"), Schedule: knowledge.ScheduleRelease, Format: knowledge.FormatFull})
-	weeklySub := resubscribe(t, h, h.channels[1], knowledge.Filter{Schedule: knowledge.ScheduleWeekly, Format: knowledge.FormatCompact})
+	fromSub := resubscribe(t, h, h.channels[0], digest.Filter{From: knowledge.MustVersion("1.41"), Schedule: digest.ScheduleRelease, Format: digest.FormatFull})
+	weeklySub := resubscribe(t, h, h.channels[1], digest.Filter{Schedule: digest.ScheduleWeekly, Format: digest.FormatCompact})
 
 	d, sub, ok, err := tr.Preview(ctx, fromSub.Ref())
 	if err != nil || !ok || sub.ID != fromSub.ID || d.Count() != 2 {
@@ -127,7 +128,7 @@ func TestOnSubscribedAndPreview(t *testing.T) {
 	if all, _ := h.db.Outbox().ListDeliveries(ctx); len(all) != 0 {
 		t.Fatalf("preview queued %d deliveries", len(all))
 	}
-	if _, _, _, err := tr.Preview(ctx, knowledge.ChannelRef{Platform: "slack", Workspace: "T00", Channel: "nope"}); knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
+	if _, _, _, err := tr.Preview(ctx, digest.ChannelRef{Platform: "slack", Workspace: "T00", Channel: "nope"}); knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
 		t.Errorf("preview of no subscription: %v", err)
 	}
 
@@ -139,7 +140,7 @@ func TestOnSubscribedAndPreview(t *testing.T) {
 		t.Fatalf("OnSubscribed: %+v, %v", r, err)
 	}
 	all, _ := h.db.Outbox().ListDeliveries(ctx)
-	if len(all) != 1 || all[0].Channel != fromSub.Channel || all[0].Format != knowledge.FormatFull {
+	if len(all) != 1 || all[0].Channel != fromSub.Channel || all[0].Format != digest.FormatFull {
 		t.Errorf("queued %+v", all)
 	}
 }

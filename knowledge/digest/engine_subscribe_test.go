@@ -1,4 +1,4 @@
-package knowledge_test
+package digest_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
@@ -39,8 +40,8 @@ var roles = map[string]bool{"admin": true, "owner": true, "allowlisted": true, "
 
 type subFixture struct {
 	db   *store.DB
-	subs *knowledge.Subscriptions
-	told []knowledge.Subscription
+	subs *digest.Subscriptions
+	told []digest.Subscription
 }
 
 func newSubFixture(t *testing.T) *subFixture {
@@ -54,10 +55,10 @@ func newSubFixture(t *testing.T) *subFixture {
 		t.Fatal(err)
 	}
 	f := &subFixture{db: db}
-	f.subs = knowledge.NewSubscriptions(knowledge.SubscriptionConfig{
+	f.subs = digest.NewSubscriptions(digest.SubscriptionConfig{
 		Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge(),
 		CanManage:  func(_ context.Context, o knowledge.Origin) (bool, error) { return roles[o.User], nil },
-		Subscribed: func(_ context.Context, s knowledge.Subscription) { f.told = append(f.told, s) },
+		Subscribed: func(_ context.Context, s digest.Subscription) { f.told = append(f.told, s) },
 		Now:        func() time.Time { return time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) },
 	})
 	return f
@@ -128,7 +129,7 @@ func TestSubscribeWithoutPermissionCheckRefusesEveryone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	subs := knowledge.NewSubscriptions(knowledge.SubscriptionConfig{Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge()})
+	subs := digest.NewSubscriptions(digest.SubscriptionConfig{Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge()})
 	_, err = subs.Answer(context.Background(), knowledge.Question{Kind: knowledge.AskSubscribe, From: slackUser("owner")})
 	if knowledge.ErrorCode(err) != knowledge.EBADINPUT {
 		t.Errorf("no CanManage: %v, want a refusal", err)
@@ -168,7 +169,7 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 	if !strings.Contains(a.Text, "Nothing new is waiting") {
 		t.Errorf("subscribed without from: %q; want nothing waiting (only news from now on)", a.Text)
 	}
-	sub, _ := f.db.Subscriptions().FindSubscriptionByChannel(ctx, knowledge.OriginChannel(admin))
+	sub, _ := f.db.Subscriptions().FindSubscriptionByChannel(ctx, digest.OriginChannel(admin))
 	if sub.Seen.Through != 3 || sub.CreatedByName != "admin name" || sub.Filter.Schedule != "release" {
 		t.Errorf("stored %+v; want Seen through the 3 known notices", sub)
 	}
@@ -200,7 +201,7 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 		t.Errorf("subscriptions facts (-want +got):\n%s", diff)
 	}
 
-	if err := f.db.Subscriptions().PauseSubscription(ctx, knowledge.OriginChannel(admin), "channel_not_found", time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)); err != nil {
+	if err := f.db.Subscriptions().PauseSubscription(ctx, digest.OriginChannel(admin), "channel_not_found", time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
 	a, _ = f.ask(t, "subscriptions", slackUser("guest"))
@@ -257,13 +258,13 @@ func TestSubscribeSaysWhenTheFirstDigestGoesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := map[string]time.Time{
-		knowledge.ScheduleWeekly: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC),
-		knowledge.ScheduleDaily:  time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC),
+		digest.ScheduleWeekly: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC),
+		digest.ScheduleDaily:  time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC),
 	}
-	subs := knowledge.NewSubscriptions(knowledge.SubscriptionConfig{
+	subs := digest.NewSubscriptions(digest.SubscriptionConfig{
 		Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge(),
 		CanManage:  func(context.Context, knowledge.Origin) (bool, error) { return true, nil },
-		Subscribed: func(context.Context, knowledge.Subscription) {},
+		Subscribed: func(context.Context, digest.Subscription) {},
 		NextRun:    func(s string) time.Time { return next[s] },
 	})
 	for text, want := range map[string]string{

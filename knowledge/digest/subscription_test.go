@@ -1,4 +1,4 @@
-package knowledge_test
+package digest_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
 
@@ -13,17 +14,17 @@ func TestParseFilter(t *testing.T) {
 	v := knowledge.MustVersion
 	tests := []struct {
 		in   map[string]string
-		want knowledge.Filter
+		want digest.Filter
 	}{
-		{nil, knowledge.Filter{Schedule: "release", Format: "compact"}},
-		{map[string]string{"sig": "network"}, knowledge.Filter{SIG: "network", Schedule: "release", Format: "compact"}},
-		{map[string]string{"sig": "SIG-Network"}, knowledge.Filter{SIG: "network", Schedule: "release", Format: "compact"}},
-		{map[string]string{"from": "v1.29.3"}, knowledge.Filter{From: v("1.29"), Schedule: "release", Format: "compact"}},
-		{map[string]string{"schedule": "Weekly", "format": "FULL"}, knowledge.Filter{Schedule: "weekly", Format: "full"}},
-		{map[string]string{"Schedule": " daily ", "from": "1.30"}, knowledge.Filter{From: v("1.30"), Schedule: "daily", Format: "compact"}},
+		{nil, digest.Filter{Schedule: "release", Format: "compact"}},
+		{map[string]string{"sig": "network"}, digest.Filter{SIG: "network", Schedule: "release", Format: "compact"}},
+		{map[string]string{"sig": "SIG-Network"}, digest.Filter{SIG: "network", Schedule: "release", Format: "compact"}},
+		{map[string]string{"from": "v1.29.3"}, digest.Filter{From: v("1.29"), Schedule: "release", Format: "compact"}},
+		{map[string]string{"schedule": "Weekly", "format": "FULL"}, digest.Filter{Schedule: "weekly", Format: "full"}},
+		{map[string]string{"Schedule": " daily ", "from": "1.30"}, digest.Filter{From: v("1.30"), Schedule: "daily", Format: "compact"}},
 	}
 	for _, tt := range tests {
-		got, err := knowledge.ParseFilter(tt.in)
+		got, err := digest.ParseFilter(tt.in)
 		if err != nil {
 			t.Errorf("ParseFilter(%v): %v", tt.in, err)
 			continue
@@ -48,7 +49,7 @@ func TestParseFilterRefusesWithAClearMessage(t *testing.T) {
 		{map[string]string{"from": "<!channel>"}, []string{"is not a release"}},
 	}
 	for _, tt := range tests {
-		_, err := knowledge.ParseFilter(tt.in)
+		_, err := digest.ParseFilter(tt.in)
 		if knowledge.ErrorCode(err) != knowledge.EBADINPUT {
 			t.Errorf("ParseFilter(%v) = %v, want EBADINPUT", tt.in, err)
 			continue
@@ -66,7 +67,7 @@ func TestParseFilterRefusesWithAClearMessage(t *testing.T) {
 }
 
 func TestFilterStringRoundTrips(t *testing.T) {
-	f := knowledge.Filter{SIG: "api-machinery", From: knowledge.MustVersion("1.29"), Schedule: "weekly", Format: "full"}
+	f := digest.Filter{SIG: "api-machinery", From: knowledge.MustVersion("1.29"), Schedule: "weekly", Format: "full"}
 	if got, want := f.String(), "sig:api-machinery from:1.29 schedule:weekly format:full"; got != want {
 		t.Fatalf("String() = %q, want %q", got, want)
 	}
@@ -74,14 +75,14 @@ func TestFilterStringRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := knowledge.ParseFilter(q.Filters)
+	back, err := digest.ParseFilter(q.Filters)
 	if err != nil || back != f {
 		t.Fatalf("parse of String() = %+v, %v; want %+v", back, err, f)
 	}
 }
 
 func TestChannelRefValidate(t *testing.T) {
-	good := []knowledge.ChannelRef{
+	good := []digest.ChannelRef{
 		{Platform: "slack", Workspace: "T01", Channel: "C0123"},
 		{Platform: "discord", Workspace: "1234567890", Channel: "987654321"},
 		{Platform: "slack", Channel: "C1"},
@@ -91,7 +92,7 @@ func TestChannelRefValidate(t *testing.T) {
 			t.Errorf("%+v: %v", c, err)
 		}
 	}
-	bad := []knowledge.ChannelRef{
+	bad := []digest.ChannelRef{
 		{Platform: "slack"},
 		{Channel: "C1"},
 		{Platform: "slack", Workspace: "T/1", Channel: "C1"},
@@ -109,7 +110,7 @@ func TestChannelRefValidate(t *testing.T) {
 }
 
 func TestDeliveryNonce(t *testing.T) {
-	d := knowledge.Delivery{Key: knowledge.DeliveryKey(knowledge.ChannelRef{Platform: "discord", Workspace: "g", Channel: "c"}, "abc")}
+	d := digest.Delivery{Key: digest.DeliveryKey(digest.ChannelRef{Platform: "discord", Workspace: "g", Channel: "c"}, "abc")}
 	n0, n1 := d.Nonce(0), d.Nonce(1)
 	if len(n0) > 25 || len(n0) != 24 {
 		t.Errorf("nonce %q: want 24 characters (Discord allows 25)", n0)
@@ -117,11 +118,11 @@ func TestDeliveryNonce(t *testing.T) {
 	if n0 == n1 {
 		t.Error("parts share a nonce")
 	}
-	again := knowledge.Delivery{Key: d.Key}
+	again := digest.Delivery{Key: d.Key}
 	if again.Nonce(0) != n0 {
 		t.Error("nonce differs for the same delivery and part")
 	}
-	other := knowledge.Delivery{Key: knowledge.DeliveryKey(knowledge.ChannelRef{Platform: "discord", Workspace: "g", Channel: "c2"}, "abc")}
+	other := digest.Delivery{Key: digest.DeliveryKey(digest.ChannelRef{Platform: "discord", Workspace: "g", Channel: "c2"}, "abc")}
 	if other.Nonce(0) == n0 {
 		t.Error("two channels share a nonce")
 	}

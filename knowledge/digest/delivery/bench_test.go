@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/delivery"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // BenchmarkFanOut delivers 5,000 digests (4,000 Slack channels in 20
@@ -24,7 +24,7 @@ import (
 // Every request counts against its scope, 429s and 5xx included, as the
 // fakes count them. overruns counts requests the fakes saw over a rate
 // limit: 0 unless the machine stalls the bot between its limiter and the
-// send. Run: go test -run '^$' -bench FanOut -benchtime 1x ./internal/delivery/
+// send. Run: go test -run '^$' -bench FanOut -benchtime 1x ./knowledge/digest/delivery/
 func BenchmarkFanOut(b *testing.B) {
 	const slackRate, discordRate = 30, 150
 	for range b.N {

@@ -10,8 +10,8 @@ import (
 	"github.com/kepbot/kepbot/adapters/discord"
 	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // adapterPosters returns the Posters of the real Slack and Discord

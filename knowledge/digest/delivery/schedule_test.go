@@ -9,8 +9,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -25,7 +26,7 @@ func (l *runLog) ran(name string, at time.Time, r delivery.Report, err error) {
 	switch {
 	case err != nil:
 		l.runs = append(l.runs, fmt.Sprintf("%s failed: %v", name, err))
-	case name != knowledge.ScheduleRelease:
+	case name != digest.ScheduleRelease:
 		l.runs = append(l.runs, fmt.Sprintf("%s %s queued %d", name, at.Format("Mon Jan 2 15:04"), r.Created))
 	}
 }
@@ -51,9 +52,9 @@ func TestSchedulerRunsOnTimeAndCatchesUpOnce(t *testing.T) {
 		if err := db.Knowledge().ReplaceKnowledge(ctx, fanoutKnowledge()); err != nil {
 			t.Fatal(err)
 		}
-		for i, sched := range []string{knowledge.ScheduleWeekly, knowledge.ScheduleDaily} {
-			_, err := db.Subscriptions().SaveSubscription(ctx, knowledge.Subscription{Platform: "slack", Workspace: "T1",
-				Channel: fmt.Sprintf("C%d", i), CreatedBy: "U1", Filter: knowledge.Filter{Schedule: sched, Format: knowledge.FormatCompact}})
+		for i, sched := range []string{digest.ScheduleWeekly, digest.ScheduleDaily} {
+			_, err := db.Subscriptions().SaveSubscription(ctx, digest.Subscription{Platform: "slack", Workspace: "T1",
+				Channel: fmt.Sprintf("C%d", i), CreatedBy: "U1", Filter: digest.Filter{Schedule: sched, Format: digest.FormatCompact}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +95,7 @@ func TestSchedulerRunsOnTimeAndCatchesUpOnce(t *testing.T) {
 		if got := log.take(); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("after the downtime, once each:\n got %q\nwant %q", got, want)
 		}
-		for _, name := range []string{knowledge.ScheduleWeekly, knowledge.ScheduleDaily} {
+		for _, name := range []string{digest.ScheduleWeekly, digest.ScheduleDaily} {
 			last, _ := db.Outbox().LastRun(ctx, name)
 			t.Logf("%s last ran for %s", name, last.Format(time.RFC3339))
 		}
@@ -122,16 +123,16 @@ func TestSchedulerNext(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 21, 21, 0, 0, 0, time.UTC) // a Saturday
 	for name, want := range map[string]time.Time{
-		knowledge.ScheduleWeekly:  time.Date(2026, 11, 27, 17, 30, 0, 0, time.UTC),
-		knowledge.ScheduleDaily:   time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC),
-		knowledge.ScheduleRelease: {},
+		digest.ScheduleWeekly:  time.Date(2026, 11, 27, 17, 30, 0, 0, time.UTC),
+		digest.ScheduleDaily:   time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC),
+		digest.ScheduleRelease: {},
 	} {
 		if got := s.Next(name, now); !got.Equal(want) {
 			t.Errorf("Next(%s) = %v, want %v", name, got, want)
 		}
 	}
 	// At the very time of a run, the next one is a period later.
-	if got := s.Next(knowledge.ScheduleDaily, time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)); !got.Equal(time.Date(2026, 11, 23, 6, 0, 0, 0, time.UTC)) {
+	if got := s.Next(digest.ScheduleDaily, time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)); !got.Equal(time.Date(2026, 11, 23, 6, 0, 0, 0, time.UTC)) {
 		t.Errorf("Next at a run time = %v", got)
 	}
 }

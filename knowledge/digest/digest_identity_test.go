@@ -1,4 +1,4 @@
-package knowledge_test
+package digest_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -48,7 +49,7 @@ func TestNoticeAliases(t *testing.T) {
 			[]string{"deprecation|1.41|title=sha256:"}},
 	}
 	for _, tt := range tests {
-		got := knowledge.NoticeAliases(tt.n)
+		got := digest.NoticeAliases(tt.n)
 		if strings.HasSuffix(tt.want[0], "sha256:") {
 			if len(got) != 1 || !strings.HasPrefix(got[0], tt.want[0]) || len(got[0]) != len(tt.want[0])+32 {
 				t.Errorf("%s: %q; want one %s<32 hex digits>", tt.name, got, tt.want[0])
@@ -89,11 +90,11 @@ func TestKEPFromAGateKeepsTheAliases(t *testing.T) {
 	if after.KEP != 9001 || after.KEPVia != knowledge.KEPViaGate || before.KEPVia != "" {
 		t.Fatalf("before %d %q, after %d %q; want KEP-9001 via gate once kep.yaml is known", before.KEP, before.KEPVia, after.KEP, after.KEPVia)
 	}
-	if diff := cmp.Diff(knowledge.NoticeAliases(before), knowledge.NoticeAliases(after)); diff != "" {
+	if diff := cmp.Diff(digest.NoticeAliases(before), digest.NoticeAliases(after)); diff != "" {
 		t.Errorf("aliases changed with kep.yaml (-before +after):\n%s", diff)
 	}
-	if knowledge.NoticeKey(before) == knowledge.NoticeKey(after) {
-		t.Errorf("item key %q did not change: the test no longer covers a key that moves", knowledge.NoticeKey(after))
+	if digest.NoticeKey(before) == digest.NoticeKey(after) {
+		t.Errorf("item key %q did not change: the test no longer covers a key that moves", digest.NoticeKey(after))
 	}
 }
 
@@ -113,7 +114,7 @@ func TestNoticeSetItems(t *testing.T) {
 		{Kind: knowledge.NoticeDeprecation, Release: v, PR: 601, KEP: 9001, FeatureGates: []string{"OldSprocket"}, Title: "Deprecate the sprocket flag.", Source: "notes-1.43.json"},
 		{Kind: knowledge.NoticeDeprecation, Release: v, PR: 602, KEP: 9001, FeatureGates: []string{"OldSprocket"}, Title: "Deprecate the sprocket field.", Source: "notes-1.43.json"},
 	}
-	set := knowledge.NewNoticeSet(ns, nil, nil)
+	set := digest.NewNoticeSet(ns, nil, nil)
 	want := []string{
 		"deprecation|1.43|kep:9001",
 		"deprecation|1.43|pr:601",
@@ -151,7 +152,7 @@ func TestNoticeSetItems(t *testing.T) {
 type ledgerSim struct {
 	t    *testing.T
 	db   *store.DB
-	seen knowledge.Seen
+	seen digest.Seen
 }
 
 func newLedgerSim(t *testing.T) *ledgerSim {
@@ -171,11 +172,11 @@ func (s *ledgerSim) tell(c *knowledge.Corpus) []string {
 	if err := s.db.Knowledge().ReplaceKnowledge(ctx, knowledge.Compile(c)); err != nil {
 		s.t.Fatal(err)
 	}
-	set, err := knowledge.LoadNoticeSet(ctx, s.db.Knowledge(), s.db.Subscriptions())
+	set, err := digest.LoadNoticeSet(ctx, s.db.Knowledge(), s.db.Subscriptions())
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	d, seen, ok := knowledge.BuildDigest(set, knowledge.Filter{}, s.seen, "release")
+	d, seen, ok := digest.BuildDigest(set, digest.Filter{}, s.seen, "release")
 	s.seen = seen
 	if !ok {
 		return nil

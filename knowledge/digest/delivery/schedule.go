@@ -7,7 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // RunState keeps when each schedule last ran, so a restart neither repeats
@@ -65,8 +65,8 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	}
 	week, day := 7*24*time.Hour, 24*time.Hour
 	return &Scheduler{cfg: cfg, schedules: []schedule{
-		{knowledge.ScheduleWeekly, week, func(now time.Time) time.Time { return latest(now, cfg.WeeklyAt, &cfg.Weekday) }},
-		{knowledge.ScheduleDaily, day, func(now time.Time) time.Time { return latest(now, cfg.DailyAt, nil) }},
+		{digest.ScheduleWeekly, week, func(now time.Time) time.Time { return latest(now, cfg.WeeklyAt, &cfg.Weekday) }},
+		{digest.ScheduleDaily, day, func(now time.Time) time.Time { return latest(now, cfg.DailyAt, nil) }},
 	}}, nil
 }
 

@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/kepbot/kepbot/internal/delivery"
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 )
 
 // fanOut queues one digest for every channel of h and runs a worker until
@@ -59,7 +59,7 @@ func checkFanOut(t *testing.T, h *harness) {
 				t.Errorf("gone channel %s was called %d times, want 1", ch.Channel, n)
 			}
 			sub, err := h.db.Subscriptions().FindSubscriptionByChannel(ctx, ch)
-			if err != nil || sub.State != knowledge.SubscriptionPaused || sub.PausedReason != code {
+			if err != nil || sub.State != digest.SubscriptionPaused || sub.PausedReason != code {
 				t.Errorf("gone channel %s: subscription %+v, %v; want paused for %s", ch.Channel, sub, err, code)
 			}
 			continue
@@ -93,7 +93,7 @@ func checkFanOut(t *testing.T, h *harness) {
 	}
 	for _, d := range all {
 		_, gone := h.gone[d.Channel]
-		if want := map[bool]knowledge.DeliveryState{false: knowledge.DeliverySent, true: knowledge.DeliveryDead}[gone]; d.State != want {
+		if want := map[bool]digest.DeliveryState{false: digest.DeliverySent, true: digest.DeliveryDead}[gone]; d.State != want {
 			t.Errorf("%s: %s, want %s", d.Key, d.State, want)
 		}
 	}

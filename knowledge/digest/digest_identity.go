@@ -1,4 +1,4 @@
-package knowledge
+package digest
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // A notice has two kinds of name, for two jobs.
@@ -35,7 +37,7 @@ const maxKeyValue = 120
 // its document or found through its feature gates), else its feature
 // gates, else its title. Two release-note entries are two items even when
 // they concern one KEP.
-func NoticeKey(n Notice) string {
+func NoticeKey(n knowledge.Notice) string {
 	var typ, val string
 	switch {
 	case n.API != nil && n.API.GroupVersion != "":
@@ -65,7 +67,7 @@ func NoticeKey(n Notice) string {
 //   - a notice with none of these: title=<lower-case words> and, when its
 //     place is known, at=<source>#<line>, so that rewording the title or
 //     moving the paragraph alone does not make it new.
-func NoticeAliases(n Notice) []string {
+func NoticeAliases(n knowledge.Notice) []string {
 	var out []string
 	add := func(typ, val string) { out = append(out, keyOf(n, typ+"=", val)) }
 	if n.API != nil && n.API.GroupVersion != "" {
@@ -98,7 +100,7 @@ func NoticeAliases(n Notice) []string {
 // it too, as a ledger written before kep.yaml was ingested holds it. A
 // release-note entry's old key (its KEP, its gates) is shared by other
 // entries and notes, so it counts only at the upgrade (atUpgrade).
-func legacyNoticeKeys(n Notice) (always, atUpgrade []string) {
+func legacyNoticeKeys(n knowledge.Notice) (always, atUpgrade []string) {
 	out := []string{legacyNoticeKey(n)}
 	if n.KEP > 0 && n.KEPVia != "" {
 		m := n
@@ -112,7 +114,7 @@ func legacyNoticeKeys(n Notice) (always, atUpgrade []string) {
 }
 
 // legacyNoticeKey is the NoticeKey of kepbot before aliases, byte for byte.
-func legacyNoticeKey(n Notice) string {
+func legacyNoticeKey(n knowledge.Notice) string {
 	var id string
 	switch {
 	case n.API != nil && n.API.GroupVersion != "":
@@ -129,7 +131,7 @@ func legacyNoticeKey(n Notice) string {
 
 // keyOf is "kind|release|" then typ (ending in its separator) and val,
 // val hashed when it is long.
-func keyOf(n Notice, typ, val string) string {
+func keyOf(n knowledge.Notice, typ, val string) string {
 	if len(val) > maxKeyValue {
 		sum := sha256.Sum256([]byte(val))
 		val = "sha256:" + hex.EncodeToString(sum[:16])

@@ -16,8 +16,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/delivery"
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -78,7 +78,7 @@ func deliverAll(path, url, unitText string) int {
 		}
 		open := len(all) == 0
 		for _, d := range all {
-			open = open || d.State == knowledge.DeliveryPending || d.State == knowledge.DeliverySending
+			open = open || d.State == digest.DeliveryPending || d.State == digest.DeliverySending
 		}
 		if !open {
 			fmt.Println("DONE")
@@ -282,7 +282,7 @@ func TestCrashDuringFanOut(t *testing.T) {
 	for _, ch := range h.channels {
 		key := func() string {
 			sub, _ := db.Subscriptions().FindSubscriptionByChannel(ctx, ch)
-			return knowledge.DeliveryKey(ch, sub.LastDigestID)
+			return digest.DeliveryKey(ch, sub.LastDigestID)
 		}
 		if code, gone := h.gone[ch.Channel]; gone {
 			sub, err := db.Subscriptions().FindSubscriptionByChannel(ctx, ch)

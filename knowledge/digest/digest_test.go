@@ -1,4 +1,4 @@
-package knowledge_test
+package digest_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // digestNotices are made-up notices in words of our own: two documents
@@ -33,17 +34,17 @@ var digestSIGs = map[int]string{9001: "sig-network", 9002: "sig-storage"}
 
 func TestNoticeKeyJoinsDocuments(t *testing.T) {
 	ns := digestNotices()
-	if a, b := knowledge.NoticeKey(ns[0]), knowledge.NoticeKey(ns[1]); a != b {
+	if a, b := digest.NoticeKey(ns[0]), digest.NoticeKey(ns[1]); a != b {
 		t.Errorf("one API removal, two keys: %q, %q", a, b)
 	}
-	if a, b := knowledge.NoticeKey(ns[2]), knowledge.NoticeKey(ns[3]); a != b {
+	if a, b := digest.NoticeKey(ns[2]), digest.NoticeKey(ns[3]); a != b {
 		t.Errorf("one KEP deprecation, two keys: %q, %q", a, b)
 	}
-	set := knowledge.NewNoticeSet(ns, digestSIGs, nil)
+	set := digest.NewNoticeSet(ns, digestSIGs, nil)
 	if set.Len() != 4 {
 		t.Fatalf("set holds %d notices, want 4 (upgrade notes left out, repeats joined): %v", set.Len(), set.Keys())
 	}
-	d, _, ok := knowledge.BuildDigest(set, knowledge.Filter{}, knowledge.Seen{}, "w")
+	d, _, ok := digest.BuildDigest(set, digest.Filter{}, digest.Seen{}, "w")
 	if !ok {
 		t.Fatal("no digest")
 	}
@@ -69,7 +70,7 @@ func TestNoticeKeyJoinsDocuments(t *testing.T) {
 	}
 }
 
-func titles(d knowledge.Digest) []string {
+func titles(d digest.Digest) []string {
 	var out []string
 	for _, g := range d.Groups {
 		for _, n := range g.Items {
@@ -80,24 +81,24 @@ func titles(d knowledge.Digest) []string {
 }
 
 func TestBuildDigestFilters(t *testing.T) {
-	set := knowledge.NewNoticeSet(digestNotices(), digestSIGs, nil)
+	set := digest.NewNoticeSet(digestNotices(), digestSIGs, nil)
 	v := knowledge.MustVersion
 	tests := []struct {
 		name string
-		f    knowledge.Filter
+		f    digest.Filter
 		want []string
 	}{
-		{"everything, oldest release first", knowledge.Filter{},
+		{"everything, oldest release first", digest.Filter{},
 			[]string{"1.40 KEP-9002", "1.41 KEP-9001", "1.42 The flux flag", "1.43 Gadget v1beta1"}},
-		{"from 1.41 means after 1.41", knowledge.Filter{From: v("1.41")},
+		{"from 1.41 means after 1.41", digest.Filter{From: v("1.41")},
 			[]string{"1.42 The flux flag", "1.43 Gadget v1beta1"}},
-		{"sig by the KEP's SIG", knowledge.Filter{SIG: "network"}, []string{"1.41 KEP-9001"}},
-		{"sig by the words", knowledge.Filter{SIG: "node"}, []string{"1.42 The flux flag"}},
-		{"sig and from", knowledge.Filter{SIG: "storage", From: v("1.40")}, nil},
-		{"a SIG nobody names", knowledge.Filter{SIG: "apps"}, nil},
+		{"sig by the KEP's SIG", digest.Filter{SIG: "network"}, []string{"1.41 KEP-9001"}},
+		{"sig by the words", digest.Filter{SIG: "node"}, []string{"1.42 The flux flag"}},
+		{"sig and from", digest.Filter{SIG: "storage", From: v("1.40")}, nil},
+		{"a SIG nobody names", digest.Filter{SIG: "apps"}, nil},
 	}
 	for _, tt := range tests {
-		d, _, ok := knowledge.BuildDigest(set, tt.f, knowledge.Seen{}, "w")
+		d, _, ok := digest.BuildDigest(set, tt.f, digest.Seen{}, "w")
 		if ok != (tt.want != nil) {
 			t.Errorf("%s: ok = %v", tt.name, ok)
 		}
@@ -111,43 +112,43 @@ func TestBuildDigestOnlyWhatIsNew(t *testing.T) {
 	ns := digestNotices()
 	seq := map[string]uint64{}
 	for i, n := range ns[:4] { // the ledger saw the first four documents' notices first
-		seq[knowledge.NoticeKey(n)] = uint64(i/2 + 1)
+		seq[digest.NoticeKey(n)] = uint64(i/2 + 1)
 	}
-	seq[knowledge.NoticeKey(ns[4])] = 7
-	seq[knowledge.NoticeKey(ns[5])] = 8
-	set := knowledge.NewNoticeSet(ns, digestSIGs, seq)
+	seq[digest.NoticeKey(ns[4])] = 7
+	seq[digest.NoticeKey(ns[5])] = 8
+	set := digest.NewNoticeSet(ns, digestSIGs, seq)
 
-	d, seen, ok := knowledge.BuildDigest(set, knowledge.Filter{}, knowledge.Seen{Through: 2}, "w")
+	d, seen, ok := digest.BuildDigest(set, digest.Filter{}, digest.Seen{Through: 2}, "w")
 	if !ok || seen.Through != 8 {
 		t.Fatalf("ok %v, seen %+v; want a digest and Through 8", ok, seen)
 	}
 	if diff := cmp.Diff([]string{"1.40 KEP-9002", "1.42 The flux flag"}, titles(d)); diff != "" {
 		t.Errorf("new since 2 (-want +got):\n%s", diff)
 	}
-	if _, again, ok := knowledge.BuildDigest(set, knowledge.Filter{}, seen, "w"); ok || again != seen {
+	if _, again, ok := digest.BuildDigest(set, digest.Filter{}, seen, "w"); ok || again != seen {
 		t.Errorf("nothing is new after Through 8, got ok %v seen %+v", ok, again)
 	}
 }
 
 func TestDigestIDIsDeterministic(t *testing.T) {
 	ns := digestNotices()
-	a, _, _ := knowledge.BuildDigest(knowledge.NewNoticeSet(ns, digestSIGs, nil), knowledge.Filter{}, knowledge.Seen{}, "weekly:2026-11-23T09:00Z")
+	a, _, _ := digest.BuildDigest(digest.NewNoticeSet(ns, digestSIGs, nil), digest.Filter{}, digest.Seen{}, "weekly:2026-11-23T09:00Z")
 	rev := make([]knowledge.Notice, len(ns))
 	for i := range ns {
 		rev[len(ns)-1-i] = ns[i]
 	}
-	b, _, _ := knowledge.BuildDigest(knowledge.NewNoticeSet(rev, digestSIGs, nil), knowledge.Filter{}, knowledge.Seen{}, "weekly:2026-11-23T09:00Z")
+	b, _, _ := digest.BuildDigest(digest.NewNoticeSet(rev, digestSIGs, nil), digest.Filter{}, digest.Seen{}, "weekly:2026-11-23T09:00Z")
 	if a.ID == "" || a.ID != b.ID {
 		t.Errorf("same content, IDs %q and %q", a.ID, b.ID)
 	}
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Errorf("same notices in another order built another digest (-a +b):\n%s", diff)
 	}
-	c, _, _ := knowledge.BuildDigest(knowledge.NewNoticeSet(ns, digestSIGs, nil), knowledge.Filter{}, knowledge.Seen{}, "weekly:2026-11-30T09:00Z")
+	c, _, _ := digest.BuildDigest(digest.NewNoticeSet(ns, digestSIGs, nil), digest.Filter{}, digest.Seen{}, "weekly:2026-11-30T09:00Z")
 	if c.ID == a.ID {
 		t.Error("another window, same ID")
 	}
-	d, _, _ := knowledge.BuildDigest(knowledge.NewNoticeSet(ns, digestSIGs, nil), knowledge.Filter{From: knowledge.MustVersion("1.41")}, knowledge.Seen{}, "weekly:2026-11-23T09:00Z")
+	d, _, _ := digest.BuildDigest(digest.NewNoticeSet(ns, digestSIGs, nil), digest.Filter{From: knowledge.MustVersion("1.41")}, digest.Seen{}, "weekly:2026-11-23T09:00Z")
 	if d.ID == a.ID {
 		t.Error("other content, same ID")
 	}
@@ -157,9 +158,9 @@ func TestDigestIDIsDeterministic(t *testing.T) {
 }
 
 func TestRenderDigest(t *testing.T) {
-	d, _, _ := knowledge.BuildDigest(knowledge.NewNoticeSet(digestNotices(), digestSIGs, nil), knowledge.Filter{}, knowledge.Seen{}, "w")
-	compact := knowledge.RenderDigest(&d, knowledge.FormatCompact)
-	full := knowledge.RenderDigest(&d, knowledge.FormatFull)
+	d, _, _ := digest.BuildDigest(digest.NewNoticeSet(digestNotices(), digestSIGs, nil), digest.Filter{}, digest.Seen{}, "w")
+	compact := digest.RenderDigest(&d, digest.FormatCompact)
+	full := digest.RenderDigest(&d, digest.FormatFull)
 	if compact.Kind != knowledge.KindList || compact.Title != "Deprecation digest: Kubernetes 1.40 to 1.43" {
 		t.Errorf("compact: kind %q title %q", compact.Kind, compact.Title)
 	}
@@ -198,7 +199,7 @@ func TestSplitAnswer(t *testing.T) {
 	limit := size(&knowledge.Answer{Kind: a.Kind, Title: "T (99/99)", Text: a.Text, Facts: a.Facts, Notices: a.Notices[:3]})
 	fits := func(p *knowledge.Answer) bool { return size(p) <= limit }
 
-	parts := knowledge.SplitAnswer(a, fits)
+	parts := digest.SplitAnswer(a, fits)
 	var got []string
 	for i, p := range parts {
 		if !fits(p) {
@@ -220,10 +221,10 @@ func TestSplitAnswer(t *testing.T) {
 	if diff := cmp.Diff([]string{"n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9"}, got); diff != "" {
 		t.Errorf("notices lost or reordered (-want +got):\n%s", diff)
 	}
-	if one := knowledge.SplitAnswer(a, nil); len(one) != 1 || one[0] != a {
+	if one := digest.SplitAnswer(a, nil); len(one) != 1 || one[0] != a {
 		t.Error("a nil fits must give the answer whole")
 	}
-	if one := knowledge.SplitAnswer(a, func(*knowledge.Answer) bool { return false }); len(one) != 10 {
+	if one := digest.SplitAnswer(a, func(*knowledge.Answer) bool { return false }); len(one) != 10 {
 		t.Errorf("nothing fits: %d parts, want one notice each", len(one))
 	}
 	if strings.Contains(a.Title, "(") {

@@ -1,4 +1,4 @@
-package knowledge
+package digest
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/kepbot/kepbot/knowledge"
 )
 
 // Digest is what one batch of deprecation news says: the notices, grouped
@@ -26,8 +28,8 @@ type Digest struct {
 
 // DigestGroup is one release's notices in a digest.
 type DigestGroup struct {
-	Release Version  `json:"release"`
-	Items   []Notice `json:"items"`
+	Release knowledge.Version  `json:"release"`
+	Items   []knowledge.Notice `json:"items"`
 }
 
 // Count returns how many notices d holds.
@@ -52,7 +54,7 @@ type NoticeSet struct {
 
 type setItem struct {
 	key string
-	n   Notice
+	n   knowledge.Notice
 	id  NoticeIdentity
 }
 
@@ -61,13 +63,13 @@ type setItem struct {
 // numbers to their SIG ("sig-network"); seq gives each item's ledger
 // sequence by its NoticeKey, and an item without one counts as newer than
 // any Seen.
-func NewNoticeSet(notices []Notice, sigs map[int]string, seq map[string]uint64) NoticeSet {
+func NewNoticeSet(notices []knowledge.Notice, sigs map[int]string, seq map[string]uint64) NoticeSet {
 	type group struct {
-		n                          Notice
+		n                          knowledge.Notice
 		aliases, legacy, atUpgrade []string
 	}
 	byKey := map[string]*group{}
-	sorted := append([]Notice(nil), notices...)
+	sorted := append([]knowledge.Notice(nil), notices...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
 		if a.Source != b.Source {
@@ -76,7 +78,7 @@ func NewNoticeSet(notices []Notice, sigs map[int]string, seq map[string]uint64) 
 		return a.Line < b.Line
 	})
 	for _, n := range sorted {
-		if n.Kind != NoticeDeprecation && n.Kind != NoticeRemoval {
+		if n.Kind != knowledge.NoticeDeprecation && n.Kind != knowledge.NoticeRemoval {
 			continue
 		}
 		k := NoticeKey(n)
@@ -136,9 +138,9 @@ func (s *NoticeSet) Len() int { return len(s.items) }
 // NoticeSource is the part of a KnowledgeStore that digests read; every
 // KnowledgeStore is one.
 type NoticeSource interface {
-	ListReleases(ctx context.Context) ([]Release, error)
-	FindNotices(ctx context.Context, v Version, kind NoticeKind) ([]Notice, error)
-	FindKEPByNumber(ctx context.Context, n int) (*KEP, error)
+	ListReleases(ctx context.Context) ([]knowledge.Release, error)
+	FindNotices(ctx context.Context, v knowledge.Version, kind knowledge.NoticeKind) ([]knowledge.Notice, error)
+	FindKEPByNumber(ctx context.Context, n int) (*knowledge.KEP, error)
 }
 
 // LoadNoticeSet reads every release's deprecations and removals and the
@@ -151,10 +153,10 @@ func LoadNoticeSet(ctx context.Context, kb NoticeSource, ledger NoticeLedger) (N
 	if err != nil {
 		return NoticeSet{}, fmt.Errorf("list releases: %w", err)
 	}
-	var all []Notice
+	var all []knowledge.Notice
 	for _, r := range rels {
 		ns, err := kb.FindNotices(ctx, r.Version, "")
-		if err != nil && ErrorCode(err) != ENOTFOUND {
+		if err != nil && knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
 			return NoticeSet{}, fmt.Errorf("notices of %s: %w", r.Version, err)
 		}
 		all = append(all, ns...)
@@ -166,7 +168,7 @@ func LoadNoticeSet(ctx context.Context, kb NoticeSource, ledger NoticeLedger) (N
 		}
 		k, err := kb.FindKEPByNumber(ctx, n.KEP)
 		switch {
-		case ErrorCode(err) == ENOTFOUND:
+		case knowledge.ErrorCode(err) == knowledge.ENOTFOUND:
 			sigs[n.KEP] = ""
 		case err != nil:
 			return NoticeSet{}, fmt.Errorf("KEP-%d: %w", n.KEP, err)
@@ -248,7 +250,7 @@ func digestID(window string, gs []DigestGroup) string {
 }
 
 // matchesSIG reports whether n belongs to sig ("" matches every notice).
-func (s *NoticeSet) matchesSIG(n Notice, sig string) bool {
+func (s *NoticeSet) matchesSIG(n knowledge.Notice, sig string) bool {
 	if sig == "" {
 		return true
 	}
@@ -295,7 +297,7 @@ func namesSIG(text, sig string) bool {
 // mergeNotice joins two documents' words about the same notice: a's
 // fields win, b fills what a lacks, the longer words are kept and the
 // feature gates are joined.
-func mergeNotice(a, b Notice) Notice {
+func mergeNotice(a, b knowledge.Notice) knowledge.Notice {
 	switch {
 	case a.KEP == 0:
 		a.KEP, a.KEPVia = b.KEP, b.KEPVia
@@ -320,7 +322,7 @@ func mergeNotice(a, b Notice) Notice {
 
 // cloneNotice copies n's slices so that merging never writes into the
 // caller's notices.
-func cloneNotice(n Notice) Notice {
+func cloneNotice(n knowledge.Notice) knowledge.Notice {
 	n.FeatureGates = append([]string(nil), n.FeatureGates...)
 	if n.API != nil {
 		api := *n.API

@@ -1,19 +1,3 @@
-// Package delivery posts the digests the outbox holds: a worker per
-// platform claims due deliveries, keeps to each platform's rate limits
-// (one message a second per channel, per-workspace and per-platform caps,
-// a global cap, and every Retry-After it is told), posts through the
-// adapters' Posters, and records each outcome in the outbox. It also holds
-// the triggers that queue digests: new knowledge, and the weekly and daily
-// schedules.
-//
-// A post cannot join a bbolt transaction, so delivery is at least once;
-// exactly once where the platform drops a repeated nonce (Discord's
-// enforce_nonce). Elsewhere (Slack) a crash in the middle of a post can
-// show a digest twice: the worker lets only Config.UnsafeInFlight such
-// posts be under way at once (one by default, the deliveries it claims
-// posted in turn), so a crash duplicates at most that many, and counts
-// every possible duplicate: a post a restart found in doubt, and a post
-// retried after a failure that may have posted it.
 package delivery
 
 import (
@@ -47,7 +31,7 @@ type Idempotent interface {
 
 // Fitter is implemented by a Poster that knows its platform's message
 // limits: Fits reports whether a renders as one message. The worker splits
-// a digest that does not fit with knowledge.SplitAnswer and posts the parts
+// a digest that does not fit with digest.SplitAnswer and posts the parts
 // one by one, each with its own nonce, at most one a second per channel.
 type Fitter interface {
 	Fits(a *knowledge.Answer) bool

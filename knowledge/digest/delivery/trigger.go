@@ -6,15 +6,15 @@ import (
 	"sort"
 	"time"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // TriggerConfig is what a Trigger reads and writes.
 type TriggerConfig struct {
-	Knowledge     knowledge.NoticeSource
-	Subscriptions knowledge.SubscriptionStore
-	Ledger        knowledge.NoticeLedger
-	Outbox        knowledge.Outbox
+	Knowledge     digest.NoticeSource
+	Subscriptions digest.SubscriptionStore
+	Ledger        digest.NoticeLedger
+	Outbox        digest.Outbox
 	// Notify is called after deliveries were queued: Worker.Notify.
 	Notify func()
 	Now    func() time.Time // default time.Now
@@ -61,51 +61,51 @@ func ScheduleWindow(schedule string, at time.Time) string {
 // every subscription was told, so it needs neither the old knowledge nor
 // the new: calling it when nothing changed queues nothing.
 func (t *Trigger) OnKnowledgeChanged(ctx context.Context) (Report, error) {
-	return t.fire(ctx, func(s *knowledge.Subscription) bool { return s.Filter.Schedule == knowledge.ScheduleRelease }, windowRelease)
+	return t.fire(ctx, func(s *digest.Subscription) bool { return s.Filter.Schedule == digest.ScheduleRelease }, windowRelease)
 }
 
 // RunSchedule queues, for every active subscription on schedule (weekly
 // or daily), a digest of what is new to it, for the run at at.
 func (t *Trigger) RunSchedule(ctx context.Context, schedule string, at time.Time) (Report, error) {
-	return t.fire(ctx, func(s *knowledge.Subscription) bool { return s.Filter.Schedule == schedule }, ScheduleWindow(schedule, at))
+	return t.fire(ctx, func(s *digest.Subscription) bool { return s.Filter.Schedule == schedule }, ScheduleWindow(schedule, at))
 }
 
 // OnSubscribed queues the first digest of a new schedule:release
 // subscription that has news waiting (it asked from: a release), rather
 // than keep it until the next release. Serve calls it from
-// knowledge.SubscriptionConfig.Subscribed and logs an error it returns.
-func (t *Trigger) OnSubscribed(ctx context.Context, s knowledge.Subscription) (Report, error) {
-	if s.Filter.Schedule != knowledge.ScheduleRelease {
+// digest.SubscriptionConfig.Subscribed and logs an error it returns.
+func (t *Trigger) OnSubscribed(ctx context.Context, s digest.Subscription) (Report, error) {
+	if s.Filter.Schedule != digest.ScheduleRelease {
 		return Report{}, nil
 	}
-	return t.fire(ctx, func(x *knowledge.Subscription) bool { return x.ID == s.ID }, windowRelease)
+	return t.fire(ctx, func(x *digest.Subscription) bool { return x.ID == s.ID }, windowRelease)
 }
 
 // Preview returns the digest the channel would get if its schedule ran
 // now, without queueing it; ok is false when nothing is new to it. It fails
 // with ENOTFOUND when the channel has no subscription.
-func (t *Trigger) Preview(ctx context.Context, ch knowledge.ChannelRef) (d knowledge.Digest, sub *knowledge.Subscription, ok bool, err error) {
+func (t *Trigger) Preview(ctx context.Context, ch digest.ChannelRef) (d digest.Digest, sub *digest.Subscription, ok bool, err error) {
 	sub, err = t.cfg.Subscriptions.FindSubscriptionByChannel(ctx, ch)
 	if err != nil {
 		return d, nil, false, err
 	}
-	set, err := knowledge.LoadNoticeSet(ctx, t.cfg.Knowledge, t.cfg.Ledger)
+	set, err := digest.LoadNoticeSet(ctx, t.cfg.Knowledge, t.cfg.Ledger)
 	if err != nil {
 		return d, sub, false, err
 	}
 	window := windowRelease
-	if sub.Filter.Schedule != knowledge.ScheduleRelease {
+	if sub.Filter.Schedule != digest.ScheduleRelease {
 		window = ScheduleWindow(sub.Filter.Schedule, t.cfg.Now())
 	}
-	d, _, ok = knowledge.BuildDigest(set, sub.Filter, sub.Seen, window)
+	d, _, ok = digest.BuildDigest(set, sub.Filter, sub.Seen, window)
 	return d, sub, ok, nil
 }
 
 // fire builds the digest of every active subscription match accepts and
 // queues each distinct digest with its deliveries in one transaction.
-func (t *Trigger) fire(ctx context.Context, match func(*knowledge.Subscription) bool, window string) (Report, error) {
+func (t *Trigger) fire(ctx context.Context, match func(*digest.Subscription) bool, window string) (Report, error) {
 	var rep Report
-	set, err := knowledge.LoadNoticeSet(ctx, t.cfg.Knowledge, t.cfg.Ledger)
+	set, err := digest.LoadNoticeSet(ctx, t.cfg.Knowledge, t.cfg.Ledger)
 	if err != nil {
 		return rep, fmt.Errorf("digest trigger: %w", err)
 	}
@@ -115,8 +115,8 @@ func (t *Trigger) fire(ctx context.Context, match func(*knowledge.Subscription) 
 	}
 	now := t.cfg.Now().UTC()
 	type batch struct {
-		digest knowledge.Digest
-		ds     []knowledge.Delivery
+		digest digest.Digest
+		ds     []digest.Delivery
 	}
 	batches := map[string]*batch{}
 	for i := range subs {
@@ -125,7 +125,7 @@ func (t *Trigger) fire(ctx context.Context, match func(*knowledge.Subscription) 
 			continue
 		}
 		rep.Subscriptions++
-		d, seen, ok := knowledge.BuildDigest(set, s.Filter, s.Seen, window)
+		d, seen, ok := digest.BuildDigest(set, s.Filter, s.Seen, window)
 		if !ok {
 			continue
 		}
@@ -135,8 +135,8 @@ func (t *Trigger) fire(ctx context.Context, match func(*knowledge.Subscription) 
 			batches[d.ID] = b
 		}
 		ref := s.Ref()
-		b.ds = append(b.ds, knowledge.Delivery{
-			Key: knowledge.DeliveryKey(ref, d.ID), DigestID: d.ID, Subscription: s.ID,
+		b.ds = append(b.ds, digest.Delivery{
+			Key: digest.DeliveryKey(ref, d.ID), DigestID: d.ID, Subscription: s.ID,
 			Platform: ref.Platform, Workspace: ref.Workspace, Channel: ref.Channel, Format: s.Filter.Format,
 			Seen: seen, BasedOn: s.Rev, CreatedAt: now, NextAttempt: now,
 		})

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // Limits are one platform's rate limits, as the worker keeps to them.
@@ -71,16 +71,16 @@ func newGate(limits map[string]Limits, global rate.Limit, globalBurst int) *gate
 }
 
 // Keys of the scopes a delivery passes through.
-func channelKey(ch knowledge.ChannelRef) string   { return "c/" + ch.ID() }
-func workspaceKey(ch knowledge.ChannelRef) string { return "w/" + ch.Platform + "/" + ch.Workspace }
-func platformKey(ch knowledge.ChannelRef) string  { return "p/" + ch.Platform }
+func channelKey(ch digest.ChannelRef) string   { return "c/" + ch.ID() }
+func workspaceKey(ch digest.ChannelRef) string { return "w/" + ch.Platform + "/" + ch.Workspace }
+func platformKey(ch digest.ChannelRef) string  { return "p/" + ch.Platform }
 
 const globalKey = "*"
 
 // ready reports, without taking anything, whether a delivery to ch could
 // be accepted at now: its channel is not busy and no scope on its way is
 // held back.
-func (g *gate) ready(ch knowledge.ChannelRef, now time.Time) bool {
+func (g *gate) ready(ch digest.ChannelRef, now time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.busy[channelKey(ch)] {
@@ -100,7 +100,7 @@ func (g *gate) ready(ch knowledge.ChannelRef, now time.Time) bool {
 // token. If so, it marks the channel busy until done; take takes the
 // tokens just before the post, so that they are spent as close as can be to
 // the moment the platform counts the request.
-func (g *gate) accept(d *knowledge.Delivery, now time.Time) bool {
+func (g *gate) accept(d *digest.Delivery, now time.Time) bool {
 	ch := d.Ref()
 	ck := channelKey(ch)
 	g.mu.Lock()
@@ -142,7 +142,7 @@ func (g *gate) accept(d *knowledge.Delivery, now time.Time) bool {
 // unpromise ends what accept promised the delivery to ch, if it is still
 // owed: take is taking the tokens, or the post will not happen. The caller
 // holds g.mu.
-func (g *gate) unpromise(ch knowledge.ChannelRef) {
+func (g *gate) unpromise(ch digest.ChannelRef) {
 	if !g.owes[channelKey(ch)] {
 		return
 	}
@@ -156,7 +156,7 @@ func (g *gate) unpromise(ch knowledge.ChannelRef) {
 
 // limitersOf returns the workspace, platform and global limiters on the
 // way to ch; nil where there is no limit. The caller holds g.mu.
-func (g *gate) limitersOf(ch knowledge.ChannelRef) [3]*rate.Limiter {
+func (g *gate) limitersOf(ch digest.ChannelRef) [3]*rate.Limiter {
 	lim := g.limits[ch.Platform]
 	return [3]*rate.Limiter{
 		g.limiter(workspaceKey(ch), lim.Workspace, lim.WorkspaceBurst),
@@ -169,7 +169,7 @@ func (g *gate) limitersOf(ch knowledge.ChannelRef) [3]*rate.Limiter {
 // when posts elsewhere took them since accept. It fails with heldError when
 // a Retry-After for the workspace or platform arrived since accept, and
 // with ctx's error when ctx ends first, giving the tokens back.
-func (g *gate) take(ctx context.Context, d *knowledge.Delivery, now func() time.Time) error {
+func (g *gate) take(ctx context.Context, d *digest.Delivery, now func() time.Time) error {
 	g.mu.Lock()
 	t := now()
 	ch := d.Ref()
@@ -210,7 +210,7 @@ func (g *gate) take(ctx context.Context, d *knowledge.Delivery, now func() time.
 }
 
 // done ends the post to d's channel at now: the next may start a gap later.
-func (g *gate) done(d *knowledge.Delivery, now time.Time) {
+func (g *gate) done(d *digest.Delivery, now time.Time) {
 	ch := d.Ref()
 	gap := g.limits[ch.Platform].ChannelGap
 	if gap <= 0 {
@@ -225,7 +225,7 @@ func (g *gate) done(d *knowledge.Delivery, now time.Time) {
 }
 
 // release frees d's channel without a post having started.
-func (g *gate) release(d *knowledge.Delivery) {
+func (g *gate) release(d *digest.Delivery) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.unpromise(d.Ref())
@@ -233,7 +233,7 @@ func (g *gate) release(d *knowledge.Delivery) {
 }
 
 // block holds back scope of d's channel until until: a Retry-After.
-func (g *gate) block(d *knowledge.Delivery, scope Scope, until time.Time) {
+func (g *gate) block(d *digest.Delivery, scope Scope, until time.Time) {
 	ch := d.Ref()
 	k := channelKey(ch)
 	switch scope {

@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/time/rate"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/digest"
 )
 
 // Config tunes a Worker. Only Posters is required.
@@ -116,15 +116,15 @@ func (c *Config) defaults() {
 // Worker posts the outbox's due deliveries through the Posters.
 type Worker struct {
 	cfg     Config
-	outbox  knowledge.Outbox
+	outbox  digest.Outbox
 	gate    *gate
 	wake    chan struct{}
-	digests sync.Map // Digest.ID → *knowledge.Digest; digests never change
+	digests sync.Map // Digest.ID → *digest.Digest; digests never change
 }
 
 // New returns a Worker posting outbox's deliveries. It fails when no
 // Poster is given.
-func New(outbox knowledge.Outbox, cfg Config) (*Worker, error) {
+func New(outbox digest.Outbox, cfg Config) (*Worker, error) {
 	if len(cfg.Posters) == 0 {
 		return nil, errors.New("delivery: no poster: give one per platform that has subscriptions")
 	}
@@ -202,9 +202,9 @@ func (w *Worker) idempotent(platform string) bool {
 }
 
 // digest returns the digest id, from memory after the first read.
-func (w *Worker) digest(ctx context.Context, id string) (*knowledge.Digest, error) {
+func (w *Worker) digest(ctx context.Context, id string) (*digest.Digest, error) {
 	if d, ok := w.digests.Load(id); ok {
-		return d.(*knowledge.Digest), nil
+		return d.(*digest.Digest), nil
 	}
 	d, err := w.outbox.FindDigest(ctx, id)
 	if err != nil {
@@ -325,12 +325,12 @@ func (l *lane) runSerial(ctx context.Context) {
 
 // claim claims up to n due deliveries the gate lets go now, in turn (to be
 // posted one after another) or not.
-func (l *lane) claim(ctx context.Context, now time.Time, n int, inTurn bool) []knowledge.Delivery {
-	var accepted []knowledge.Delivery
-	ds, err := l.w.outbox.ClaimDue(ctx, l.platform, now, n, knowledge.ClaimFilter{
+func (l *lane) claim(ctx context.Context, now time.Time, n int, inTurn bool) []digest.Delivery {
+	var accepted []digest.Delivery
+	ds, err := l.w.outbox.ClaimDue(ctx, l.platform, now, n, digest.ClaimFilter{
 		InTurn: inTurn,
-		Ready:  func(ch knowledge.ChannelRef) bool { return l.w.gate.ready(ch, now) },
-		Accept: func(d *knowledge.Delivery) bool {
+		Ready:  func(ch digest.ChannelRef) bool { return l.w.gate.ready(ch, now) },
+		Accept: func(d *digest.Delivery) bool {
 			ok := l.w.gate.accept(d, now)
 			if ok {
 				accepted = append(accepted, *d)
