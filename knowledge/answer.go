@@ -2,8 +2,12 @@ package knowledge
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Kind says what an Answer is about; adapters pick a layout by it.
@@ -28,6 +32,12 @@ const (
 
 // Answerer answers one question. Adapters depend on this, never on *Engine.
 type Answerer interface {
+	Answer(ctx context.Context, q Question) (*Answer, error)
+}
+
+// SubscriptionAnswerer answers subscribe, unsubscribe and subscriptions
+// for an engine (see engine.WithSubscriptions); *Subscriptions is one.
+type SubscriptionAnswerer interface {
 	Answer(ctx context.Context, q Question) (*Answer, error)
 }
 
@@ -148,8 +158,8 @@ func Understood(a *Answer, q Question) *Answer {
 		cp.Text = strings.TrimSpace(lead + "\n" + a.Text)
 	}
 	if len(q.Also) > 0 {
-		cp.Notes = append(clip(a.Notes), alsoLine(q.Also))
-		cp.Suggest = clip(a.Suggest)
+		cp.Notes = append(slices.Clip(a.Notes), alsoLine(q.Also))
+		cp.Suggest = slices.Clip(a.Suggest)
 		for _, k := range q.Also {
 			cp.Suggest = append(cp.Suggest, "kep "+strconv.Itoa(k.Number))
 		}
@@ -174,4 +184,93 @@ func (a *Answer) ItemsWithoutSharedSIG() []Item {
 		out[i].SIG = ""
 	}
 	return out
+}
+
+// Short returns user words safe and short enough to echo in a title: only
+// letters, digits, spaces and - . _, at most 40 runes.
+func Short(s string) string {
+	var parts []string
+	for _, w := range strings.Fields(s) {
+		parts = append(parts, echo(w))
+	}
+	out := strings.Join(parts, " ")
+	if utf8.RuneCountInString(out) > 40 {
+		out = string([]rune(out)[:39]) + "…"
+	}
+	return out
+}
+
+// Plural writes "1 deprecation" or "3 deprecations".
+func Plural(n int, one, many string) string { return plural(n, one, many) }
+
+// plural writes "1 deprecation" or "3 deprecations".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Quote returns a document's words fit to quote: whitespace collapsed to
+// single spaces, cut at max runes with "…".
+func Quote(s string, max int) string { return quote(s, max) }
+
+// quote returns a document's words fit to quote: whitespace collapsed to
+// single spaces, cut at max runes with "…".
+func quote(s string, max int) string {
+	// One pass that stops once it holds more than max runes: documents'
+	// words run to kilobytes, and only the start of them is shown. Runs of
+	// non-space bytes are copied whole.
+	var b strings.Builder
+	b.Grow(min(len(s), 4*max))
+	n, cutAt := 0, 0 // runes counted; bytes of the first max-1 runes
+	seg := -1        // start of the run of non-space bytes not yet copied
+	pending := false // a space is owed before the next word
+	for i, r := range s {
+		if isSpace(r) {
+			if seg >= 0 {
+				b.WriteString(s[seg:i])
+				seg = -1
+			}
+			pending = n > 0
+			continue
+		}
+		if pending {
+			pending = false
+			if n++; n == max {
+				cutAt = b.Len()
+			} else if n > max {
+				return strings.TrimSpace(b.String()[:cutAt]) + "…"
+			}
+			b.WriteByte(' ')
+		}
+		if seg < 0 {
+			seg = i
+		}
+		if n++; n == max {
+			cutAt = b.Len() + i - seg
+		} else if n > max {
+			b.WriteString(s[seg:i])
+			return strings.TrimSpace(b.String()[:cutAt]) + "…"
+		}
+	}
+	if seg >= 0 {
+		b.WriteString(s[seg:])
+	}
+	return b.String()
+}
+
+// isSpace is unicode.IsSpace without its table search for the many
+// non-space runes of CJK text.
+func isSpace(r rune) bool {
+	if r < 0x80 {
+		return r == ' ' || (r >= '\t' && r <= '\r')
+	}
+	switch {
+	case r == 0x85 || r == 0xA0 || r == 0x1680 || r == 0x3000:
+		return true
+	case r >= 0x2000 && r <= 0x205F:
+		return unicode.IsSpace(r)
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -250,3 +251,48 @@ func APISourceRelease(id string) (v Version, ok bool) {
 	}
 	return Version{Major: 1, Minor: n}, true
 }
+
+// UsedEvidence returns the evidence l's value for action rests on.
+func UsedEvidence(l *APILifecycle, action APIAction) APIEvidence {
+	for _, e := range l.Evidence {
+		if e.Used && e.Action == action && e.Replacement == nil {
+			return e
+		}
+	}
+	return APIEvidence{}
+}
+
+// BasisWords says what a value rests on: "the 1.33 release notes, PR
+// #129207", "the migration guide", "k8s.io/api v0.37.2's lifecycle
+// markers", "k8s.io/api v0.34.13 no longer has it".
+func BasisWords(e APIEvidence, sources map[string]Source) string {
+	name := SourceName(sources[e.Source])
+	if name == "" {
+		name = e.Source
+	}
+	switch e.Basis {
+	case BasisNotes:
+		s := "the " + e.Release.String() + " release notes"
+		if e.PR > 0 {
+			s += fmt.Sprintf(", PR #%d", e.PR)
+		}
+		return s
+	case BasisGuide:
+		return "the deprecated API migration guide"
+	case BasisPost:
+		return name
+	case BasisAbsent:
+		return ModuleName(e.Source) + " no longer has it"
+	case BasisMarkers:
+		if e.Action == APIIntroduced { // introductions are written by hand, never projected
+			return ModuleName(e.Source) + "'s lifecycle markers"
+		}
+		return ModuleName(e.Source) + "'s lifecycle markers, not confirmed by a release note"
+	case BasisPresent:
+		return "first in " + ModuleName(e.Source)
+	}
+	return name
+}
+
+// ModuleName writes an API module's source ID as "k8s.io/api v0.37.2".
+func ModuleName(id string) string { return strings.Replace(id, "@", " ", 1) }

@@ -3,6 +3,8 @@ package knowledge
 import (
 	"sort"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // Compile joins a Corpus into Knowledge: each KEP with every mention of it
@@ -37,7 +39,7 @@ func Compile(c *Corpus) *Knowledge {
 	for _, m := range mentions {
 		if m.KEP > 0 {
 			kp := kepFor(keps, m)
-			kp.FeatureGates = addNames(kp.FeatureGates, m.FeatureGates)
+			kp.FeatureGates = prose.AddNames(kp.FeatureGates, m.FeatureGates)
 		}
 	}
 	gates := gateOwners(keps)
@@ -266,7 +268,7 @@ func mergeRelease(dst *Release, src Release) {
 	if dst.Enhancements.IsZero() {
 		dst.Enhancements = src.Enhancements
 	}
-	dst.Sources = addNames(dst.Sources, src.Sources)
+	dst.Sources = prose.AddNames(dst.Sources, src.Sources)
 }
 
 func dedupeSources(ss []Source) []Source {
@@ -308,21 +310,4 @@ func ownerOf(gates map[string]int, names []string) int {
 		}
 	}
 	return 0
-}
-
-// addNames appends the names in add that list does not hold yet, ignoring case.
-func addNames(list, add []string) []string {
-	for _, a := range add {
-		found := false
-		for _, l := range list {
-			if strings.EqualFold(l, a) {
-				found = true
-				break
-			}
-		}
-		if !found && a != "" {
-			list = append(list, a)
-		}
-	}
-	return list
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // One change told by several documents is one notice with several
@@ -167,7 +169,7 @@ func groupNotices(ns []Notice, sources map[string]Source) toldNotices {
 			continue
 		}
 		kept := &out.notices[i]
-		out.told[i] = addNames(out.told[i], []string{n.Source})
+		out.told[i] = prose.AddNames(out.told[i], []string{n.Source})
 		if pref(n) < pref(*kept) {
 			other := *kept
 			*kept = n
@@ -196,9 +198,9 @@ func fillNotice(kept *Notice, other Notice) {
 		kept.KEP, kept.KEPVia = other.KEP, other.KEPVia
 	}
 	kept.Action = kept.Action || other.Action
-	kept.FeatureGates = addNames(kept.FeatureGates, other.FeatureGates)
+	kept.FeatureGates = prose.AddNames(kept.FeatureGates, other.FeatureGates)
 	if kept.API != nil && other.API != nil {
-		kept.API.Kinds = addNames(kept.API.Kinds, other.API.Kinds)
+		kept.API.Kinds = prose.AddNames(kept.API.Kinds, other.API.Kinds)
 		if kept.API.ReplacedBy == "" {
 			kept.API.ReplacedBy, kept.API.Since = other.API.ReplacedBy, other.API.Since
 		}
@@ -286,11 +288,11 @@ func toldNotes(t toldNotices, sources map[string]Source) []string {
 		for _, id := range t.told[i] {
 			name := id
 			if s, ok := sources[id]; ok {
-				name = sourceName(s)
+				name = SourceName(s)
 			}
 			names = append(names, name)
 		}
-		what := clipRunes(n.Title, 70)
+		what := prose.ClipRunes(n.Title, 70)
 		if n.API != nil {
 			what = n.API.GroupVersion
 		}
@@ -323,28 +325,9 @@ func codeNames(title string) []string {
 			out = append(out, w)
 		case strings.Contains(w, "/") && strings.Contains(w, "."):
 			out = append(out, strings.ToLower(w))
-		case looksGate(w) && InnerCapital(w):
+		case prose.LooksGate(w) && InnerCapital(w):
 			out = append(out, w)
 		}
 	}
 	return out
-}
-
-// InnerCapital reports whether s has a capital after a small letter
-// (digits between them aside): CephFS, EtcdLearnerMode, IPv6DualStack,
-// PodOS; a word opening a sentence (Kubernetes) or an acronym's plural
-// (SLIs) has none.
-func InnerCapital(s string) bool {
-	lower := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z':
-			if lower {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Engine answers questions from what a KnowledgeStore knows. It is safe for
@@ -40,7 +38,7 @@ type Engine struct {
 	srcMu sync.Mutex // held while srcs is read from the store
 	srcs  atomic.Pointer[map[string]Source]
 
-	subs *Subscriptions // nil: subscriptions are not available
+	subs SubscriptionAnswerer // nil: subscriptions are not available
 
 	readManifest ManifestReader // nil: scans are not available
 
@@ -49,7 +47,7 @@ type Engine struct {
 
 // WithSubscriptions lets the engine answer subscribe, unsubscribe and
 // subscriptions through s.
-func WithSubscriptions(s *Subscriptions) Option { return func(e *Engine) { e.subs = s } }
+func WithSubscriptions(s SubscriptionAnswerer) Option { return func(e *Engine) { e.subs = s } }
 
 // Option changes how an Engine answers.
 type Option func(*Engine)
@@ -113,7 +111,7 @@ func (e *Engine) Answer(ctx context.Context, q Question) (*Answer, error) {
 	case AskReleases:
 		a, err = e.answerReleases(ctx)
 	case AskHelp:
-		a, err = helpAnswer(q.Words)
+		a, err = HelpAnswer(q.Words)
 	case AskGate:
 		a, err = e.answerGate(ctx, q.Words)
 	case AskSearch:
@@ -307,89 +305,7 @@ func refsOf(byID map[string]Source, ids []string) []SourceRef {
 			out = append(out, SourceRef{Name: id})
 			continue
 		}
-		out = append(out, SourceRef{Name: sourceName(s), AsOf: s.AsOf})
-	}
-	return out
-}
-
-// sourceName is the name answers give a source: its Name, else its ID.
-func sourceName(s Source) string {
-	if s.Name != "" {
-		return s.Name
-	}
-	return s.ID
-}
-
-// quote returns a document's words fit to quote: whitespace collapsed to
-// single spaces, cut at max runes with "…".
-func quote(s string, max int) string {
-	// One pass that stops once it holds more than max runes: documents'
-	// words run to kilobytes, and only the start of them is shown. Runs of
-	// non-space bytes are copied whole.
-	var b strings.Builder
-	b.Grow(min(len(s), 4*max))
-	n, cutAt := 0, 0 // runes counted; bytes of the first max-1 runes
-	seg := -1        // start of the run of non-space bytes not yet copied
-	pending := false // a space is owed before the next word
-	for i, r := range s {
-		if isSpace(r) {
-			if seg >= 0 {
-				b.WriteString(s[seg:i])
-				seg = -1
-			}
-			pending = n > 0
-			continue
-		}
-		if pending {
-			pending = false
-			if n++; n == max {
-				cutAt = b.Len()
-			} else if n > max {
-				return strings.TrimSpace(b.String()[:cutAt]) + "…"
-			}
-			b.WriteByte(' ')
-		}
-		if seg < 0 {
-			seg = i
-		}
-		if n++; n == max {
-			cutAt = b.Len() + i - seg
-		} else if n > max {
-			b.WriteString(s[seg:i])
-			return strings.TrimSpace(b.String()[:cutAt]) + "…"
-		}
-	}
-	if seg >= 0 {
-		b.WriteString(s[seg:])
-	}
-	return b.String()
-}
-
-// isSpace is unicode.IsSpace without its table search for the many
-// non-space runes of CJK text.
-func isSpace(r rune) bool {
-	if r < 0x80 {
-		return r == ' ' || (r >= '\t' && r <= '\r')
-	}
-	switch {
-	case r == 0x85 || r == 0xA0 || r == 0x1680 || r == 0x3000:
-		return true
-	case r >= 0x2000 && r <= 0x205F:
-		return unicode.IsSpace(r)
-	}
-	return false
-}
-
-// Short returns user words safe and short enough to echo in a title: only
-// letters, digits, spaces and - . _, at most 40 runes.
-func Short(s string) string {
-	var parts []string
-	for _, w := range strings.Fields(s) {
-		parts = append(parts, echo(w))
-	}
-	out := strings.Join(parts, " ")
-	if utf8.RuneCountInString(out) > 40 {
-		out = string([]rune(out)[:39]) + "…"
+		out = append(out, SourceRef{Name: SourceName(s), AsOf: s.AsOf})
 	}
 	return out
 }
@@ -414,17 +330,6 @@ func stageVerb(s Stage) string {
 		return "arrived as alpha"
 	}
 	return "was " + s.Label()
-}
-
-// Plural writes "1 deprecation" or "3 deprecations".
-func Plural(n int, one, many string) string { return plural(n, one, many) }
-
-// plural writes "1 deprecation" or "3 deprecations".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // sortItemsByKEP orders items by KEP number, items without one last, in a

@@ -120,10 +120,10 @@ func matchAPIs(t *APITable, words string) ([]*APILifecycle, string, error) {
 		return nil, "", apiMiss(t, "", kind)
 	}
 	slices.SortStableFunc(types, func(a, b *APILifecycle) int {
-		if apiRefLess(a.API, b.API) {
+		if APIRefLess(a.API, b.API) {
 			return -1
 		}
-		if apiRefLess(b.API, a.API) {
+		if APIRefLess(b.API, a.API) {
 			return 1
 		}
 		return 0
@@ -208,9 +208,9 @@ func apiLine(t *APITable, l *APILifecycle, ref Version, sources map[string]Sourc
 	case r.IsZero():
 		parts = append(parts, "served in "+t.Latest().String())
 	case t.Reached(r):
-		parts = append(parts, "removed in "+r.String()+" ("+basisWords(usedEvidence(l, APIRemoved), sources)+")")
+		parts = append(parts, "removed in "+r.String()+" ("+BasisWords(UsedEvidence(l, APIRemoved), sources)+")")
 	default:
-		parts = append(parts, "removal planned for "+r.String()+" ("+basisWords(usedEvidence(l, APIRemoved), sources)+")")
+		parts = append(parts, "removal planned for "+r.String()+" ("+BasisWords(UsedEvidence(l, APIRemoved), sources)+")")
 	}
 	if !l.ServedIn(ref) || !l.Deprecated.IsZero() {
 		if rep, r, ok := t.ReplacementIn(l, ref); ok {
@@ -232,51 +232,6 @@ func levelWords(l APILevel) string {
 	}
 	return l.Label()
 }
-
-// usedEvidence returns the evidence l's value for action rests on.
-func usedEvidence(l *APILifecycle, action APIAction) APIEvidence {
-	for _, e := range l.Evidence {
-		if e.Used && e.Action == action && e.Replacement == nil {
-			return e
-		}
-	}
-	return APIEvidence{}
-}
-
-// basisWords says what a value rests on: "the 1.33 release notes, PR
-// #129207", "the migration guide", "k8s.io/api v0.37.2's lifecycle
-// markers", "k8s.io/api v0.34.13 no longer has it".
-func basisWords(e APIEvidence, sources map[string]Source) string {
-	name := sourceName(sources[e.Source])
-	if name == "" {
-		name = e.Source
-	}
-	switch e.Basis {
-	case BasisNotes:
-		s := "the " + e.Release.String() + " release notes"
-		if e.PR > 0 {
-			s += fmt.Sprintf(", PR #%d", e.PR)
-		}
-		return s
-	case BasisGuide:
-		return "the deprecated API migration guide"
-	case BasisPost:
-		return name
-	case BasisAbsent:
-		return moduleName(e.Source) + " no longer has it"
-	case BasisMarkers:
-		if e.Action == APIIntroduced { // introductions are written by hand, never projected
-			return moduleName(e.Source) + "'s lifecycle markers"
-		}
-		return moduleName(e.Source) + "'s lifecycle markers, not confirmed by a release note"
-	case BasisPresent:
-		return "first in " + moduleName(e.Source)
-	}
-	return name
-}
-
-// moduleName writes an API module's source ID as "k8s.io/api v0.37.2".
-func moduleName(id string) string { return strings.Replace(id, "@", " ", 1) }
 
 // apiSummary writes the answer's first line: with a release asked about,
 // whether it is served there; else where each version stands.
@@ -359,7 +314,7 @@ func apiNotes(t *APITable, types []*APILifecycle, sources map[string]Source) ([]
 	kinds := map[key][]string{}
 	for _, l := range types {
 		for _, action := range []APIAction{APIRemoved, APIDeprecated} {
-			used := usedEvidence(l, action)
+			used := UsedEvidence(l, action)
 			if used.Source == "" {
 				continue
 			}
@@ -376,7 +331,7 @@ func apiNotes(t *APITable, types []*APILifecycle, sources map[string]Source) ([]
 				continue
 			}
 			ids = append(ids, used.Source)
-			line := fmt.Sprintf("%s in %s per %s; %s. kepbot goes by %s.", actionNoun(action), used.Release, basisWords(used, sources), strings.Join(dedupe(others), "; "), strongestWords(used.Basis))
+			line := fmt.Sprintf("%s in %s per %s; %s. kepbot goes by %s.", actionNoun(action), used.Release, BasisWords(used, sources), strings.Join(dedupe(others), "; "), strongestWords(used.Basis))
 			k := key{l.API.GroupVersion(), line}
 			if _, seen := kinds[k]; !seen {
 				order = append(order, k)
@@ -397,14 +352,14 @@ func apiNotes(t *APITable, types []*APILifecycle, sources map[string]Source) ([]
 func saysWords(e APIEvidence, sources map[string]Source) string {
 	switch e.Basis {
 	case BasisMarkers:
-		return moduleName(e.Source) + "'s lifecycle markers say " + e.Release.String()
+		return ModuleName(e.Source) + "'s lifecycle markers say " + e.Release.String()
 	case BasisAbsent:
 		mod, tag, _ := strings.Cut(e.Source, "@")
 		return mod + " drops it in " + tag + " (" + e.Release.String() + ")"
 	case BasisNotes:
-		return basisWords(e, sources) + " say " + e.Release.String()
+		return BasisWords(e, sources) + " say " + e.Release.String()
 	}
-	return basisWords(e, sources) + " says " + e.Release.String()
+	return BasisWords(e, sources) + " says " + e.Release.String()
 }
 
 func actionNoun(a APIAction) string {

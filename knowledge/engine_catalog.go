@@ -115,7 +115,7 @@ func (e *Engine) KEPs(ctx context.Context) ([]*KEP, error) {
 	if err != nil {
 		return nil, err
 	}
-	return clip(c.keps), nil
+	return slices.Clip(c.keps), nil
 }
 
 // NoticeGates returns the spelling of every feature gate a release-note
@@ -127,7 +127,7 @@ func (e *Engine) NoticeGates(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return clip(c.noticeGates), nil
+	return slices.Clip(c.noticeGates), nil
 }
 
 // readCatalog reads every KEP, release, notice and source of the Engine's

@@ -44,7 +44,7 @@ func notOutVerdict(f *KEPFacts, s Stage, v, released Version) string {
 			name, f.Milestones[StageStable.String()], v, released)
 	}
 	planned := "nothing else is planned"
-	if p := reachedList(f.Targets); p != "" {
+	if p := ReachedList(f.Targets); p != "" {
 		planned = "planned: " + p + ", and plans move"
 	}
 	return fmt.Sprintf("I can't say yet — %s is not out as far as my sources say (the newest release out is %s). %s %s; %s.",

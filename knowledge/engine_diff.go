@@ -146,7 +146,7 @@ func (e *Engine) diffItems(c *catalog, in []Release, upgrade bool) []Item {
 		return a.KEP < b.KEP
 	})
 	for i := range items {
-		items[i].Text = quote(items[i].Text, e.maxQuote)
+		items[i].Text = Quote(items[i].Text, e.maxQuote)
 		items[i].Rank = i + 1
 	}
 	return items
@@ -185,7 +185,7 @@ func (e *Engine) diffNotices(c *catalog, in []Release, upgrade bool) ([]Notice, 
 		})
 	}
 	for i := range ns {
-		ns[i].Text = quote(noticeWords(ns[i]), e.maxQuote)
+		ns[i].Text = Quote(NoticeWords(ns[i]), e.maxQuote)
 	}
 	return ns, actions
 }
@@ -253,15 +253,15 @@ func diffSummary(from, to Version, in []Version, items []Item, ns []Notice, upgr
 		apiText = fmt.Sprintf("%d APIs stop being served", len(apis))
 	}
 	graduated := fmt.Sprintf("%d GA, %d beta, %d alpha", count[StageStable], count[StageBeta], count[StageAlpha])
-	removals := plural(kinds[NoticeRemoval]+count[StageRemoved], "removal", "removals")
+	removals := Plural(kinds[NoticeRemoval]+count[StageRemoved], "removal", "removals")
 	if len(apis) > 0 {
-		removals = plural(kinds[NoticeRemoval]+count[StageRemoved], "other removal", "other removals")
+		removals = Plural(kinds[NoticeRemoval]+count[StageRemoved], "other removal", "other removals")
 	}
-	ended := removals + ", " + plural(kinds[NoticeDeprecation]+count[StageDeprecated], "deprecation", "deprecations")
+	ended := removals + ", " + Plural(kinds[NoticeDeprecation]+count[StageDeprecated], "deprecation", "deprecations")
 	if upgrade {
 		s := fmt.Sprintf("Going from %s to %s (through %s): %s; %s", from, to, versionList(in), apiText, ended)
 		if actions > 0 {
-			s += ", " + plural(actions, "upgrade note", "upgrade notes") + " (action required)"
+			s += ", " + Plural(actions, "upgrade note", "upgrade notes") + " (action required)"
 		}
 		return s + "; " + graduated + "."
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // answerGate answers `gate NAME`, in any case: the KEP that owns the
@@ -20,7 +22,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 	case code == EBADINPUT:
 		return nil, err
 	case err != nil:
-		return nil, fmt.Errorf("find feature gate %s: %w", echo(name), err)
+		return nil, fmt.Errorf("find feature gate %s: %w", Echo(name), err)
 	}
 	c, err := e.catalog(ctx)
 	if err != nil {
@@ -36,7 +38,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 	}
 	gate := gateSpelling(k, notices, name)
 	for i := range notices {
-		notices[i].Text = quote(noticeWords(notices[i]), e.maxQuote)
+		notices[i].Text = Quote(NoticeWords(notices[i]), e.maxQuote)
 	}
 	a := &Answer{Kind: KindGate, Title: "Feature gate " + gate, Notices: notices}
 	var ids []string
@@ -48,7 +50,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 	}
 	a.Sources = c.sourceRefs(ids)
 	if k == nil {
-		a.Text = fmt.Sprintf("%s belongs to no KEP I know; %s.", gate, plural(len(notices), "notice names it", "notices name it"))
+		a.Text = fmt.Sprintf("%s belongs to no KEP I know; %s.", gate, Plural(len(notices), "notice names it", "notices name it"))
 		return a, nil
 	}
 	ka := e.kepAnswer(k, c.sources) // what `kep N` says of k
@@ -56,16 +58,16 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*Answer, error) {
 	a.Text = fmt.Sprintf("%s is the feature gate of %s.", gate, kepTitle(a.KEP))
 	if a.KEP.Stage != StageNone {
 		a.Text += " It is " + a.KEP.Stage.Label()
-		if r := reachedList(a.KEP.Milestones); r != "" {
+		if r := ReachedList(a.KEP.Milestones); r != "" {
 			a.Text += ": " + r
 		}
 		a.Text += "."
 	}
-	if t := reachedList(a.KEP.Targets); t != "" {
+	if t := ReachedList(a.KEP.Targets); t != "" {
 		a.Text += " Planned: " + t + "."
 	}
 	if len(notices) > 0 {
-		a.Text += " " + capitalize(plural(len(notices), "notice names", "notices name")) + " it."
+		a.Text += " " + capitalize(Plural(len(notices), "notice names", "notices name")) + " it."
 	}
 	if len(named) > 1 {
 		a.Text += " " + sharedGate(gate, named)
@@ -96,7 +98,7 @@ func sharedGate(gate string, named []*KEP) string {
 		verb = "names"
 	}
 	return fmt.Sprintf("%s also %s %s: %s. I answer with KEP-%d, whose work went furthest.",
-		plural(len(others), "other KEP", "other KEPs"), verb, gate, strings.Join(others, ", "), named[0].Number)
+		Plural(len(others), "other KEP", "other KEPs"), verb, gate, strings.Join(others, ", "), named[0].Number)
 }
 
 // gateSpelling is the gate's own spelling: the KEP's, else a notice's,
@@ -127,8 +129,8 @@ func (e *Engine) unknownGate(ctx context.Context, c *catalog, name string) error
 		return fmt.Errorf("list feature gates: %w", err)
 	}
 	all := append(append([]string(nil), gates...), c.noticeGates...)
-	return &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know a feature gate named %s.", echo(name)),
-		Suggestions: prefixAll("gate ", closestFold(name, all))}
+	return &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know a feature gate named %s.", Echo(name)),
+		Suggestions: prose.PrefixAll("gate ", closestFold(name, all))}
 }
 
 // lastRelease is the release of the last step of k's timeline.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // enhancementsTree is where KEP folders live on GitHub.
@@ -147,8 +149,8 @@ func changeLinkTitle(ch Change) string {
 		t += " " + strings.Join(kinds, "/")
 	}
 	t += ", PR #" + strconv.Itoa(ch.PR)
-	if s := strings.TrimRight(firstSentence(ch.Text), ".。"); s != "" {
-		t += ": " + clipRunes(s, 80)
+	if s := strings.TrimRight(prose.FirstSentence(ch.Text), ".。"); s != "" {
+		t += ": " + prose.ClipRunes(s, 80)
 	}
 	return t
 }
@@ -190,12 +192,12 @@ func kepSummary(f *KEPFacts) string {
 		b.WriteString(" has no stage stated in the documents I have.")
 	default:
 		fmt.Fprintf(&b, " is %s", f.Stage.Label())
-		if reached := reachedList(f.Milestones); reached != "" {
+		if reached := ReachedList(f.Milestones); reached != "" {
 			b.WriteString(": " + reached)
 		}
 		b.WriteString(".")
 	}
-	if t := reachedList(f.Targets); t != "" {
+	if t := ReachedList(f.Targets); t != "" {
 		b.WriteString(" Planned: " + t + ".")
 	}
 	for _, st := range f.Timeline {
@@ -213,23 +215,12 @@ func kepSummary(f *KEPFacts) string {
 	return b.String()
 }
 
-// reachedList writes a stage map as "alpha in 1.29, beta in 1.31", in stage order.
-func reachedList(m map[string]string) string {
-	var parts []string
-	for _, s := range GraduationStages {
-		if v, ok := m[s.String()]; ok {
-			parts = append(parts, s.Label()+" in "+v)
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
 // kepItems lists what each document said of k, oldest release first.
 func (e *Engine) kepItems(k *KEP) []Item {
 	items := make([]Item, 0, len(k.History))
 	for _, m := range k.History {
 		items = append(items, Item{KEP: k.Number, Title: m.Title, Stage: m.Stage, Release: m.Release,
-			Text: quote(m.Text, e.maxQuote), SIG: m.SIG, Source: m.Source})
+			Text: Quote(m.Text, e.maxQuote), SIG: m.SIG, Source: m.Source})
 	}
 	return items
 }

@@ -40,7 +40,7 @@ func (c *catalog) latestPatch(v Version) (best patchWord, others []patchWord, ok
 			tag := strings.TrimPrefix(id, "k8s.io/api@")
 			if n, err := patchNumber(strings.Replace(tag, "v0.", "1.", 1), v); err == nil {
 				// The module's publication day is not the patch's: no date.
-				words = append(words, patchWord{number: n, source: id, how: "the " + moduleName(id) + " tag"})
+				words = append(words, patchWord{number: n, source: id, how: "the " + ModuleName(id) + " tag"})
 			}
 		}
 	}

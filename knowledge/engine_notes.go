@@ -19,7 +19,7 @@ func kepNotes(k *KEP, byID map[string]Source) []string {
 	name := func(id string, first bool) string {
 		n := id
 		if s, ok := byID[id]; ok {
-			n = sourceName(s)
+			n = SourceName(s)
 		}
 		switch {
 		case strings.HasPrefix(n, "Kubernetes ") && first:

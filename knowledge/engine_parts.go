@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ import (
 // parts were a fifth of the live heap, which every garbage collection
 // marks. Parts are shared by every answer built from them and never
 // changed after they are built; answers hand out their slices clipped
-// (clip), so that a caller appending to one gets a copy instead of
+// (slices.Clip), so that a caller appending to one gets a copy instead of
 // writing into the parts.
 
 // releaseParts is what a release answer says of one release.
@@ -94,8 +95,8 @@ func (c *catalog) plannedCounts(v Version) string {
 
 // answer is a new release Answer sharing p.
 func (p *releaseParts) answer() *Answer {
-	return &Answer{Kind: KindRelease, Title: p.title, Text: p.text, Release: p.facts, Facts: clip(p.counts),
-		Items: clip(p.items), Notes: clip(p.notes), Sources: clip(p.sources)}
+	return &Answer{Kind: KindRelease, Title: p.title, Text: p.text, Release: p.facts, Facts: slices.Clip(p.counts),
+		Items: slices.Clip(p.items), Notes: slices.Clip(p.notes), Sources: slices.Clip(p.sources)}
 }
 
 // releaseStage is one stage in one release: the key of a stage list.
@@ -134,7 +135,7 @@ func (e *Engine) stageParts(c *catalog, r *Release, s Stage) *stageParts {
 			first.Release = at
 			repeats = append(repeats, first)
 		}
-		items[i].Text = quote(items[i].Text, e.maxQuote)
+		items[i].Text = Quote(items[i].Text, e.maxQuote)
 		ids = append(ids, items[i].Source)
 	}
 	p := &stageParts{title: fmt.Sprintf("Kubernetes %s: %s", v, s.Label()), items: items, sources: c.sourceRefs(ids)}
@@ -158,7 +159,7 @@ func (e *Engine) stageParts(c *catalog, r *Release, s Stage) *stageParts {
 
 // answer is a new stage-list Answer sharing p.
 func (p *stageParts) answer() *Answer {
-	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Items: clip(p.items), Notes: clip(p.notes), Sources: clip(p.sources)}
+	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Items: slices.Clip(p.items), Notes: slices.Clip(p.notes), Sources: slices.Clip(p.sources)}
 }
 
 // releaseNotices is one kind of notice ("" for all) in one release: the
@@ -195,7 +196,7 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, all toldNotices, byID 
 	ns := append([]Notice(nil), of.notices...)
 	ids := append(make([]string, 0, len(r.Sources)+len(ns)), r.Sources...)
 	for i := range ns {
-		ns[i].Text = quote(noticeWords(ns[i]), e.maxQuote)
+		ns[i].Text = Quote(NoticeWords(ns[i]), e.maxQuote)
 		ids = append(ids, of.told[i]...)
 	}
 	p := &noticeParts{title: fmt.Sprintf("Kubernetes %s: %s", v, word), notices: ns, sources: refsOf(byID, ids), notes: toldNotes(of, byID)}
@@ -205,7 +206,7 @@ func (e *Engine) noticeParts(r *Release, kind NoticeKind, all toldNotices, byID 
 			p.text += " The built-in snapshot keeps only the notices tied to a KEP, an API or a release-note entry; run bot sync or bot ingest for the rest."
 		}
 	} else {
-		p.text = fmt.Sprintf("%s in Kubernetes %s.", capitalize(plural(len(ns), strings.TrimSuffix(word, "s"), word)), v)
+		p.text = fmt.Sprintf("%s in Kubernetes %s.", capitalize(Plural(len(ns), strings.TrimSuffix(word, "s"), word)), v)
 	}
 	if coverage != "" {
 		p.text += " " + coverage
@@ -226,7 +227,7 @@ func otherNotices(v Version, kind NoticeKind, counts noticeCounts) string {
 		}
 		if n := counts.of(k); n > 0 {
 			word := noticeWord(k)
-			parts = append(parts, plural(n, strings.TrimSuffix(word, "s"), word))
+			parts = append(parts, Plural(n, strings.TrimSuffix(word, "s"), word))
 			asks = append(asks, Question{Kind: AskNotices, Version: v, Notice: k}.Canonical())
 		}
 	}
@@ -249,7 +250,7 @@ func hasSnapshot(byID map[string]Source) bool {
 
 // answer is a new notice-list Answer sharing p.
 func (p *noticeParts) answer() *Answer {
-	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Notices: clip(p.notices), Notes: clip(p.notes), Sources: clip(p.sources)}
+	return &Answer{Kind: KindList, Title: p.title, Text: p.text, Notices: slices.Clip(p.notices), Notes: slices.Clip(p.notes), Sources: slices.Clip(p.sources)}
 }
 
 // buildParts fills c's answer parts: one per release, per release and
@@ -287,9 +288,6 @@ func releaseMiss(v Version, vs []Version, known string, ask func(Version) string
 	}
 	return &Error{Code: ENOTFOUND, Message: fmt.Sprintf("I don't know Kubernetes %s. I know %s.", v, known), Suggestions: []string{ask(near)}}
 }
-
-// clip returns s with no room to grow, so that appending to it copies.
-func clip[T any](s []T) []T { return s[:len(s):len(s)] }
 
 // notesCoverage says what the knowledge lacks for release v when it holds
 // release notes as data for other releases but not for v: none yet (v is

@@ -16,7 +16,7 @@ import (
 func (e *Engine) answerPR(ctx context.Context, words string) (*Answer, error) {
 	n, err := strconv.Atoi(words)
 	if err != nil || n <= 0 {
-		return nil, Errorf(EBADINPUT, "%q is not a pull request number. Ask e.g. pr 130135.", echo(words))
+		return nil, Errorf(EBADINPUT, "%q is not a pull request number. Ask e.g. pr 130135.", Echo(words))
 	}
 	c, err := e.catalog(ctx)
 	if err != nil {
@@ -54,7 +54,7 @@ func (e *Engine) prAnswer(c *catalog, n int, found []Change) *Answer {
 	for _, ch := range found {
 		releases = append(releases, ch.Release.String())
 		ids = append(ids, ch.Source)
-		it := Item{Release: ch.Release, Title: prItemTitle(ch), Text: quote(ch.Text, e.maxQuote), Source: ch.Source}
+		it := Item{Release: ch.Release, Title: prItemTitle(ch), Text: Quote(ch.Text, e.maxQuote), Source: ch.Source}
 		if len(ch.SIGs) > 0 {
 			it.SIG = "sig-" + strings.Join(ch.SIGs, ", sig-")
 		}
@@ -106,7 +106,7 @@ func prItemTitle(ch Change) string {
 	if ch.Action {
 		tags = append(tags, "action required")
 	}
-	t := changeTitle(ch)
+	t := ChangeTitle(ch)
 	if len(tags) > 0 {
 		t = "[" + strings.Join(tags, ", ") + "] " + t
 	}

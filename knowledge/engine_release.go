@@ -206,7 +206,7 @@ func (e *Engine) highlightItems(items []Item) []Item {
 			if it.Stage != s {
 				continue
 			}
-			it.Text = quote(it.Text, e.maxQuote)
+			it.Text = Quote(it.Text, e.maxQuote)
 			out = append(out, it)
 		}
 	}
@@ -252,7 +252,7 @@ func (c *catalog) plannedStage(v Version, s Stage) *Answer {
 		}
 	}
 	a.Text = fmt.Sprintf("Kubernetes %s is not out as far as my sources say (the newest release out is %s), so nothing has gone %s in it yet. kep.yaml plans %s for %s in it.",
-		v, c.released, s.Label(), s.Label(), plural(len(a.Items), "enhancement", "enhancements"))
+		v, c.released, s.Label(), s.Label(), Plural(len(a.Items), "enhancement", "enhancements"))
 	a.Notes = append(a.Notes, "Plans move: a KEP planned for a release often slips to a later one. Ask again once "+v.String()+" is out.")
 	a.Sources = c.sourceRefs(ids)
 	return a
@@ -355,10 +355,10 @@ func (e *Engine) answerReleases(ctx context.Context) (*Answer, error) {
 	switch {
 	case len(documented) == 0:
 		a.Text = fmt.Sprintf("No announcement or release note is known; kep.yaml and the deprecation guide name %s: %s.",
-			plural(len(bare), "release", "releases"), versionRanges(bare))
+			Plural(len(bare), "release", "releases"), versionRanges(bare))
 	default:
 		a.Text = fmt.Sprintf("I know %s from their announcements and release notes: %s.",
-			plural(len(documented), "release", "releases"), versionRanges(documented))
+			Plural(len(documented), "release", "releases"), versionRanges(documented))
 	}
 	if len(bare) > 0 {
 		if len(documented) > 0 {
@@ -390,7 +390,7 @@ func changeFacts(cs []Change) []Fact {
 			action++
 		}
 	}
-	v := plural(len(cs), "entry", "entries")
+	v := Plural(len(cs), "entry", "entries")
 	if action > 0 {
 		v += fmt.Sprintf(", %d action required", action)
 	}

@@ -69,7 +69,7 @@ func (e *Engine) answerScan(ctx context.Context, q Question) (*Answer, error) {
 	var ids []string
 	for _, g := range GroupFindings(r.Findings) {
 		a.Facts = append(a.Facts, Fact{Name: g.Heading(), Value: g.Line(t, objectsLine(g.Objects), c.sources)})
-		ids = append(ids, usedEvidence(g.API, APIRemoved).Source, usedEvidence(g.API, APIDeprecated).Source)
+		ids = append(ids, UsedEvidence(g.API, APIRemoved).Source, UsedEvidence(g.API, APIDeprecated).Source)
 	}
 	for _, g := range GroupUnknown(r.Unknown) {
 		a.Facts = append(a.Facts, Fact{Name: "Not built in: " + SafeValue(g.APIVersion) + " " + SafeValue(g.Kind), Value: g.Reason + " · " + objectsLine(g.Objects)})
@@ -78,7 +78,7 @@ func (e *Engine) answerScan(ctx context.Context, q Question) (*Answer, error) {
 		a.Notes = append(a.Notes, problemLine(p))
 	}
 	if read.NotObjects > 0 {
-		a.Notes = append(a.Notes, plural(read.NotObjects, "document was", "documents were")+" not a Kubernetes object (no apiVersion and kind) and were passed over.")
+		a.Notes = append(a.Notes, Plural(read.NotObjects, "document was", "documents were")+" not a Kubernetes object (no apiVersion and kind) and were passed over.")
 	}
 	a.Sources = c.sourceRefs(ids)
 	return a, nil
@@ -138,7 +138,7 @@ func objectsLine(objs []ManifestObject) string {
 		}
 		names = append(names, ObjectLabel(o))
 	}
-	return plural(len(objs), "object", "objects") + ": " + strings.Join(names, ", ")
+	return Plural(len(objs), "object", "objects") + ": " + strings.Join(names, ", ")
 }
 
 // ObjectLabel names an object by namespace/name and where it is: the

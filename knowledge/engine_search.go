@@ -129,7 +129,7 @@ func (e *Engine) answerSearch(ctx context.Context, words string) (*Answer, error
 		a.Items = append(a.Items, it)
 		ids = append(ids, kepSourceIDs(k)...)
 	}
-	a.Text = fmt.Sprintf("%s, best first: the name, then feature gates, SIG and the documents' words.", capitalize(plural(len(hits), "KEP matches", "KEPs match")))
+	a.Text = fmt.Sprintf("%s, best first: the name, then feature gates, SIG and the documents' words.", capitalize(Plural(len(hits), "KEP matches", "KEPs match")))
 	a.Sources = c.sourceRefs(ids)
 	return a, nil
 }

@@ -3,8 +3,11 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // sigKey turns what people call a SIG (network, sig-network, SIG Network,
@@ -39,7 +42,7 @@ func (e *Engine) answerSIG(ctx context.Context, name string, v Version) (*Answer
 			count[it.Stage]++
 			ids = append(ids, k.Source)
 		}
-		a.Text = fmt.Sprintf("I know %s of %s: %s.", plural(len(mine), "KEP", "KEPs"), sig, stageCounts(count))
+		a.Text = fmt.Sprintf("I know %s of %s: %s.", Plural(len(mine), "KEP", "KEPs"), sig, stageCounts(count))
 		a.Sources = c.sourceRefs(ids)
 		return a, nil
 	}
@@ -52,7 +55,7 @@ func (e *Engine) answerSIG(ctx context.Context, name string, v Version) (*Answer
 		if !strings.EqualFold(it.SIG, sig) || !it.Stage.IsGraduation() {
 			continue
 		}
-		it.Text = quote(it.Text, e.maxQuote)
+		it.Text = Quote(it.Text, e.maxQuote)
 		a.Items = append(a.Items, it)
 		ids = append(ids, it.Source)
 	}
@@ -75,7 +78,7 @@ func (e *Engine) answerSIG(ctx context.Context, name string, v Version) (*Answer
 		a.Text = fmt.Sprintf("I know of nothing of %s that reached a stage in Kubernetes %s.", sig, v)
 	} else {
 		a.Text = fmt.Sprintf("In Kubernetes %s, %s of %s reached a stage: %d GA, %d beta, %d alpha.", v,
-			plural(len(a.Items), "enhancement", "enhancements"), sig, count[StageStable], count[StageBeta], count[StageAlpha])
+			Plural(len(a.Items), "enhancement", "enhancements"), sig, count[StageStable], count[StageBeta], count[StageAlpha])
 	}
 	a.Sources = c.sourceRefs(ids)
 	return a, nil
@@ -106,16 +109,16 @@ func unknownSIG(c *catalog, sig string) error {
 	for _, s := range sigs {
 		bare = append(bare, strings.TrimPrefix(s, "sig-"))
 	}
-	msg := fmt.Sprintf("I know no KEP of %s.", echo(sig))
+	msg := fmt.Sprintf("I know no KEP of %s.", Echo(sig))
 	if len(sigs) > 0 {
 		msg += " SIGs I know: " + strings.Join(bare, ", ") + "."
 	}
 	want := strings.TrimPrefix(sig, "sig-")
 	near := ClosestWords(want, bare)
 	for _, b := range bare { // networking is network, net is network
-		if len(near) < MaxSuggestions && len(want) >= 3 && (strings.HasPrefix(want, b) || strings.HasPrefix(b, want)) && !contains(near, b) {
+		if len(near) < MaxSuggestions && len(want) >= 3 && (strings.HasPrefix(want, b) || strings.HasPrefix(b, want)) && !slices.Contains(near, b) {
 			near = append(near, b)
 		}
 	}
-	return &Error{Code: ENOTFOUND, Message: msg, Suggestions: prefixAll("sig ", near)}
+	return &Error{Code: ENOTFOUND, Message: msg, Suggestions: prose.PrefixAll("sig ", near)}
 }

@@ -33,10 +33,10 @@ func apiNotices(t *APITable, from, to Version, sources map[string]Source) []Noti
 		l := &t.All()[i]
 		switch {
 		case in(l.Removed):
-			ev := usedEvidence(l, APIRemoved)
+			ev := UsedEvidence(l, APIRemoved)
 			add(key{NoticeRemoval, l.Removed, l.API.GroupVersion(), ev.Source, ev.PR}, l)
 		case in(l.Deprecated) && l.ServedIn(to):
-			ev := usedEvidence(l, APIDeprecated)
+			ev := UsedEvidence(l, APIDeprecated)
 			add(key{NoticeDeprecation, l.Deprecated, l.API.GroupVersion(), ev.Source, ev.PR}, l)
 		}
 	}
@@ -50,11 +50,11 @@ func apiNotices(t *APITable, from, to Version, sources map[string]Source) []Noti
 		if k.kind == NoticeRemoval {
 			kind = 0
 		}
-		ev := usedEvidence(l, APIRemoved)
+		ev := UsedEvidence(l, APIRemoved)
 		if k.kind == NoticeDeprecation {
-			ev = usedEvidence(l, APIDeprecated)
+			ev = UsedEvidence(l, APIDeprecated)
 		}
-		return kind, levelRank[l.Level()], basisRank[ev.Basis]
+		return kind, levelRank[l.Level()], BasisRank(ev.Basis)
 	}
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := order[i], order[j]
@@ -79,12 +79,12 @@ func apiNotices(t *APITable, from, to Version, sources map[string]Source) []Noti
 			kinds = append(kinds, l.API.Kind)
 		}
 		title := fmt.Sprintf("%s (%s, %s)", strings.Join(kinds, ", "), k.gv, ls[0].Level().Label())
-		switch ev := usedEvidence(ls[0], APIRemoved); {
+		switch ev := UsedEvidence(ls[0], APIRemoved); {
 		case !t.Reached(k.release):
 			title += " — planned, not released yet"
 		case k.kind != NoticeRemoval:
 		case ev.Basis == BasisMarkers:
-			title += " — only " + moduleName(ev.Source) + "'s lifecycle markers say so"
+			title += " — only " + ModuleName(ev.Source) + "'s lifecycle markers say so"
 		case ev.Basis == BasisAbsent:
 			mod, tag, _ := strings.Cut(ev.Source, "@")
 			title += " — " + mod + " drops it in " + tag

@@ -74,12 +74,12 @@ func kepStatusLead(name string, k *KEPFacts) string {
 	if k.Status != "" {
 		parts = append(parts, "status "+k.Status)
 	}
-	if reached := reachedList(k.Milestones); reached != "" {
+	if reached := ReachedList(k.Milestones); reached != "" {
 		parts = append(parts, "reached "+reached)
 	} else {
 		parts = append(parts, "no stage reached yet")
 	}
-	if planned := reachedList(k.Targets); planned != "" {
+	if planned := ReachedList(k.Targets); planned != "" {
 		parts = append(parts, "planned (not reached) "+planned)
 	}
 	return name + ": " + strings.Join(parts, "; ") + "."
@@ -115,4 +115,15 @@ func alsoLine(also []KEPRef) string {
 		}
 	}
 	return "Also matched: " + strings.Join(names, "; ") + "."
+}
+
+// ReachedList writes a stage map as "alpha in 1.29, beta in 1.31", in stage order.
+func ReachedList(m map[string]string) string {
+	var parts []string
+	for _, s := range GraduationStages {
+		if v, ok := m[s.String()]; ok {
+			parts = append(parts, s.Label()+" in "+v)
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -3,6 +3,8 @@ package knowledge
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // command is one form of the grammar as help and usage lines show it.
@@ -155,9 +157,9 @@ func BadInput(topic, format string, args ...any) *Error {
 	return &Error{Code: EBADINPUT, Message: fmt.Sprintf(format, args...) + " " + usage(topic)}
 }
 
-// helpAnswer builds the answer to `help` (topic "") or `help TOPIC`. It fails
+// HelpAnswer builds the answer to `help` (topic "") or `help TOPIC`. It fails
 // with EBADINPUT for a topic it does not know.
-func helpAnswer(topic string) (*Answer, error) {
+func HelpAnswer(topic string) (*Answer, error) {
 	if topic == "" {
 		a := &Answer{Kind: KindHelp, Title: "kepbot help", Query: "help",
 			Text: "Ask me about Kubernetes releases and KEPs, in your own words (what went GA in 1.30?, is sidecar containers stable?, 1.30 有哪些 GA 的特性) or as below. Each line below is a question I understand; help TOPIC tells more."}
@@ -169,7 +171,7 @@ func helpAnswer(topic string) (*Answer, error) {
 	c := findCommand(topic)
 	if c == nil {
 		return nil, &Error{Code: EBADINPUT, Message: "I have no help on that topic. Topics: " + strings.Join(helpTopics(), ", ") + ".",
-			Suggestions: prefixAll("help ", ClosestWords(strings.ToLower(topic), helpTopics()))}
+			Suggestions: prose.PrefixAll("help ", ClosestWords(strings.ToLower(topic), helpTopics()))}
 	}
 	a := &Answer{Kind: KindHelp, Title: "kepbot help: " + c.Topic, Query: "help " + c.Topic,
 		Text: c.Usage + ": " + c.Summary + "."}
@@ -181,12 +183,4 @@ func helpAnswer(topic string) (*Answer, error) {
 		a.Facts = append(a.Facts, Fact{Name: "Example", Value: ex})
 	}
 	return a, nil
-}
-
-func prefixAll(p string, ss []string) []string {
-	var out []string
-	for _, s := range ss {
-		out = append(out, p+s)
-	}
-	return out
 }

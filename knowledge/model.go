@@ -26,6 +26,14 @@ type Source struct {
 	URL    string `json:"url,omitempty"`
 }
 
+// SourceName is the name answers give a source: its Name, else its ID.
+func SourceName(s Source) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.ID
+}
+
 // Counts are a release's enhancement counts as its announcement gives them.
 type Counts struct {
 	Total  int `json:"total"`

@@ -138,7 +138,7 @@ func (t *APITable) Scan(objs []ManifestObject, from, to Version) *ScanReport {
 	sort.SliceStable(r.Findings, func(i, j int) bool {
 		a, b := r.Findings[i], r.Findings[j]
 		if a.API != b.API {
-			return apiRefLess(a.API.API, b.API.API)
+			return APIRefLess(a.API.API, b.API.API)
 		}
 		return objectLess(a.Object, b.Object)
 	})
@@ -232,7 +232,7 @@ func (g ScanGroup) Heading() string {
 
 // notYetWords says what a version served only after the target rests on.
 func (g ScanGroup) notYetWords(sources map[string]Source) string {
-	return "per " + basisWords(usedEvidence(g.API, APIIntroduced), sources)
+	return "per " + BasisWords(UsedEvidence(g.API, APIIntroduced), sources)
 }
 
 // Line says what to do and why, then names the objects: "use
@@ -255,7 +255,7 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 	case ScanNotYetServed:
 		parts = append(parts, g.notYetWords(sources))
 	case ScanRemoved:
-		parts = append(parts, "per "+basisWords(usedEvidence(g.API, APIRemoved), sources))
+		parts = append(parts, "per "+BasisWords(UsedEvidence(g.API, APIRemoved), sources))
 	case ScanDeprecated:
 		if r := g.API.Removed; !r.IsZero() {
 			when := "removed in " + r.String()
@@ -264,7 +264,7 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 			}
 			parts = append(parts, when)
 		}
-		parts = append(parts, "per "+basisWords(usedEvidence(g.API, APIDeprecated), sources))
+		parts = append(parts, "per "+BasisWords(UsedEvidence(g.API, APIDeprecated), sources))
 	}
 	if g.API.Level() == APIAlpha {
 		parts = append(parts, "alpha: served only where its feature gate is on")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // A release-note entry's notice is titled by what it does, its typed
@@ -67,7 +69,7 @@ func EffectsTitle(es []Effect, k NoticeKind) string {
 		}
 		title = next
 	}
-	return clipRunes(title, maxEffectsTitle)
+	return prose.ClipRunes(title, maxEffectsTitle)
 }
 
 // effectGroup is effects of one action on things of one sort, of one
@@ -213,9 +215,9 @@ func lowerFirst(s string) string {
 func ChangeGates(ch Change) []string {
 	var out []string
 	for _, e := range ch.Effects {
-		if e.What == EffectGate && looksGate(e.Name) {
-			out = addNames(out, []string{e.Name})
+		if e.What == EffectGate && prose.LooksGate(e.Name) {
+			out = prose.AddNames(out, []string{e.Name})
 		}
 	}
-	return addNames(out, gateNames(ch))
+	return prose.AddNames(out, gateNames(ch))
 }
