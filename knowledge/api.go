@@ -296,3 +296,27 @@ func BasisWords(e APIEvidence, sources map[string]Source) string {
 
 // ModuleName writes an API module's source ID as "k8s.io/api v0.37.2".
 func ModuleName(id string) string { return strings.Replace(id, "@", " ", 1) }
+
+// APIFacts is one API type in an answer: its lifecycle, each value with
+// what it rests on, for scripts (`bot ask --json`).
+type APIFacts struct {
+	APIVersion string   `json:"api_version"`
+	Kind       string   `json:"kind"`
+	Level      APILevel `json:"level"`
+	Introduced string   `json:"introduced,omitempty"`
+	Deprecated string   `json:"deprecated,omitempty"`
+	Removed    string   `json:"removed,omitempty"`
+	// DeprecationPlanned and RemovalPlanned are set when that release is
+	// newer than the newest release read: planned, not reached.
+	DeprecationPlanned bool `json:"deprecation_planned,omitempty"`
+	RemovalPlanned     bool `json:"removal_planned,omitempty"`
+	// Replacement is what to use instead, in the release asked about (else
+	// the newest release read), and the release it is served from.
+	Replacement     string `json:"replacement,omitempty"`
+	ReplacementFrom string `json:"replacement_from,omitempty"`
+	// Served says whether it is served in the release asked about; nil when
+	// no release was asked about, or when the sources cannot tell.
+	Served   *bool         `json:"served,omitempty"`
+	Evidence []APIEvidence `json:"evidence,omitempty"`
+	Sources  []SourceRef   `json:"sources,omitempty"`
+}

@@ -1,5 +1,7 @@
 package knowledge
 
+import "strings"
+
 // SourceKind says what sort of document a Source is.
 type SourceKind string
 
@@ -272,4 +274,26 @@ func (c *Corpus) Add(o *Corpus) {
 	c.APITypes = append(c.APITypes, o.APITypes...)
 	c.APIClaims = append(c.APIClaims, o.APIClaims...)
 	c.Skipped = append(c.Skipped, o.Skipped...)
+}
+
+// Gates lists k's feature gates and those its history names, each once
+// whatever its case, never nil.
+func (k *KEP) Gates() []string {
+	out := []string{}
+	add := func(gs []string) {
+		for _, g := range gs {
+			dup := g == ""
+			for _, o := range out {
+				dup = dup || strings.EqualFold(o, g)
+			}
+			if !dup {
+				out = append(out, g)
+			}
+		}
+	}
+	add(k.FeatureGates)
+	for _, m := range k.History {
+		add(m.FeatureGates)
+	}
+	return out
 }

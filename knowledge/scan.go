@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // ManifestObject is one Kubernetes object read from a manifest: where it
@@ -294,4 +295,45 @@ func GroupUnknown(us []ScanUnknown) []UnknownGroup {
 		out[i].Objects = append(out[i].Objects, u.Object)
 	}
 	return out
+}
+
+// CheckScanReleases fails with EBADINPUT when a scan's target is not a
+// release the API lifecycle knows (none newer than the newest read), or
+// from is not older than to.
+func CheckScanReleases(t *APITable, from, to Version) error {
+	latest := t.Latest()
+	switch {
+	case to.IsZero():
+		return BadInput("scan", "Which release do you go to? Give it first: scan 1.36, then the manifests.")
+	case latest.Less(to):
+		return &Error{Code: EBADINPUT, Message: fmt.Sprintf("I don't know Kubernetes %s: the newest release my API sources know is %s.", to, latest),
+			Suggestions: []string{"scan " + latest.String()}}
+	case !from.IsZero() && !from.Less(to):
+		return BadInput("scan", "%s is not older than %s: give the release you run first, then the one you go to: scan %s %s.", from, to, to, from)
+	}
+	return nil
+}
+
+// maxValueRunes caps a manifest value an answer repeats.
+const maxValueRunes = 100
+
+// SafeValue returns a value read from a manifest (a name, a namespace, an
+// apiVersion, a kind, a file or template path) fit to repeat in an
+// answer: only letters, digits and . - _ : / are kept, so no markup,
+// mention or link can come through, cut at 100 runes with "…".
+func SafeValue(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:/", r)) {
+			continue
+		}
+		if n == maxValueRunes {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
 }

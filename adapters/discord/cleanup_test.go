@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -34,11 +35,11 @@ func subscribePayload(id, guild, channel, user string, sub string) map[string]an
 }
 
 // subscriptionEngine is the real engine answering subscriptions from db.
-func subscriptionEngine(db *store.DB) *knowledge.Engine {
+func subscriptionEngine(db *store.DB) *engine.Engine {
 	subs := db.Subscriptions()
 	svc := knowledge.NewSubscriptions(knowledge.SubscriptionConfig{Store: subs, Ledger: subs, Knowledge: db.Knowledge(),
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil }})
-	return knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc))
+	return engine.New(db.Knowledge(), engine.WithSubscriptions(svc))
 }
 
 // ref names a Discord channel as a subscription's key, written out here

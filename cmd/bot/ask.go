@@ -11,6 +11,7 @@ import (
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
@@ -38,8 +39,8 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	defer db.Close()
 	// Nothing changes the knowledge while ask runs, so an answer may be
 	// kept for a question asked again (a file of questions often repeats).
-	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithManifestReader(manifest.ChatReader))
-	asker := newAsker(eng, knowledge.NewCachedAnswerer(eng, 4096), io.err, "bot ask")
+	eng := engine.New(db.Knowledge(), engine.WithManifestReader(manifest.ChatReader))
+	asker := newAsker(eng, engine.NewCachedAnswerer(eng, 4096), io.err, "bot ask")
 	from := knowledge.Origin{Platform: "cli", Channel: "cli"}
 
 	if len(words) == 1 && words[0] == "-" {
@@ -128,7 +129,7 @@ func (e answerEncodings) write(w io.Writer, a *knowledge.Answer) error {
 
 // newAsker reads questions as typed, knowing the names of eng's KEPs,
 // and answers them with ans, a cache in front of eng, or eng when nil.
-func newAsker(eng *knowledge.Engine, ans knowledge.Answerer, errOut io.Writer, name string) *terminalAsker {
+func newAsker(eng *engine.Engine, ans knowledge.Answerer, errOut io.Writer, name string) *terminalAsker {
 	if ans == nil {
 		ans = eng
 	}

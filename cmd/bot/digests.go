@@ -13,6 +13,7 @@ import (
 	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -72,11 +73,11 @@ func newDigests(shared store.Shared, kb knowledge.NoticeSource, logger zerolog.L
 }
 
 // engineOptions gives the engine the subscription answers; none for a nil d.
-func (d *digests) engineOptions() []knowledge.Option {
+func (d *digests) engineOptions() []engine.Option {
 	if d == nil {
 		return nil
 	}
-	return []knowledge.Option{knowledge.WithSubscriptions(d.subs)}
+	return []engine.Option{engine.WithSubscriptions(d.subs)}
 }
 
 // attach sets up the worker's settings over the platforms' posters, the

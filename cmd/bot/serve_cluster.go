@@ -15,6 +15,7 @@ import (
 	"github.com/kepbot/kepbot/internal/delivery"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
 	"github.com/kepbot/kepbot/store/etcdstore"
@@ -31,8 +32,8 @@ type replica struct {
 	id     string
 	shared *etcdstore.Store
 	kb     *store.KnowledgeStore
-	eng    *knowledge.Engine
-	cache  *knowledge.CachedAnswerer
+	eng    *engine.Engine
+	cache  *engine.CachedAnswerer
 	stale  *refresh.StaleNotes
 	dg     *digests // nil without subscriptions
 	log    zerolog.Logger

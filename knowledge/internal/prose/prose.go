@@ -7,6 +7,7 @@ package prose
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -82,6 +83,30 @@ func PrefixAll(p string, ss []string) []string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, p+s)
+	}
+	return out
+}
+
+// CamelParts splits a CamelCase name into its parts, lower case:
+// NFTablesProxyMode gives nf, tables, proxy, mode; a run of capitals is one
+// part (DRAAdminAccess gives dra, admin, access), and letters and digits
+// part (CSIMigrationvSphere2 gives csi, migrationv, sphere, 2).
+func CamelParts(w string) []string {
+	rs := []rune(w)
+	var out []string
+	start := 0
+	for i := 1; i <= len(rs); i++ {
+		cut := i == len(rs)
+		if !cut {
+			up, prevUp := unicode.IsUpper(rs[i]), unicode.IsUpper(rs[i-1])
+			nextLow := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			digit := unicode.IsDigit(rs[i]) != unicode.IsDigit(rs[i-1])
+			cut = up && (!prevUp || nextLow) || digit
+		}
+		if cut {
+			out = append(out, strings.ToLower(string(rs[start:i])))
+			start = i
+		}
 	}
 	return out
 }
