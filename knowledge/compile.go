@@ -3,6 +3,8 @@ package knowledge
 import (
 	"sort"
 	"strings"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // Compile joins a Corpus into Knowledge: each KEP with every mention of it
@@ -37,7 +39,7 @@ func Compile(c *Corpus) *Knowledge {
 	for _, m := range mentions {
 		if m.KEP > 0 {
 			kp := kepFor(keps, m)
-			kp.FeatureGates = addNames(kp.FeatureGates, m.FeatureGates)
+			kp.FeatureGates = prose.AddNames(kp.FeatureGates, m.FeatureGates)
 		}
 	}
 	gates := gateOwners(keps)
@@ -266,7 +268,7 @@ func mergeRelease(dst *Release, src Release) {
 	if dst.Enhancements.IsZero() {
 		dst.Enhancements = src.Enhancements
 	}
-	dst.Sources = addNames(dst.Sources, src.Sources)
+	dst.Sources = prose.AddNames(dst.Sources, src.Sources)
 }
 
 func dedupeSources(ss []Source) []Source {
@@ -310,19 +312,67 @@ func ownerOf(gates map[string]int, names []string) int {
 	return 0
 }
 
-// addNames appends the names in add that list does not hold yet, ignoring case.
-func addNames(list, add []string) []string {
-	for _, a := range add {
-		found := false
-		for _, l := range list {
-			if strings.EqualFold(l, a) {
-				found = true
+// ReleasedThrough returns the newest release the corpus says is out. A
+// release is out when a source says so as a fact of its own: support
+// dates with a release day (endoflife.date), a patch release, a release
+// of the API modules read (k8s.io/api is tagged from released branches),
+// or a release day a document gives that is not after the document's own
+// date (a release page of a cycle in progress names a day still to come).
+// Zero when no source says: then nothing bounds what kep.yaml says.
+func ReleasedThrough(c *Corpus) Version {
+	asOf := map[string]string{}
+	var newest Version
+	bump := func(v Version) {
+		if newest.Less(v) {
+			newest = v
+		}
+	}
+	for _, s := range c.Sources {
+		asOf[s.ID] = s.AsOf
+		if s.Kind == SourceAPILifecycle {
+			if v, ok := APISourceRelease(s.ID); ok {
+				bump(v)
+			}
+		}
+	}
+	for _, l := range c.Lifecycles {
+		if l.Released != "" {
+			bump(l.Release)
+		}
+	}
+	for _, p := range c.Patches {
+		bump(p.Release)
+	}
+	for _, r := range c.Releases {
+		if r.Date == "" {
+			continue
+		}
+		for _, id := range r.Sources {
+			if d := asOf[id]; d != "" && r.Date <= d {
+				bump(r.Version)
 				break
 			}
 		}
-		if !found && a != "" {
-			list = append(list, a)
+	}
+	return newest
+}
+
+// released is ReleasedThrough over compiled releases: their support
+// dates, patches and announced days, with the API modules' releases.
+func releasedOf(rels []ReleaseRecord, apiReleases []Version, sources []Source) Version {
+	c := &Corpus{Sources: sources}
+	for _, r := range rels {
+		c.Releases = append(c.Releases, r.Release)
+		if r.Lifecycle != nil {
+			c.Lifecycles = append(c.Lifecycles, *r.Lifecycle)
+		}
+		c.Patches = append(c.Patches, r.Patches...)
+	}
+	newest := ReleasedThrough(c)
+	for _, v := range apiReleases {
+		if newest.Less(v) {
+			newest = v
 		}
 	}
-	return list
+	return newest
 }

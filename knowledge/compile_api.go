@@ -30,7 +30,7 @@ func compileAPIs(c *Corpus, sources []Source) ([]APILifecycle, []Version) {
 	for i := range j.out {
 		resolveAPI(&j.out[i])
 	}
-	sort.Slice(j.out, func(a, b int) bool { return apiRefLess(j.out[a].API, j.out[b].API) })
+	sort.Slice(j.out, func(a, b int) bool { return APIRefLess(j.out[a].API, j.out[b].API) })
 	return j.out, mods.all()
 }
 
@@ -188,6 +188,10 @@ func (j *apiJoin) plausible(ref APIRef, cl apiClaim) bool {
 
 // basisRank orders evidence strongest first.
 var basisRank = map[APIBasis]int{BasisNotes: 0, BasisGuide: 1, BasisPost: 2, BasisAbsent: 3, BasisMarkers: 4, BasisPresent: 5}
+
+// BasisRank orders evidence strongest first: 0 for release notes, the
+// strongest, up to 5 for the module holding the type.
+func BasisRank(b APIBasis) int { return basisRank[b] }
 
 // introducedRank orders evidence of an introduction: the markers name it
 // outright; a module's first release only bounds it.
@@ -425,9 +429,9 @@ func (m apiModuleReleases) all() []Version {
 	return out
 }
 
-// apiRefLess orders references by group, version (by stability: v1alpha1,
+// APIRefLess orders references by group, version (by stability: v1alpha1,
 // v1beta1, v1, v2beta1, v2), then kind.
-func apiRefLess(a, b APIRef) bool {
+func APIRefLess(a, b APIRef) bool {
 	if a.Group != b.Group {
 		return a.Group < b.Group
 	}

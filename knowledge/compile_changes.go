@@ -4,7 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // maxChangeTitle is how many runes of a release-note entry's first sentence
@@ -32,7 +33,7 @@ func addChanges(changes []Change, keps map[int]*KEP, gates map[string]int, rel f
 		ch.Kinds = append([]string(nil), ch.Kinds...)
 		r := rel(ch.Release)
 		r.Changes = append(r.Changes, ch)
-		r.Sources = addNames(r.Sources, []string{ch.Source})
+		r.Sources = prose.AddNames(r.Sources, []string{ch.Source})
 		if n, ok := noticeOf(ch); ok {
 			if n.KEP == 0 {
 				if n.KEP = ownerOf(gates, n.FeatureGates); n.KEP > 0 {
@@ -69,7 +70,7 @@ func noticeOf(ch Change) (Notice, bool) {
 	default:
 		return Notice{}, false
 	}
-	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: changeTitle(ch), Text: ch.Text,
+	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: ChangeTitle(ch), Text: ch.Text,
 		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: ChangeGates(ch), Action: ch.Action,
 		API: removedAPI(ch)}
 	if len(ch.KEPs) > 0 {
@@ -98,7 +99,7 @@ func removedAPI(ch Change) *APIChange {
 		if api == nil {
 			api = &APIChange{GroupVersion: e.Name}
 		}
-		api.Kinds = addNames(api.Kinds, e.Kinds)
+		api.Kinds = prose.AddNames(api.Kinds, e.Kinds)
 		if api.ReplacedBy == "" {
 			api.ReplacedBy = e.Replacement
 		}
@@ -114,13 +115,13 @@ func removedAPI(ch Change) *APIChange {
 func gateNames(ch Change) []string {
 	var out []string
 	for _, e := range ch.Effects {
-		if e.What == EffectGate && looksGate(e.Name) {
-			out = addNames(out, []string{e.Name})
+		if e.What == EffectGate && prose.LooksGate(e.Name) {
+			out = prose.AddNames(out, []string{e.Name})
 		}
 	}
 	for _, n := range ch.Names {
-		if looksGate(n) && calledGate(ch.Text, n) {
-			out = addNames(out, []string{n})
+		if prose.LooksGate(n) && calledGate(ch.Text, n) {
+			out = prose.AddNames(out, []string{n})
 		}
 	}
 	return out
@@ -182,37 +183,17 @@ func gateWordBefore(s string) bool {
 	}
 }
 
-// looksGate reports whether s is written like a feature gate: an upper-case
-// letter first, then letters and digits, with a lower-case letter among
-// them (so API versions, flags, fields and constants are not).
-func looksGate(s string) bool {
-	if len(s) < 3 || len(s) > 100 || s[0] < 'A' || s[0] > 'Z' {
-		return false
-	}
-	lower := false
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z':
-			lower = true
-		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		default:
-			return false
-		}
-	}
-	return lower
-}
-
-// changeTitle is the title of an entry's notice: what its effects say it
+// ChangeTitle is the title of an entry's notice: what its effects say it
 // does, the same wherever the entry is known (see EffectsTitle); without
 // effects that say it, the first sentence of its words, cut at
 // maxChangeTitle runes; without words either (the built-in snapshot
 // keeps none), its pull request alone, never a fragment of its words.
-func changeTitle(ch Change) string {
+func ChangeTitle(ch Change) string {
 	if t := EffectsTitle(ch.Effects, ch.Notice); t != "" {
 		return t
 	}
-	if t := firstSentence(ch.Text); t != "" {
-		return clipRunes(t, maxChangeTitle)
+	if t := prose.FirstSentence(ch.Text); t != "" {
+		return prose.ClipRunes(t, maxChangeTitle)
 	}
 	return PRTitle(ch.PR)
 }
@@ -220,36 +201,6 @@ func changeTitle(ch Change) string {
 // PRTitle titles an entry known by its pull request alone: "Pull request
 // #131961".
 func PRTitle(pr int) string { return "Pull request #" + strconv.Itoa(pr) }
-
-// firstSentence returns s up to the end of its first sentence: a period,
-// question or exclamation mark followed by a space or the end, outside
-// backticks.
-func firstSentence(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	code := false
-	for i, r := range s {
-		switch {
-		case r == '`':
-			code = !code
-		case !code && (r == '.' || r == '!' || r == '?'):
-			if j := i + 1; j == len(s) || s[j] == ' ' {
-				return s[:j]
-			}
-		case !code && r == '。':
-			return s[:i+len("。")]
-		}
-	}
-	return s
-}
-
-// clipRunes cuts s to max runes, marking a cut with "…".
-func clipRunes(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:max-1])) + "…"
-}
 
 // sigNames turns the notes' SIG names ("node", "api-machinery") into the
 // form KEPs use ("sig-node").
@@ -305,14 +256,33 @@ func addLifecycles(ls []Lifecycle, ps []Patch, rel func(Version) *ReleaseRecord)
 	}
 }
 
-// noticeWords are the words a notice quotes under its title: its text,
+// NoticeWords are the words a notice quotes under its title: its text,
 // without the sentence its title already says (a release-note entry's
 // notice is titled with its first sentence).
-func noticeWords(n Notice) string {
+func NoticeWords(n Notice) string {
 	if n.PR > 0 {
 		if rest, ok := strings.CutPrefix(strings.Join(strings.Fields(n.Text), " "), n.Title); ok {
 			return strings.TrimSpace(rest)
 		}
 	}
 	return n.Text
+}
+
+// InnerCapital reports whether s has a capital after a small letter
+// (digits between them aside): CephFS, EtcdLearnerMode, IPv6DualStack,
+// PodOS; a word opening a sentence (Kubernetes) or an acronym's plural
+// (SLIs) has none.
+func InnerCapital(s string) bool {
+	lower := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			if lower {
+				return true
+			}
+		}
+	}
+	return false
 }

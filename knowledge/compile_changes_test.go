@@ -154,17 +154,3 @@ func TestEffectsTitle(t *testing.T) {
 		}
 	}
 }
-
-func TestFirstSentence(t *testing.T) {
-	for in, want := range map[string]string{
-		"Deprecated `x.y` in favour of z. More words.": "Deprecated `x.y` in favour of z.",
-		"Removed v1.2.3 support":                       "Removed v1.2.3 support",
-		"Moved the `a.b. c` field!  Then":              "Moved the `a.b. c` field!",
-		"弃用了该字段。请迁移":                                   "弃用了该字段。",
-		"":                                             "",
-	} {
-		if got := firstSentence(in); got != want {
-			t.Errorf("firstSentence(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

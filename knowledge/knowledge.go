@@ -1,12 +1,16 @@
 // Package knowledge is kepbot's core: the nouns (Version, Stage, KEP, Release,
-// Notice, Source, Question), the engine that turns a question into a
-// platform-neutral Answer, and the interfaces a store implements.
+// Notice, Source, Question), the platform-neutral Answer, Compile that
+// joins a Corpus into Knowledge, and the interfaces a store and an
+// answerer implement.
 //
-// It imports only the standard library. Parsers live in subpackages and
-// return its values: the source parsers return a Corpus, Compile joins it
-// into Knowledge, and a store saves that; package question reads the text
-// people type as a Question.
+// It imports only the standard library and its own knowledge/internal
+// helpers. Parsers live in subpackages and return its values: the source
+// parsers return a Corpus, Compile joins it into Knowledge, and a store
+// saves that; package question reads the text people type as a Question,
+// and package engine (knowledge/engine) answers it from a KnowledgeStore.
 package knowledge
+
+import "context"
 
 // Item is one line of a list answer or of a release: a KEP (or a note item
 // without a number, KEP 0), its stage in a release, and the words that said so.
@@ -78,4 +82,40 @@ func (k *Knowledge) Stats() Stats {
 		}
 	}
 	return s
+}
+
+// KnowledgeStore keeps Knowledge and answers lookups from it. The store
+// package implements it over bbolt. Misses are *Error with code ENOTFOUND.
+type KnowledgeStore interface {
+	// FindKEPByNumber returns one KEP with its History.
+	FindKEPByNumber(ctx context.Context, n int) (*KEP, error)
+	// FindReleaseByVersion returns a release's facts, without items or notices.
+	FindReleaseByVersion(ctx context.Context, v Version) (*Release, error)
+	// FindReleaseItems returns what reached stage in release v; StageNone
+	// returns every item of the release.
+	FindReleaseItems(ctx context.Context, v Version, stage Stage) ([]Item, error)
+	// FindNotices returns release v's notices of one kind; "" returns all.
+	FindNotices(ctx context.Context, v Version, kind NoticeKind) ([]Notice, error)
+	// FindChanges returns release v's release-note entries, by PR number.
+	FindChanges(ctx context.Context, v Version) ([]Change, error)
+	// FindPatches returns release v's patch releases, oldest first.
+	FindPatches(ctx context.Context, v Version) ([]Patch, error)
+	// ListReleases returns every known release, oldest first.
+	ListReleases(ctx context.Context) ([]Release, error)
+	// FindKEPByGate returns the KEP that owns a feature gate, named in any
+	// case, with its History: one lookup in the store's gate index. It fails
+	// with ENOTFOUND when no KEP names the gate and EBADINPUT for an empty name.
+	FindKEPByGate(ctx context.Context, name string) (*KEP, error)
+	// ListGates returns the spelling of every feature gate a KEP owns.
+	ListGates(ctx context.Context) ([]string, error)
+	// ListKEPs returns every known KEP with its History, by number.
+	ListKEPs(ctx context.Context) ([]*KEP, error)
+	// ListAPIs returns the joined API lifecycle of every API type and the
+	// releases whose API modules were read (both empty when none was).
+	ListAPIs(ctx context.Context) ([]APILifecycle, []Version, error)
+	// ListSources returns the sources the knowledge was built from.
+	ListSources(ctx context.Context) ([]Source, error)
+	// ReplaceKnowledge swaps everything known for k in one transaction:
+	// readers see the old knowledge or the new, never a mix.
+	ReplaceKnowledge(ctx context.Context, k *Knowledge) error
 }

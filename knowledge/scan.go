@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // ManifestObject is one Kubernetes object read from a manifest: where it
@@ -138,7 +139,7 @@ func (t *APITable) Scan(objs []ManifestObject, from, to Version) *ScanReport {
 	sort.SliceStable(r.Findings, func(i, j int) bool {
 		a, b := r.Findings[i], r.Findings[j]
 		if a.API != b.API {
-			return apiRefLess(a.API.API, b.API.API)
+			return APIRefLess(a.API.API, b.API.API)
 		}
 		return objectLess(a.Object, b.Object)
 	})
@@ -232,7 +233,7 @@ func (g ScanGroup) Heading() string {
 
 // notYetWords says what a version served only after the target rests on.
 func (g ScanGroup) notYetWords(sources map[string]Source) string {
-	return "per " + basisWords(usedEvidence(g.API, APIIntroduced), sources)
+	return "per " + BasisWords(UsedEvidence(g.API, APIIntroduced), sources)
 }
 
 // Line says what to do and why, then names the objects: "use
@@ -255,7 +256,7 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 	case ScanNotYetServed:
 		parts = append(parts, g.notYetWords(sources))
 	case ScanRemoved:
-		parts = append(parts, "per "+basisWords(usedEvidence(g.API, APIRemoved), sources))
+		parts = append(parts, "per "+BasisWords(UsedEvidence(g.API, APIRemoved), sources))
 	case ScanDeprecated:
 		if r := g.API.Removed; !r.IsZero() {
 			when := "removed in " + r.String()
@@ -264,7 +265,7 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 			}
 			parts = append(parts, when)
 		}
-		parts = append(parts, "per "+basisWords(usedEvidence(g.API, APIDeprecated), sources))
+		parts = append(parts, "per "+BasisWords(UsedEvidence(g.API, APIDeprecated), sources))
 	}
 	if g.API.Level() == APIAlpha {
 		parts = append(parts, "alpha: served only where its feature gate is on")
@@ -294,4 +295,45 @@ func GroupUnknown(us []ScanUnknown) []UnknownGroup {
 		out[i].Objects = append(out[i].Objects, u.Object)
 	}
 	return out
+}
+
+// CheckScanReleases fails with EBADINPUT when a scan's target is not a
+// release the API lifecycle knows (none newer than the newest read), or
+// from is not older than to.
+func CheckScanReleases(t *APITable, from, to Version) error {
+	latest := t.Latest()
+	switch {
+	case to.IsZero():
+		return BadInput("scan", "Which release do you go to? Give it first: scan 1.36, then the manifests.")
+	case latest.Less(to):
+		return &Error{Code: EBADINPUT, Message: fmt.Sprintf("I don't know Kubernetes %s: the newest release my API sources know is %s.", to, latest),
+			Suggestions: []string{"scan " + latest.String()}}
+	case !from.IsZero() && !from.Less(to):
+		return BadInput("scan", "%s is not older than %s: give the release you run first, then the one you go to: scan %s %s.", from, to, to, from)
+	}
+	return nil
+}
+
+// maxValueRunes caps a manifest value an answer repeats.
+const maxValueRunes = 100
+
+// SafeValue returns a value read from a manifest (a name, a namespace, an
+// apiVersion, a kind, a file or template path) fit to repeat in an
+// answer: only letters, digits and . - _ : / are kept, so no markup,
+// mention or link can come through, cut at 100 runes with "…".
+func SafeValue(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:/", r)) {
+			continue
+		}
+		if n == maxValueRunes {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
 }

@@ -12,10 +12,19 @@ import (
 	"github.com/kepbot/kepbot/knowledge/question"
 )
 
+// Knowledge is what a terminal asker reads names from and answers with:
+// *engine.Engine. The reader also asks it for API kinds and the gates
+// notices name when it has them (question.APISource,
+// question.NoticeGateSource).
+type Knowledge interface {
+	question.KEPSource
+	knowledge.Answerer
+}
+
 // NewTerminalAsker reads questions as typed, knowing the names of eng's
 // KEPs, and answers them with ans, a cache in front of eng, or eng when
 // nil. name ("bot" or "bot ask") starts what it says on errOut.
-func NewTerminalAsker(eng *knowledge.Engine, ans knowledge.Answerer, errOut io.Writer, name string) *TerminalAsker {
+func NewTerminalAsker(eng Knowledge, ans knowledge.Answerer, errOut io.Writer, name string) *TerminalAsker {
 	if ans == nil {
 		ans = eng
 	}
@@ -35,7 +44,6 @@ type TerminalAsker struct {
 func (t *TerminalAsker) Ask(ctx context.Context, text string, from knowledge.Origin) *knowledge.Answer {
 	a, err := t.asker.AskErr(ctx, text, from)
 	if knowledge.ErrorCode(err) == knowledge.EINTERNAL && ctx.Err() == nil { // a miss or a bad question says itself
-
 		fmt.Fprintf(t.errOut, "%s: error: %v (bot check reads the whole database; bot ingest or bot sync writes it again)\n", t.name, err)
 	}
 	return a

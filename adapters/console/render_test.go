@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/knowledge/sources/releasenote"
 	"github.com/kepbot/kepbot/store"
@@ -159,7 +160,7 @@ func TestRenderGolden(t *testing.T) {
 // with "did you mean" (typo_*: the terminal reads these misspellings as
 // the questions they mean, but the grammar alone suggests them).
 func TestRenderParsedAndHelp(t *testing.T) {
-	e := knowledge.NewEngine(nil)
+	e := engine.New(nil)
 	for name, q := range map[string]string{
 		"help": "help", "help_subscribe": "help subscribe", "typo_kep": "kepp 4639",
 		"typo_stage": "1.29 gaa", "bad_kep": "kep abc", "too_long": strings.Repeat("x", 1001),
@@ -179,7 +180,7 @@ func TestRenderParsedAndHelp(t *testing.T) {
 }
 
 // engineOver saves k in a new bbolt file and returns an engine over it.
-func engineOver(t *testing.T, k *knowledge.Knowledge) *knowledge.Engine {
+func engineOver(t *testing.T, k *knowledge.Knowledge) *engine.Engine {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
 	if err != nil {
@@ -189,7 +190,7 @@ func engineOver(t *testing.T, k *knowledge.Knowledge) *knowledge.Engine {
 	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
 		t.Fatal(err)
 	}
-	return knowledge.NewEngine(db.Knowledge())
+	return engine.New(db.Knowledge())
 }
 
 // TestRenderSeeded renders answers from the five seed notes in ../shared.
@@ -260,9 +261,9 @@ func TestRenderSeeded(t *testing.T) {
 
 // syntheticEngine answers from the knowledge package's synthetic corpus
 // (words of our own), compiled and saved in a bbolt file.
-func syntheticEngine(t *testing.T) *knowledge.Engine {
+func syntheticEngine(t *testing.T) *engine.Engine {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "knowledge", "testdata", "synthetic_corpus.json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "knowledge", "engine", "testdata", "synthetic_corpus.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

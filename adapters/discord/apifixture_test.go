@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/store"
 )
@@ -49,7 +50,7 @@ func addAPIFixture(c *knowledge.Corpus) {
 
 // scanEngine is testEngine over testdata/corpus.json with the API fixture
 // added: an engine that answers scans and api questions.
-func scanEngine(t testing.TB) *knowledge.Engine {
+func scanEngine(t testing.TB) *engine.Engine {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "corpus.json"))
 	if err != nil {
@@ -68,5 +69,5 @@ func scanEngine(t testing.TB) *knowledge.Engine {
 	if err := db.Knowledge().ReplaceKnowledge(context.Background(), knowledge.Compile(&c)); err != nil {
 		t.Fatal(err)
 	}
-	return knowledge.NewEngine(db.Knowledge(), knowledge.WithManifestReader(manifest.ChatReader))
+	return engine.New(db.Knowledge(), engine.WithManifestReader(manifest.ChatReader))
 }

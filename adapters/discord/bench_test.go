@@ -14,7 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 )
@@ -38,7 +38,7 @@ func BenchmarkInteractionHTTP(b *testing.B) {
 	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
 		b.Fatal(err)
 	}
-	ans := knowledge.NewCachedAnswerer(knowledge.NewEngine(db.Knowledge()), 4096)
+	ans := engine.NewCachedAnswerer(engine.New(db.Knowledge()), 4096)
 	for _, tt := range []struct {
 		name string
 		data discordgo.ApplicationCommandInteractionData

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -35,11 +36,11 @@ func subscribePayload(id, guild, channel, user string, sub string) map[string]an
 }
 
 // subscriptionEngine is the real engine answering subscriptions from db.
-func subscriptionEngine(db *store.DB) *knowledge.Engine {
+func subscriptionEngine(db *store.DB) *engine.Engine {
 	subs := db.Subscriptions()
 	svc := digest.NewSubscriptions(digest.SubscriptionConfig{Store: subs, Ledger: subs, Knowledge: db.Knowledge(),
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil }})
-	return knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc))
+	return engine.New(db.Knowledge(), engine.WithSubscriptions(svc))
 }
 
 // ref names a Discord channel as a subscription's key, written out here

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
 
@@ -44,7 +45,7 @@ func TestGatewayFreeText(t *testing.T) {
 	f := newFakeDiscord(t)
 	kb := openKnowledge(t)
 	logger, _ := testLogger(t)
-	eng := knowledge.NewEngine(kb)
+	eng := engine.New(kb)
 	runAdapter(t, f, Config{GatewayURL: f.gatewayURL()}, eng, testCatalog(t, kb), logger, WithReader(question.NewReader(eng)))
 	f.next("PUT", "/api/v9/applications/"+testAppID+"/commands", 5*time.Second)
 

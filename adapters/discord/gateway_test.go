@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 const (
@@ -81,7 +82,7 @@ func TestGatewayEndToEnd(t *testing.T) {
 	f := newFakeDiscord(t)
 	kb := openKnowledge(t)
 	logger, _ := testLogger(t)
-	_, id := runAdapter(t, f, Config{GatewayURL: f.gatewayURL()}, knowledge.NewEngine(kb), testCatalog(t, kb), logger)
+	_, id := runAdapter(t, f, Config{GatewayURL: f.gatewayURL()}, engine.New(kb), testCatalog(t, kb), logger)
 
 	put := f.next("PUT", "/api/v9/applications/"+testAppID+"/commands", 5*time.Second)
 	want, _ := CommandsJSON()
@@ -155,7 +156,7 @@ func TestGatewayInteractions(t *testing.T) {
 		keps = append(keps, KEPName{Number: 9000 + n, Title: "Widget feature"})
 	}
 	cat := NewStaticCatalog(keps, nil, nil)
-	runAdapter(t, f, Config{Guilds: []string{testGuild}}, knowledge.NewEngine(kb), cat, logger)
+	runAdapter(t, f, Config{Guilds: []string{testGuild}}, engine.New(kb), cat, logger)
 	f.next("PUT", "/api/v9/applications/"+testAppID+"/guilds/"+testGuild+"/commands", 5*time.Second)
 
 	f.dispatch("INTERACTION_CREATE", interactionPayload("i1", discordgo.InteractionApplicationCommand, invocation("kep", "number", "9101")))

@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/store"
 )
@@ -63,11 +64,11 @@ func openDB(t testing.TB) *store.DB {
 
 // testEngine is the real engine over openKnowledge, reading the
 // manifests of scans as chat does (manifest.ChatReader).
-func testEngine(t testing.TB) *knowledge.Engine {
+func testEngine(t testing.TB) *engine.Engine {
 	t.Helper()
 	// "today" for the answers that depend on it: 1.29 in maintenance, 1.30 supported
-	return knowledge.NewEngine(openKnowledge(t), knowledge.WithClock(func() time.Time { return time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC) }),
-		knowledge.WithManifestReader(manifest.ChatReader))
+	return engine.New(openKnowledge(t), engine.WithClock(func() time.Time { return time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC) }),
+		engine.WithManifestReader(manifest.ChatReader))
 }
 
 // testCatalog loads the autocomplete catalog from the same store.

@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 // now is the fixed clock of the HTTP tests.
@@ -154,7 +155,7 @@ func dataOf(t *testing.T, b []byte) []byte {
 // response, from the catalog of the real store, with at most 25 choices.
 func TestInteractionAutocompleteInline(t *testing.T) {
 	kb := openKnowledge(t)
-	a, key, mux := httpAdapter(t, knowledge.NewEngine(kb), testCatalog(t, kb), "")
+	a, key, mux := httpAdapter(t, engine.New(kb), testCatalog(t, kb), "")
 	tests := []struct {
 		sub, opt, typed string
 		want            []string

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
 
@@ -53,7 +54,7 @@ var goldenQuestions = map[string]string{
 var updateAnswers = flag.Bool("update-answers", false, "capture testdata/answers again from the engine")
 
 func TestRenderGolden(t *testing.T) {
-	var e *knowledge.Engine
+	var e *engine.Engine
 	if *updateAnswers {
 		e = testEngine(t)
 	}

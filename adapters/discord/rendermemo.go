@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 // Bounds of the render memo: a KEP card is a few KiB of JSON.
@@ -13,13 +14,13 @@ const (
 	memoBytes   = 8 << 20
 )
 
-// renderMemo keeps how answers a knowledge.Generational shares were rendered: the first
+// renderMemo keeps how answers a engine.Generational shares were rendered: the first
 // response, encoded, and the follow-up messages, so asking again costs no
 // rendering and no encoding. It starts over when the generation moves on
 // or when it is full. It is safe for concurrent use; a hit only
 // read-locks.
 type renderMemo struct {
-	gen knowledge.Generational
+	gen engine.Generational
 
 	mu    sync.RWMutex
 	at    uint64 // the generation the entries belong to
@@ -42,7 +43,7 @@ type rendering struct {
 // does not share them: then each answer is new and nothing is worth
 // keeping.
 func newRenderMemo(answerer knowledge.Answerer) *renderMemo {
-	g, ok := answerer.(knowledge.Generational)
+	g, ok := answerer.(engine.Generational)
 	if !ok {
 		return nil
 	}

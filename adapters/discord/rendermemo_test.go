@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 // TestRenderMemo: behind a CachedAnswerer, an interaction asked again is
@@ -21,7 +22,7 @@ import (
 // afresh.
 func TestRenderMemo(t *testing.T) {
 	eng := testEngine(t)
-	cached := knowledge.NewCachedAnswerer(eng, 64)
+	cached := engine.NewCachedAnswerer(eng, 64)
 	pub, key, _ := ed25519.GenerateKey(nil)
 	logger, _ := testLogger(t)
 	adapter := func(ans knowledge.Answerer) *Adapter {

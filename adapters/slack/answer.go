@@ -30,7 +30,7 @@ func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Orig
 
 // answer is ask for a question already read: perr is the reader's
 // error, if any. It never changes an Answer the answerer gives, which may
-// be shared (knowledge.CachedAnswerer): an answer without Query, or to
+// be shared (engine.CachedAnswerer): an answer without Query, or to
 // free text (which says how it was read), gets them on a copy.
 func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, via string, from knowledge.Origin, start time.Time) (ans *knowledge.Answer) {
 	defer func() {

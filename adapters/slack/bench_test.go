@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 // discardWriter is a ResponseWriter that keeps only the status, so the
@@ -92,11 +93,11 @@ func BenchmarkSlashCommandHTTP(b *testing.B) {
 }
 
 // BenchmarkSlashCommandHTTPCached is BenchmarkSlashCommandHTTP as serve
-// wires it: the engine behind a knowledge.CachedAnswerer, so after the
+// wires it: the engine behind a engine.CachedAnswerer, so after the
 // first request the reply the adapter kept is sent.
 func BenchmarkSlashCommandHTTPCached(b *testing.B) {
 	eng, _ := realEngine(b)
-	ans := knowledge.NewCachedAnswerer(eng, 4096)
+	ans := engine.NewCachedAnswerer(eng, 4096)
 	for _, text := range []string{"kep 4639", "1.29 ga"} {
 		b.Run(text, func(b *testing.B) { benchSlash(b, ans, text) })
 	}
@@ -110,13 +111,13 @@ func BenchmarkSlashCommandHTTPAdapterOnly(b *testing.B) {
 
 // BenchmarkSlashCommandHTTPServer goes through a real net/http server and
 // client on loopback, in parallel like the peer benchmark's connections,
-// with the engine alone and behind a knowledge.CachedAnswerer.
+// with the engine alone and behind a engine.CachedAnswerer.
 func BenchmarkSlashCommandHTTPServer(b *testing.B) {
 	eng, _ := realEngine(b)
 	for _, bc := range []struct {
 		name string
 		ans  knowledge.Answerer
-	}{{"engine", eng}, {"cached", knowledge.NewCachedAnswerer(eng, 4096)}} {
+	}{{"engine", eng}, {"cached", engine.NewCachedAnswerer(eng, 4096)}} {
 		b.Run(bc.name, func(b *testing.B) { benchServer(b, bc.ans) })
 	}
 }

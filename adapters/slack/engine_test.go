@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
@@ -19,7 +20,7 @@ import (
 // realEngine opens a bbolt file in a temporary folder, loads the built-in
 // snapshot into it, and returns the knowledge engine over it, reading the
 // manifests of scans as chat does (manifest.ChatReader).
-func realEngine(tb testing.TB) (*knowledge.Engine, *store.KnowledgeStore) {
+func realEngine(tb testing.TB) (*engine.Engine, *store.KnowledgeStore) {
 	tb.Helper()
 	db, err := store.Open(filepath.Join(tb.TempDir(), "kepbot.db"), store.Options{})
 	if err != nil {
@@ -33,7 +34,7 @@ func realEngine(tb testing.TB) (*knowledge.Engine, *store.KnowledgeStore) {
 	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
 		tb.Fatal(err)
 	}
-	return knowledge.NewEngine(db.Knowledge(), knowledge.WithManifestReader(manifest.ChatReader)), db.Knowledge()
+	return engine.New(db.Knowledge(), engine.WithManifestReader(manifest.ChatReader)), db.Knowledge()
 }
 
 // TestSlashCommandEndToEnd sends signed slash commands through the HTTP

@@ -15,7 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/internal/metrics"
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 // The HTTP endpoints Mount adds; configure them as the Request URLs in the
@@ -99,7 +99,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 	}
 	text, public := slashText(cmd.Text)
 	q, perr := a.reader.Read(ctx, text)
-	key, keep := knowledge.CacheKey(q)
+	key, keep := engine.CacheKey(q)
 	keep = keep && perr == nil && a.replies != nil
 	var gen uint64
 	if keep {

@@ -16,6 +16,7 @@ import (
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 )
@@ -27,7 +28,7 @@ const refusal = "Only workspace admins and owners"
 // subscriptionEngine is the real engine over a real bbolt file, answering
 // subscriptions as bot serve wires them: who may manage is what the
 // adapter put in Origin.CanManage.
-func subscriptionEngine(tb testing.TB) (*knowledge.Engine, *store.DB) {
+func subscriptionEngine(tb testing.TB) (*engine.Engine, *store.DB) {
 	tb.Helper()
 	db, err := store.Open(filepath.Join(tb.TempDir(), "kepbot.db"), store.Options{})
 	if err != nil {
@@ -45,7 +46,7 @@ func subscriptionEngine(tb testing.TB) (*knowledge.Engine, *store.DB) {
 		Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge(),
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil },
 	})
-	return knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc)), db
+	return engine.New(db.Knowledge(), engine.WithSubscriptions(svc)), db
 }
 
 // permissionFake is the fake Web API with the people of the tests.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/store"
 )
@@ -70,8 +71,8 @@ func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil },
 		Now:       func() time.Time { return time.Date(2030, 10, 7, 9, 0, 0, 0, time.UTC) },
 	})
-	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithSubscriptions(svc),
-		knowledge.WithClock(func() time.Time { return time.Date(2031, 3, 1, 12, 0, 0, 0, time.UTC) }))
+	eng := engine.New(db.Knowledge(), engine.WithSubscriptions(svc),
+		engine.WithClock(func() time.Time { return time.Date(2031, 3, 1, 12, 0, 0, 0, time.UTC) }))
 	from := knowledge.Origin{Platform: Platform, Workspace: "T1", Channel: "C1", User: "UADMIN", UserName: "ada", CanManage: true}
 	ask := question.NewAsker(nil, eng)
 	out := map[string]*knowledge.Answer{

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 // Bounds of the reply cache. A KEP card is a few KiB of JSON; the largest
@@ -17,24 +18,24 @@ const (
 )
 
 // replyCache keeps what the HTTP slash path needs to answer a question
-// again without the answerer and the renderer: which knowledge.AnswerKey a
+// again without the answerer and the renderer: which engine.AnswerKey a
 // question's text parses to (that never changes), and the encoded response
 // for each key and response type, tagged with the answerer's generation
 // it was asked in. A reply of an older generation is never served. When
 // full it forgets a random entry. It is safe for concurrent use; a lookup
 // only read-locks.
 type replyCache struct {
-	gen knowledge.Generational
+	gen engine.Generational
 
 	mu      sync.RWMutex
-	aliases map[string]knowledge.AnswerKey
+	aliases map[string]engine.AnswerKey
 	replies map[replyKey]*cachedReply
 	bytes   int
 }
 
 // replyKey is a canonical question and whether it was asked --public.
 type replyKey struct {
-	q      knowledge.AnswerKey
+	q      engine.AnswerKey
 	public bool
 }
 
@@ -51,13 +52,13 @@ type cachedReply struct {
 // newReplyCache returns a cache for answerer's replies, or nil when the
 // answerer does not say when its answers change: then nothing may be kept.
 func newReplyCache(answerer knowledge.Answerer) *replyCache {
-	g, ok := answerer.(knowledge.Generational)
+	g, ok := answerer.(engine.Generational)
 	if !ok {
 		return nil
 	}
 	return &replyCache{
 		gen:     g,
-		aliases: make(map[string]knowledge.AnswerKey),
+		aliases: make(map[string]engine.AnswerKey),
 		replies: make(map[replyKey]*cachedReply),
 	}
 }
@@ -87,7 +88,7 @@ func (c *replyCache) lookup(question []byte, public bool) *cachedReply {
 // and public, asked in generation gen. It copies body. It keeps nothing when
 // the generation has moved on, the reply is too large, or ans is an error
 // other than a miss or bad input (a store failure, a panic, a timeout).
-func (c *replyCache) keep(question string, key knowledge.AnswerKey, public bool, gen uint64, ans *knowledge.Answer, body []byte) {
+func (c *replyCache) keep(question string, key engine.AnswerKey, public bool, gen uint64, ans *knowledge.Answer, body []byte) {
 	if !keepable(ans) || len(body) > replyCacheMaxReply || c.gen.Generation() != gen {
 		return
 	}

@@ -17,10 +17,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 // generationAnswerer is the fake answerer with a generation, as a
-// knowledge.CachedAnswerer has: the adapter may keep its replies.
+// engine.CachedAnswerer has: the adapter may keep its replies.
 type generationAnswerer struct {
 	fakeAnswerer
 	gen atomic.Uint64
@@ -185,11 +186,11 @@ func TestKeptRepliesNeedASignature(t *testing.T) {
 }
 
 // TestKeptRepliesAreTheRenderedOnes asks the real engine over bbolt twice
-// through a knowledge.CachedAnswerer (the second time from the kept reply)
+// through a engine.CachedAnswerer (the second time from the kept reply)
 // and once without any cache: all three replies are the same bytes.
 func TestKeptRepliesAreTheRenderedOnes(t *testing.T) {
 	eng, _ := realEngine(t)
-	cached, _ := newHTTPAdapter(t, knowledge.NewCachedAnswerer(eng, 64))
+	cached, _ := newHTTPAdapter(t, engine.NewCachedAnswerer(eng, 64))
 	plain, _ := newHTTPAdapter(t, eng)
 	for _, text := range []string{"kep 4639", "kep 4639 --public", "1.29 ga", "1.29 ga --public", "releases", "help",
 		"kep 99999999", "search image volume", "1.32 deprecations", "diff 1.29 1.32", "sig node 1.30", "", "gate ImageVolume"} {
@@ -211,13 +212,13 @@ func TestReplyCacheBounds(t *testing.T) {
 	small := []byte(`{"text":"x"}`)
 	for n := range 3 * replyCacheEntries {
 		text := "kep " + strconv.Itoa(n)
-		c.keep(text, knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: n}, false, 0, ans, small)
+		c.keep(text, engine.AnswerKey{Kind: knowledge.AskKEP, KEP: n}, false, 0, ans, small)
 	}
 	if r, al := c.len(); r > replyCacheEntries || al > replyCacheAliases {
 		t.Errorf("%d replies and %d aliases kept, bounds %d and %d", r, al, replyCacheEntries, replyCacheAliases)
 	}
 	for n := range 2 * replyCacheAliases {
-		c.keep("kep  "+strconv.Itoa(n), knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: 1}, false, 0, ans, small)
+		c.keep("kep  "+strconv.Itoa(n), engine.AnswerKey{Kind: knowledge.AskKEP, KEP: 1}, false, 0, ans, small)
 	}
 	if _, al := c.len(); al > replyCacheAliases {
 		t.Errorf("%d aliases kept, bound %d", al, replyCacheAliases)
@@ -226,12 +227,12 @@ func TestReplyCacheBounds(t *testing.T) {
 	c = newReplyCache(&generationAnswerer{})
 	big := bytes.Repeat([]byte("x"), replyCacheMaxReply)
 	for n := range 2 * replyCacheBytes / replyCacheMaxReply {
-		c.keep("kep "+strconv.Itoa(n), knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: n}, false, 0, ans, big)
+		c.keep("kep "+strconv.Itoa(n), engine.AnswerKey{Kind: knowledge.AskKEP, KEP: n}, false, 0, ans, big)
 		if c.bytes > replyCacheBytes {
 			t.Fatalf("%d bytes kept, bound %d", c.bytes, replyCacheBytes)
 		}
 	}
-	c.keep("kep huge", knowledge.AnswerKey{Kind: knowledge.AskKEP, KEP: -1}, false, 0, ans, append(big, 'x'))
+	c.keep("kep huge", engine.AnswerKey{Kind: knowledge.AskKEP, KEP: -1}, false, 0, ans, append(big, 'x'))
 	if c.lookup([]byte("kep huge"), false) != nil {
 		t.Error("a reply over the size cap was kept")
 	}

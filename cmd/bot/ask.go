@@ -10,6 +10,7 @@ import (
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 )
 
@@ -36,8 +37,8 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	defer db.Close()
 	// Nothing changes the knowledge while ask runs, so an answer may be
 	// kept for a question asked again (a file of questions often repeats).
-	eng := knowledge.NewEngine(db.Knowledge(), knowledge.WithManifestReader(manifest.ChatReader))
-	asker := console.NewTerminalAsker(eng, knowledge.NewCachedAnswerer(eng, 4096), io.err, "bot ask")
+	eng := engine.New(db.Knowledge(), engine.WithManifestReader(manifest.ChatReader))
+	asker := console.NewTerminalAsker(eng, engine.NewCachedAnswerer(eng, 4096), io.err, "bot ask")
 	from := knowledge.Origin{Platform: "cli", Channel: "cli"}
 
 	if len(words) == 1 && words[0] == "-" {

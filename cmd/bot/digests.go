@@ -14,6 +14,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/digest/delivery"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -73,11 +74,11 @@ func newDigests(shared store.Shared, kb digest.NoticeSource, logger zerolog.Logg
 }
 
 // engineOptions gives the engine the subscription answers; none for a nil d.
-func (d *digests) engineOptions() []knowledge.Option {
+func (d *digests) engineOptions() []engine.Option {
 	if d == nil {
 		return nil
 	}
-	return []knowledge.Option{knowledge.WithSubscriptions(d.subs)}
+	return []engine.Option{engine.WithSubscriptions(d.subs)}
 }
 
 // attach sets up the worker's settings over the platforms' posters, the

@@ -12,7 +12,7 @@ import (
 	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
@@ -80,7 +80,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		if created != "" {
 			fmt.Fprintf(io.err, "bot: note: %s\n", created)
 		}
-		chat := &console.Chat{In: io.in, Out: io.out, Asker: console.NewTerminalAsker(knowledge.NewEngine(kb, knowledge.WithManifestReader(manifest.ChatReader)), nil, io.err, "bot"), User: io.getenv("USER")}
+		chat := &console.Chat{In: io.in, Out: io.out, Asker: console.NewTerminalAsker(engine.New(kb, engine.WithManifestReader(manifest.ChatReader)), nil, io.err, "bot"), User: io.getenv("USER")}
 		if err := chat.Run(ctx); err != nil {
 			fmt.Fprintf(io.err, "bot: %v\n", err)
 			return exitFailure
@@ -112,7 +112,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	if !cfg.Slack.BotToken.IsZero() || dcfg.Gateway() {
 		dg = newDigests(shared, kb, logger)
 	}
-	eng := knowledge.NewEngine(kb, append(dg.engineOptions(), knowledge.WithManifestReader(manifest.ChatReader))...)
+	eng := engine.New(kb, append(dg.engineOptions(), engine.WithManifestReader(manifest.ChatReader))...)
 	// Pay for the engine's catalog and search index now, not on the first
 	// question someone asks in chat.
 	if err := eng.Warm(ctx); err != nil {
@@ -124,7 +124,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	// hold the file), or with etcd the loading of a new shared generation,
 	// and either empties the cache when it does. Answers say when a source
 	// has failed for long (the staleness note).
-	cache := knowledge.NewCachedAnswerer(eng, answerCacheSize)
+	cache := engine.NewCachedAnswerer(eng, answerCacheSize)
 	answerer := refresh.NewStaleNotes(cache)
 	// Every adapter reads questions with one reader, which knows the
 	// features of the engine's KEPs by name; build its vocabulary now too.

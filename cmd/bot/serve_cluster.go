@@ -16,6 +16,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/digest/delivery"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
 	"github.com/kepbot/kepbot/store/etcdstore"
@@ -32,8 +33,8 @@ type replica struct {
 	id     string
 	shared *etcdstore.Store
 	kb     *store.KnowledgeStore
-	eng    *knowledge.Engine
-	cache  *knowledge.CachedAnswerer
+	eng    *engine.Engine
+	cache  *engine.CachedAnswerer
 	stale  *refresh.StaleNotes
 	dg     *digests // nil without subscriptions
 	log    zerolog.Logger

@@ -10,7 +10,7 @@ import (
 	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
 )
@@ -35,7 +35,7 @@ type refreshAdapter struct {
 // newRefreshAdapter builds the refresher over db's knowledge for eng and
 // its cache; dg (nil without subscriptions) is told of every change, and
 // warm (the question reader's) runs after each swap.
-func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *knowledge.Engine, cache *knowledge.CachedAnswerer,
+func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *engine.Engine, cache *engine.CachedAnswerer,
 	dg *digests, m *metrics.Metrics, stale *refresh.StaleNotes, warm func(context.Context) error, log zerolog.Logger) (*refreshAdapter, error) {
 	kb := db.Knowledge()
 	log = log.With().Str("component", "refresh").Logger()

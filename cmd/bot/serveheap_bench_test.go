@@ -6,7 +6,7 @@ import (
 	"runtime/metrics"
 	"testing"
 
-	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
 
@@ -31,7 +31,7 @@ func BenchmarkServeLiveHeap(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	eng := knowledge.NewEngine(db.Knowledge())
+	eng := engine.New(db.Knowledge())
 	if err := eng.Warm(ctx); err != nil {
 		b.Fatal(err)
 	}

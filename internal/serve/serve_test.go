@@ -25,6 +25,7 @@ import (
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
+	kengine "github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 )
@@ -33,7 +34,7 @@ const secret = "8f14e45fceea167a5a36dedd4bea2543"
 
 // engine opens a bbolt file in a temporary folder, loads the snapshot
 // and returns the knowledge engine over it, with the store's readiness.
-func engine(t *testing.T) (*knowledge.Engine, func() error) {
+func engine(t *testing.T) (*kengine.Engine, func() error) {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
 	if err != nil {
@@ -54,7 +55,7 @@ func engine(t *testing.T) (*knowledge.Engine, func() error) {
 		}
 		return err
 	}
-	return knowledge.NewEngine(db.Knowledge()), ready
+	return kengine.New(db.Knowledge()), ready
 }
 
 // httpConfig is a config with the Slack HTTP endpoints only.

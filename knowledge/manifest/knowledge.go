@@ -34,7 +34,7 @@ func ReadKnowledge(r io.Reader, file string, lim Limits) (*knowledge.ManifestRea
 }
 
 // ChatReader reads manifests sent in chat, within ChatLimits: what
-// knowledge.WithManifestReader takes.
+// engine.WithManifestReader takes.
 func ChatReader(text []byte) (*knowledge.ManifestRead, error) {
 	return ReadKnowledge(bytes.NewReader(text), "", ChatLimits())
 }

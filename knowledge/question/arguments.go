@@ -24,7 +24,7 @@ import (
 // kep.yaml (release-note notices name some no kep.yaml lists, and spell
 // others their own way: GenericEphemeralVolume): names the reader must
 // answer as typed, not read as a KEP's gate spelt near them. A KEPSource
-// that is one is asked; *knowledge.Engine is one with Engine.NoticeGates.
+// that is one is asked; *engine.Engine is one with Engine.NoticeGates.
 type NoticeGateSource interface {
 	NoticeGates(ctx context.Context) ([]string, error)
 }

@@ -14,7 +14,7 @@
 // (Slack, Discord, the terminal, `bot ask`) reads it with one Reader and
 // then calls knowledge.Answerer.Answer with the Question. One grammar, one
 // reader, every platform. The reader knows the names of features through a
-// KEPSource, which *knowledge.Engine is (Engine.KEPs: its catalog, so the
+// KEPSource, which *engine.Engine is (Engine.KEPs: its catalog, so the
 // names follow the knowledge as it is replaced).
 //
 // Subscribe filters (sig:, from:, schedule:, format:) are checked by

@@ -10,7 +10,7 @@ import (
 )
 
 // APISource gives the API lifecycle table whose kinds a Reader knows by
-// name. *knowledge.Engine is one (Engine.APIs).
+// name. *engine.Engine is one (Engine.APIs).
 type APISource interface {
 	APIs(ctx context.Context) (*knowledge.APITable, error)
 }

@@ -25,7 +25,7 @@ type fullSource struct {
 func (s *fullSource) KEPs(context.Context) ([]*knowledge.KEP, error)    { return s.keps, nil }
 func (s *fullSource) APIs(context.Context) (*knowledge.APITable, error) { return s.apis, nil }
 
-// NoticeGates is what knowledge.Engine.NoticeGates is to give (see
+// NoticeGates is what engine.Engine.NoticeGates is to give (see
 // NoticeGateSource).
 func (s *fullSource) NoticeGates(context.Context) ([]string, error) { return s.noticeGates, nil }
 

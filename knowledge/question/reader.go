@@ -10,7 +10,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// KEPSource gives the KEPs whose names a Reader knows. *knowledge.Engine
+// KEPSource gives the KEPs whose names a Reader knows. *engine.Engine
 // is one (Engine.KEPs): its catalog, read once and dropped on Invalidate.
 // A source returns the same slice until its knowledge changes.
 type KEPSource interface {

@@ -2,6 +2,7 @@ package question
 
 import (
 	"github.com/kepbot/kepbot/knowledge/internal/flat"
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 	"math"
 	"sort"
 	"strings"
@@ -330,7 +331,7 @@ func isPlainWord(s string) bool {
 // stemmed, the whole name lower case, and its acronym when it has three
 // parts or more (DynamicResourceAllocation: dra).
 func gateTerms(g string) []string {
-	parts := knowledge.CamelParts(g)
+	parts := prose.CamelParts(g)
 	out := []string{strings.ToLower(g)}
 	acro := make([]byte, 0, len(parts))
 	for _, p := range parts {

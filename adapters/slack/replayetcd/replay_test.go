@@ -24,6 +24,7 @@ import (
 	"github.com/kepbot/kepbot/internal/etcdtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
+	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 	"github.com/kepbot/kepbot/store/etcdstore"
@@ -77,14 +78,14 @@ func knowledgeEngine(tb testing.TB, shared store.Shared) knowledge.Answerer {
 	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
 		tb.Fatal(err)
 	}
-	var opts []knowledge.Option
+	var opts []engine.Option
 	if shared != nil {
-		opts = append(opts, knowledge.WithSubscriptions(digest.NewSubscriptions(digest.SubscriptionConfig{
+		opts = append(opts, engine.WithSubscriptions(digest.NewSubscriptions(digest.SubscriptionConfig{
 			Store: shared, Ledger: shared, Knowledge: db.Knowledge(),
 			CanManage: func(context.Context, knowledge.Origin) (bool, error) { return true, nil },
 		})))
 	}
-	return knowledge.NewEngine(db.Knowledge(), opts...)
+	return engine.New(db.Knowledge(), opts...)
 }
 
 // openShared is one replica's client to the shared state under prefix.
@@ -220,7 +221,7 @@ func TestReplayToAnotherReplicaRefused(t *testing.T) {
 }
 
 // BenchmarkSlashCommandHTTPReplayGuard is BenchmarkSlashCommandHTTPCached
-// (the engine behind a knowledge.CachedAnswerer, so after the first
+// (the engine behind a engine.CachedAnswerer, so after the first
 // request the kept reply is sent) with the replay guard in memory, bot
 // serve's single-process default, and shared in etcd (embedded, on
 // loopback: one transaction a request, committed through etcd's log), as
@@ -233,7 +234,7 @@ func BenchmarkSlashCommandHTTPReplayGuard(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	ans := knowledge.NewCachedAnswerer(knowledgeEngine(b, nil), 4096)
+	ans := engine.NewCachedAnswerer(knowledgeEngine(b, nil), 4096)
 	for _, bc := range []struct {
 		name string
 		opts []slack.Option

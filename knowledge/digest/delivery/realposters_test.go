@@ -10,8 +10,8 @@ import (
 	"github.com/kepbot/kepbot/adapters/discord"
 	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest/delivery"
+	"github.com/kepbot/kepbot/knowledge/engine"
 )
 
 // adapterPosters returns the Posters of the real Slack and Discord
@@ -20,7 +20,7 @@ import (
 // one workspace.
 func adapterPosters(t *testing.T, h *harness) map[string]delivery.Poster {
 	t.Helper()
-	eng := knowledge.NewEngine(h.db.Knowledge())
+	eng := engine.New(h.db.Knowledge())
 	sa, err := slack.NewAdapter(slack.Config{
 		BotToken:       config.NewSecret("xoxb-fanout-test"),
 		SigningSecrets: []config.Secret{config.NewSecret("fanout-signing-secret")},

@@ -23,7 +23,7 @@ type StaleNotes struct {
 }
 
 // Generation moves on whenever the answers may change: when next's does
-// (a *knowledge.CachedAnswerer's Invalidate) and when the note changes.
+// (a *engine.CachedAnswerer's Invalidate) and when the note changes.
 // Caches of rendered answers key on it.
 func (s *StaleNotes) Generation() uint64 {
 	g := s.changes.Load()

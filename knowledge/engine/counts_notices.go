@@ -1,0 +1,334 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
+)
+
+// One change told by several documents is one notice with several
+// sources: the removal of an API version the release notes, the
+// announcement, the Chinese notes and the deprecation guide all tell is
+// one item of `1.32 removals`, and counts once. Every list, count and
+// diff of a release's notices is made from groupNotices, so the release
+// card, `1.32 removals`, `1.32 action required` and `upgrade` agree.
+
+// toldNotices are a release's notices, each thing told once, and the
+// sources that tell each (Source IDs, the shown one's first).
+type toldNotices struct {
+	notices []knowledge.Notice
+	told    [][]string
+}
+
+// groupNotices keeps one notice per thing told, in first-told order:
+//
+//   - per kind and API group/version (the kinds of all its notices);
+//   - per kind and release-note entry (its PR);
+//   - a document's notice goes with the release-note entry of its kind
+//     and release titled alike (the snapshot titles both from their typed
+//     changes), else with the one that names more of its feature gates
+//     than any other, else with the one whose title names the code names
+//     its title names ("--keep-terminated-pod-volumes");
+//     else, when it names a KEP (not found through a gate), with the one
+//     entry of its kind linking that KEP; else per kind and KEP;
+//   - otherwise per kind and title.
+//
+// The notice shown is the deprecation guide's, else a release-note
+// entry's, else an English document's; it takes from the others what it
+// lacks: the entry's PR, link and SIGs, action required, the feature
+// gates, the API's kinds and replacement. ns is not changed.
+func groupNotices(ns []knowledge.Notice, sources map[string]knowledge.Source) toldNotices {
+	pref := func(n knowledge.Notice) int {
+		s := sources[n.Source]
+		switch {
+		case s.Kind == knowledge.SourceDeprecationGuide:
+			return 0
+		case n.PR > 0:
+			return 1
+		case s.Lang == "en":
+			return 2
+		}
+		return 3
+	}
+	entryOf := map[string]int{} // kind|KEP → PR of the one entry linking it, -1 for several
+	for _, n := range ns {
+		if n.PR > 0 && n.KEP > 0 && n.KEPVia == "" {
+			k := fmt.Sprintf("%s|%d", n.Kind, n.KEP)
+			if pr, ok := entryOf[k]; ok && pr != n.PR {
+				entryOf[k] = -1
+			} else {
+				entryOf[k] = n.PR
+			}
+		}
+	}
+	// byTitle is the entry of a kind titled so (lower case), when one is:
+	// a document's notice the snapshot titled from its typed changes
+	// ("Removed the CephFS volume plugin") is the entry titled alike.
+	byTitle := map[string]int{}
+	for _, n := range ns {
+		if n.PR > 0 {
+			k := string(n.Kind) + "|" + strings.ToLower(n.Title)
+			if pr, ok := byTitle[k]; ok && pr != n.PR {
+				byTitle[k] = -1
+			} else {
+				byTitle[k] = n.PR
+			}
+		}
+	}
+	// byName is the entry of a kind whose title names a code name
+	// ("--keep-terminated-pod-volumes", "CephFS") a document's title
+	// names too, when its names lead to one entry only.
+	nameOf := map[string]int{}
+	for _, n := range ns {
+		if n.PR > 0 {
+			for _, w := range codeNames(n.Title) {
+				k := string(n.Kind) + "|" + w
+				if pr, ok := nameOf[k]; ok && pr != n.PR {
+					nameOf[k] = -1
+				} else {
+					nameOf[k] = n.PR
+				}
+			}
+		}
+	}
+	byName := func(d knowledge.Notice) int {
+		found := 0
+		for _, w := range codeNames(d.Title) {
+			switch pr := nameOf[string(d.Kind)+"|"+w]; {
+			case pr == 0:
+			case pr < 0 || found > 0 && found != pr:
+				return 0
+			default:
+				found = pr
+			}
+		}
+		return found
+	}
+	// byGates is the entry a document's notice shares the most feature
+	// gates with, of its kind, when one shares more than any other.
+	byGates := func(d knowledge.Notice) int {
+		best, most, tie := 0, 0, false
+		for _, n := range ns {
+			if n.PR == 0 || n.Kind != d.Kind {
+				continue
+			}
+			shared := 0
+			for _, g := range d.FeatureGates {
+				if slices.ContainsFunc(n.FeatureGates, func(x string) bool { return strings.EqualFold(x, g) }) {
+					shared++
+				}
+			}
+			switch {
+			case shared > most:
+				best, most, tie = n.PR, shared, false
+			case shared == most && shared > 0 && n.PR != best:
+				tie = true
+			}
+		}
+		if tie {
+			return 0
+		}
+		return best
+	}
+	key := func(n knowledge.Notice) string {
+		switch {
+		case n.API != nil && n.API.GroupVersion != "":
+			return fmt.Sprintf("%s|api|%s", n.Kind, strings.ToLower(n.API.GroupVersion))
+		case n.PR > 0:
+			return fmt.Sprintf("%s|pr|%d", n.Kind, n.PR)
+		case byTitle[string(n.Kind)+"|"+strings.ToLower(n.Title)] > 0:
+			return fmt.Sprintf("%s|pr|%d", n.Kind, byTitle[string(n.Kind)+"|"+strings.ToLower(n.Title)])
+		case len(n.FeatureGates) > 0 && byGates(n) > 0:
+			return fmt.Sprintf("%s|pr|%d", n.Kind, byGates(n))
+		case n.API == nil && byName(n) > 0:
+			return fmt.Sprintf("%s|pr|%d", n.Kind, byName(n))
+		case n.KEP > 0 && n.KEPVia == "" && entryOf[fmt.Sprintf("%s|%d", n.Kind, n.KEP)] > 0:
+			return fmt.Sprintf("%s|pr|%d", n.Kind, entryOf[fmt.Sprintf("%s|%d", n.Kind, n.KEP)])
+		case n.KEP > 0:
+			return fmt.Sprintf("%s|kep|%d", n.Kind, n.KEP)
+		}
+		return fmt.Sprintf("%s|title|%s", n.Kind, strings.ToLower(strings.Join(strings.Fields(n.Title), " ")))
+	}
+	var out toldNotices
+	at := map[string]int{}
+	for _, n := range ns {
+		k := key(n)
+		i, dup := at[k]
+		if !dup {
+			at[k] = len(out.notices)
+			if n.API != nil {
+				api := *n.API
+				api.Kinds = append([]string(nil), api.Kinds...)
+				n.API = &api
+			}
+			n.FeatureGates = append([]string(nil), n.FeatureGates...)
+			out.notices = append(out.notices, n)
+			out.told = append(out.told, []string{n.Source})
+			continue
+		}
+		kept := &out.notices[i]
+		out.told[i] = prose.AddNames(out.told[i], []string{n.Source})
+		if pref(n) < pref(*kept) {
+			other := *kept
+			*kept = n
+			if kept.API != nil {
+				api := *kept.API
+				api.Kinds = append([]string(nil), api.Kinds...)
+				kept.API = &api
+			}
+			kept.FeatureGates = append([]string(nil), kept.FeatureGates...)
+			out.told[i] = append([]string{n.Source}, without(out.told[i], n.Source)...)
+			fillNotice(kept, other)
+		} else {
+			fillNotice(kept, n)
+		}
+	}
+	return out
+}
+
+// fillNotice gives kept, the notice shown for a thing, what the other
+// notice of it knows and it does not.
+func fillNotice(kept *knowledge.Notice, other knowledge.Notice) {
+	if kept.PR == 0 && other.PR > 0 {
+		kept.PR, kept.URL, kept.SIGs = other.PR, other.URL, other.SIGs
+	}
+	if kept.KEP == 0 && other.KEP > 0 {
+		kept.KEP, kept.KEPVia = other.KEP, other.KEPVia
+	}
+	kept.Action = kept.Action || other.Action
+	kept.FeatureGates = prose.AddNames(kept.FeatureGates, other.FeatureGates)
+	if kept.API != nil && other.API != nil {
+		kept.API.Kinds = prose.AddNames(kept.API.Kinds, other.API.Kinds)
+		if kept.API.ReplacedBy == "" {
+			kept.API.ReplacedBy, kept.API.Since = other.API.ReplacedBy, other.API.Since
+		}
+	}
+}
+
+// without returns ss without s.
+func without(ss []string, s string) []string {
+	var out []string
+	for _, x := range ss {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ofKindTold is ofKind over grouped notices, with the sources of each.
+func (t toldNotices) ofKind(kind knowledge.NoticeKind) toldNotices {
+	var out toldNotices
+	for i, n := range t.notices {
+		if kind == "" || n.Kind == kind || (kind == knowledge.NoticeUpgrade && n.NeedsAction()) {
+			out.notices = append(out.notices, n)
+			out.told = append(out.told, t.told[i])
+		}
+	}
+	return out
+}
+
+// noticeCounts are a release's notices counted once each, by the lists
+// that show them: `deprecations`, `removals`, `action required` (upgrade
+// notes and every notice marked action required).
+type noticeCounts struct {
+	Deprecations, Removals, Upgrades int
+}
+
+// count counts t as the lists do.
+func (t toldNotices) count() noticeCounts {
+	var c noticeCounts
+	for _, n := range t.notices {
+		switch n.Kind {
+		case knowledge.NoticeDeprecation:
+			c.Deprecations++
+		case knowledge.NoticeRemoval:
+			c.Removals++
+		}
+		if n.NeedsAction() {
+			c.Upgrades++
+		}
+	}
+	return c
+}
+
+// of is the count of the list of kind.
+func (c noticeCounts) of(kind knowledge.NoticeKind) int {
+	switch kind {
+	case knowledge.NoticeDeprecation:
+		return c.Deprecations
+	case knowledge.NoticeRemoval:
+		return c.Removals
+	case knowledge.NoticeUpgrade:
+		return c.Upgrades
+	}
+	return 0
+}
+
+// maxToldNotes is how many "told by" notes a list carries before "and N more".
+const maxToldNotes = 4
+
+// toldNotes says, for each notice several sources tell, which: "Removed
+// in 1.32: flowcontrol.apiserver.k8s.io/v1beta3 (FlowSchema, …) is one
+// change told by 5 sources, shown once: …".
+func toldNotes(t toldNotices, sources map[string]knowledge.Source) []string {
+	var out []string
+	more := 0
+	for i, n := range t.notices {
+		if len(t.told[i]) < 2 {
+			continue
+		}
+		if len(out) == maxToldNotes {
+			more++
+			continue
+		}
+		var names []string
+		for _, id := range t.told[i] {
+			name := id
+			if s, ok := sources[id]; ok {
+				name = knowledge.SourceName(s)
+			}
+			names = append(names, name)
+		}
+		what := prose.ClipRunes(n.Title, 70)
+		if n.API != nil {
+			what = n.API.GroupVersion
+		}
+		out = append(out, fmt.Sprintf("%s in %s: %s is one change told by %d sources, shown once: %s.",
+			n.Kind.Label(), n.Release, what, len(names), strings.Join(names, "; ")))
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("And %d more told by several sources.", more))
+	}
+	return out
+}
+
+// codeNames are the words of a title written like code: a flag
+// ("--x"), a name with a capital inside (CephFS, EtcdLearnerMode), a
+// snake_case metric, a group/version. Other words say too little to tie
+// two documents together.
+func codeNames(title string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(title, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		if strings.HasPrefix(w, "--") && len(w) > 4 {
+			out = append(out, strings.TrimRight(w, ".-/"))
+			continue
+		}
+		w = strings.Trim(w, ".-/")
+		switch {
+		case len(w) < 4:
+		case strings.Count(w, "_") > 0 && strings.ToLower(w) == w:
+			out = append(out, w)
+		case strings.Contains(w, "/") && strings.Contains(w, "."):
+			out = append(out, strings.ToLower(w))
+		case prose.LooksGate(w) && knowledge.InnerCapital(w):
+			out = append(out, w)
+		}
+	}
+	return out
+}

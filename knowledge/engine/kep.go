@@ -1,0 +1,225 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
+)
+
+// enhancementsTree is where KEP folders live on GitHub.
+const enhancementsTree = "https://github.com/kubernetes/enhancements/tree/master/"
+
+// answerKEP answers `kep N`: the KEP's facts, its timeline, what each
+// document said of it, and where sources disagree (kepAnswer), from the
+// catalog's KEP once the catalog is loaded, else from the store's. It is
+// built for each question, in tens of microseconds, not kept ahead for
+// every KEP; a repeated question is answered from the answer cache.
+func (e *Engine) answerKEP(ctx context.Context, n int) (*knowledge.Answer, error) {
+	if c := e.cat.Load(); c != nil {
+		if k, ok := c.byNum[n]; ok {
+			return e.kepAnswer(k, c.sources), nil
+		}
+		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "I don't know KEP-%d.", n)
+	}
+	k, err := e.kb.FindKEPByNumber(ctx, n)
+	if err != nil {
+		return nil, notFound(err, "find KEP-"+strconv.Itoa(n), "I don't know KEP-%d.", n)
+	}
+	byID, err := e.sources(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.kepAnswer(k, byID), nil
+}
+
+// kepAnswer is the kep answer of k: its facts, timeline, what each
+// document said of it and where sources disagree; byID names the sources.
+func (e *Engine) kepAnswer(k *knowledge.KEP, byID map[string]knowledge.Source) *knowledge.Answer {
+	f := kepFacts(k)
+	notes := kepNotes(k, byID)
+	if n := sharedGatesNote(k); n != "" {
+		notes = append(notes, n)
+	}
+	return &knowledge.Answer{Kind: knowledge.KindKEP, Title: kepTitle(f), Text: kepSummary(f), KEP: f, Items: e.kepItems(k),
+		Notes: notes, Sources: refsOf(byID, kepSourceIDs(k))}
+}
+
+// sharedGatesNote says which other KEPs name k's feature gates, with
+// their status, so that a KEP withdrawn for a successor and the successor
+// point at each other; "" when no other KEP names them.
+func sharedGatesNote(k *knowledge.KEP) string {
+	var parts []string
+	for i := 0; i < len(k.SharedGates); {
+		g := k.SharedGates[i].Gate
+		var others []string
+		for ; i < len(k.SharedGates) && k.SharedGates[i].Gate == g; i++ {
+			o := k.SharedGates[i]
+			what := "KEP-" + strconv.Itoa(o.KEP)
+			if o.Status != "" {
+				what += " (" + o.Status + ")"
+			}
+			others = append(others, what)
+		}
+		parts = append(parts, g+" is also named by "+strings.Join(others, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Feature gates shared with other KEPs: " + strings.Join(parts, "; ") + "."
+}
+
+func kepTitle(f *knowledge.KEPFacts) string {
+	if f.Title == "" {
+		return "KEP-" + strconv.Itoa(f.Number)
+	}
+	return "KEP-" + strconv.Itoa(f.Number) + ": " + f.Title
+}
+
+// kepSourceIDs lists the sources that speak of k: kep.yaml first, then the
+// documents in the order of its history.
+func kepSourceIDs(k *knowledge.KEP) []string {
+	ids := []string{k.Source}
+	for _, m := range k.History {
+		ids = append(ids, m.Source)
+	}
+	for _, ch := range k.Changes {
+		ids = append(ids, ch.Source)
+	}
+	return ids
+}
+
+// kepFacts gathers the KEP part of an answer. Milestones are the stages k
+// reached (kep.yaml's when known, else the notes'), Targets the kep.yaml
+// milestones it has not reached.
+func kepFacts(k *knowledge.KEP) *knowledge.KEPFacts {
+	reached := k.Reached()
+	f := &knowledge.KEPFacts{
+		Number: k.Number, Title: k.Title, SIG: k.SIG, Status: k.Status, Stage: k.CurrentStage(),
+		Milestones: make(map[string]string, len(reached)), Targets: map[string]string{},
+		FeatureGates: k.Gates(), Timeline: k.Timeline(),
+	}
+	for _, m := range k.History {
+		if f.Title == "" {
+			f.Title = m.Title
+		}
+		if f.SIG == "" {
+			f.SIG = m.SIG
+		}
+	}
+	for s, v := range reached {
+		f.Milestones[s.String()] = v.String()
+	}
+	if k.HasYAML() { // k.Targets, without reading Reached again
+		for _, s := range knowledge.GraduationStages {
+			if v := k.Milestones[s.String()]; !v.IsZero() {
+				if _, ok := reached[s]; !ok {
+					f.Targets[s.String()] = v.String()
+				}
+			}
+		}
+	}
+	num := strconv.Itoa(k.Number)
+	f.Links = make([]knowledge.Link, 1, 2)
+	f.Links[0] = knowledge.Link{Title: "KEP-" + num, URL: "https://kep.k8s.io/" + num}
+	if k.Path != "" {
+		f.Links = append(f.Links, knowledge.Link{Title: "enhancements folder", URL: enhancementsTree + strings.TrimPrefix(k.Path, "/")})
+	}
+	for i, ch := range k.Changes {
+		f.ReleaseNotes = append(f.ReleaseNotes, knowledge.ChangeRef{Release: ch.Release.String(), PR: ch.PR, Kinds: ch.Kinds, URL: ch.URL})
+		if i < maxChangeLinks && ch.URL != "" {
+			f.Links = append(f.Links, knowledge.Link{Title: changeLinkTitle(ch), URL: ch.URL})
+		}
+	}
+	return f
+}
+
+// maxChangeLinks is how many release-note entries a KEP answer links to;
+// KEPFacts.ReleaseNotes lists them all.
+const maxChangeLinks = 6
+
+// changeLinkTitle names a release-note entry in a KEP's links: "1.33
+// feature, PR #128974: Added …".
+func changeLinkTitle(ch knowledge.Change) string {
+	t := ch.Release.String()
+	if kinds := mainKinds(ch.Kinds); len(kinds) > 0 {
+		t += " " + strings.Join(kinds, "/")
+	}
+	t += ", PR #" + strconv.Itoa(ch.PR)
+	if s := strings.TrimRight(prose.FirstSentence(ch.Text), ".。"); s != "" {
+		t += ": " + prose.ClipRunes(s, 80)
+	}
+	return t
+}
+
+// kepSummary is the one- or two-line text of a kep answer.
+func kepSummary(f *knowledge.KEPFacts) string {
+	var b strings.Builder
+	b.WriteString("KEP-")
+	b.WriteString(strconv.Itoa(f.Number))
+	if f.SIG != "" {
+		b.WriteString(" (" + f.SIG + ")")
+	}
+	switch {
+	case f.Stage == knowledge.StageNone && f.Status != "":
+		fmt.Fprintf(&b, " has reached no stage yet; its kep.yaml status is %s.", f.Status)
+	case f.Stage == knowledge.StageNone:
+		b.WriteString(" has no stage stated in the documents I have.")
+	default:
+		fmt.Fprintf(&b, " is %s", f.Stage.Label())
+		if reached := knowledge.ReachedList(f.Milestones); reached != "" {
+			b.WriteString(": " + reached)
+		}
+		b.WriteString(".")
+	}
+	if t := knowledge.ReachedList(f.Targets); t != "" {
+		b.WriteString(" Planned: " + t + ".")
+	}
+	for _, st := range f.Timeline {
+		if st.Stage == knowledge.StageDeprecated || st.Stage == knowledge.StageRemoved {
+			fmt.Fprintf(&b, " %s in %s.", capitalize(st.Stage.Label()), st.Release)
+		}
+	}
+	switch len(f.FeatureGates) {
+	case 0:
+	case 1:
+		b.WriteString(" Feature gate: " + f.FeatureGates[0] + ".")
+	default:
+		b.WriteString(" Feature gates: " + strings.Join(f.FeatureGates, ", ") + ".")
+	}
+	return b.String()
+}
+
+// kepItems lists what each document said of k, oldest release first.
+func (e *Engine) kepItems(k *knowledge.KEP) []knowledge.Item {
+	items := make([]knowledge.Item, 0, len(k.History))
+	for _, m := range k.History {
+		items = append(items, knowledge.Item{KEP: k.Number, Title: m.Title, Stage: m.Stage, Release: m.Release,
+			Text: knowledge.Quote(m.Text, e.maxQuote), SIG: m.SIG, Source: m.Source})
+	}
+	return items
+}
+
+// kindOrder ranks the kinds of a release-note entry by what an upgrade
+// cares about most.
+var kindOrder = []string{"deprecation", "api-change", "feature", "bug", "regression", "cleanup", "documentation"}
+
+// mainKinds returns at most two of kinds, the most telling first.
+func mainKinds(kinds []string) []string {
+	var out []string
+	for _, k := range kindOrder {
+		if len(out) < 2 && slices.Contains(kinds, k) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range kinds {
+		if len(out) < 2 && !slices.Contains(out, k) && !slices.Contains(kindOrder, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}

@@ -1,0 +1,442 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// KindLifecycle is the kind of answers about support dates and patch
+// releases: eol, patches, supported, latest.
+const KindLifecycle knowledge.Kind = "lifecycle"
+
+// maxPatchFacts is how many patch releases a patches answer lists, newest
+// first, before "and N older".
+const maxPatchFacts = 12
+
+// WithClock sets what "today" is for answers that depend on it (which
+// releases are supported, whether an end of life is past). The default is
+// time.Now; tests set a fixed day.
+func WithClock(now func() time.Time) Option {
+	return func(e *Engine) {
+		if now != nil {
+			e.now = now
+		}
+	}
+}
+
+// today is the Engine's day, 2006-01-02 in UTC.
+func (e *Engine) today() string { return e.now().UTC().Format(time.DateOnly) }
+
+// answerLifecycle answers `1.31 eol`: when the release came out, until when
+// it has standard support, when it reaches end of life, its latest patch,
+// and where it stands today.
+func (e *Engine) answerLifecycle(ctx context.Context, v knowledge.Version) (*knowledge.Answer, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := c.release[v]
+	if r == nil || r.Lifecycle == nil { // suggest a release that has support dates
+		return nil, c.noLifecycle(v, "eol")
+	}
+	l := r.Lifecycle
+	patch := ""
+	ids := append([]string{l.Source}, patchSources(c.patches[v])...)
+	best, others, ok := c.latestPatch(v)
+	if ok {
+		patch = best.name(v, c.sources)
+		ids = append(ids, best.source)
+	}
+	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": support", Text: e.standing(l, patch),
+		Facts: lifecycleFacts(l, patch), Sources: c.sourceRefs(ids)}
+	if ok {
+		if note := olderPatchesNote(v, best, others, c.sources); note != "" {
+			a.Notes = append(a.Notes, note)
+		}
+	}
+	if note := c.releaseDayNote(v); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
+	return a, nil
+}
+
+// standing says where release l stands on the Engine's day; patch names
+// its newest patch and the source that says so ("" when none does).
+func (e *Engine) standing(l *knowledge.Lifecycle, patch string) string {
+	v, today := l.Release, e.today()
+	latest := ""
+	if patch != "" {
+		latest = " Its latest patch I know is " + patch + "."
+	}
+	switch {
+	case l.Released != "" && l.Released > today:
+		return fmt.Sprintf("Kubernetes %s is planned for %s.", v, l.Released)
+	case l.EOL != "" && l.EOL <= today:
+		s := fmt.Sprintf("Kubernetes %s reached end of life on %s: it gets no more patches.", v, l.EOL)
+		if patch != "" {
+			s += " Its last patch I know is " + patch + "."
+		}
+		return s
+	case l.EndOfSupport != "" && l.EndOfSupport <= today:
+		s := fmt.Sprintf("Kubernetes %s is in maintenance mode since %s (critical fixes only)", v, l.EndOfSupport)
+		if l.EOL != "" {
+			s += " and reaches end of life on " + l.EOL
+		}
+		return s + "." + latest
+	}
+	s := fmt.Sprintf("Kubernetes %s is supported", v)
+	switch {
+	case l.EndOfSupport != "" && l.EOL != "":
+		s += fmt.Sprintf(": standard support until %s, end of life on %s", l.EndOfSupport, l.EOL)
+	case l.EOL != "":
+		s += ": end of life on " + l.EOL
+	}
+	return s + "." + latest
+}
+
+// lifecycleFacts lists a release's support dates; patch names its newest
+// patch ("" for the lifecycle record's own).
+func lifecycleFacts(l *knowledge.Lifecycle, patch string) []knowledge.Fact {
+	var out []knowledge.Fact
+	add := func(name, value string) {
+		if value != "" {
+			out = append(out, knowledge.Fact{Name: name, Value: value})
+		}
+	}
+	add("Released", l.Released)
+	add("Standard support until", l.EndOfSupport)
+	add("End of life", l.EOL)
+	if patch == "" && l.Latest != "" {
+		patch = l.Latest
+		if l.LatestDate != "" {
+			patch += " (" + l.LatestDate + ")"
+		}
+	}
+	add("Latest patch", patch)
+	return out
+}
+
+// releaseDay is the day release r came out: its v.0 tag's day (the patch
+// list's), else the lifecycle record's, else the day its announcement or
+// page gives; "" when no source says.
+func (c *catalog) releaseDay(r *knowledge.Release) string {
+	for _, p := range c.patches[r.Version] {
+		if p.Number == 0 && p.Date != "" {
+			return p.Date
+		}
+	}
+	if r.Lifecycle != nil && r.Lifecycle.Released != "" {
+		return r.Lifecycle.Released
+	}
+	return r.Date
+}
+
+// releaseDayNote says where sources disagree on the day release v came
+// out: the tag's day (the patch list's v.0) against the lifecycle
+// record's and the release page's; "" when they agree or only one says.
+func (c *catalog) releaseDayNote(v knowledge.Version) string {
+	r := c.release[v]
+	if r == nil {
+		return ""
+	}
+	tag := ""
+	for _, p := range c.patches[v] {
+		if p.Number == 0 {
+			tag = p.Date
+		}
+	}
+	var other []string
+	if l := r.Lifecycle; l != nil && l.Released != "" && tag != "" && l.Released != tag {
+		other = append(other, "the lifecycle record says "+l.Released)
+	}
+	if r.Date != "" && tag != "" && r.Date != tag {
+		other = append(other, "the release's announcement or page says "+r.Date)
+	}
+	if len(other) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The %s.0 tag is dated %s; %s.", v, tag, strings.Join(other, ", and "))
+}
+
+// noLifecycle is the miss of a lifecycle question about a release that has
+// no support dates: it names the releases that have.
+func (c *catalog) noLifecycle(v knowledge.Version, word string) error {
+	var with []knowledge.Version
+	for _, r := range c.releases {
+		if r.Lifecycle != nil {
+			with = append(with, r.Version)
+		}
+	}
+	if len(with) == 0 {
+		return knowledge.Errorf(knowledge.ENOTFOUND, "I have no support dates for any release yet: ingest or sync the lifecycle data (endoflife.date) first.")
+	}
+	near := with[0]
+	for _, w := range with {
+		if distance(w, v) <= distance(near, v) {
+			near = w
+		}
+	}
+	return &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I have no support dates for Kubernetes %s; the lifecycle data I hold covers %s.", v, versionRanges(with)),
+		Suggestions: []string{near.String() + " " + word}}
+}
+
+// answerPatches answers `1.30 patches`: the release's patch releases,
+// newest first, with their dates.
+func (e *Engine) answerPatches(ctx context.Context, v knowledge.Version) (*knowledge.Answer, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, ps := c.release[v], c.patches[v]
+	if r == nil || len(ps) == 0 { // suggest a release that has patches
+		if r != nil && r.Lifecycle != nil && r.Lifecycle.Latest != "" {
+			return &knowledge.Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases",
+				Text:    fmt.Sprintf("I hold no list of %s's patch releases; its lifecycle record names %s as the latest.", v, r.Lifecycle.Latest),
+				Facts:   lifecycleFacts(r.Lifecycle, ""),
+				Sources: c.sourceRefs([]string{r.Lifecycle.Source})}, nil
+		}
+		return nil, c.noPatches(v)
+	}
+	latest := ps[len(ps)-1]
+	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases"}
+	if latest.Number == 0 {
+		a.Text = fmt.Sprintf("Kubernetes %s has no patch release yet: %s came out on %s.", v, latest, latest.Date)
+	} else {
+		a.Text = fmt.Sprintf("The latest patch of Kubernetes %s is %s (%s).", v, latest, latest.Date)
+	}
+	if r.Lifecycle != nil && r.Lifecycle.EOL != "" {
+		if r.Lifecycle.EOL <= e.today() {
+			a.Text += fmt.Sprintf(" It reached end of life on %s.", r.Lifecycle.EOL)
+		} else {
+			a.Text += fmt.Sprintf(" It gets patches until %s.", r.Lifecycle.EOL)
+		}
+	}
+	for i := len(ps) - 1; i >= 0 && len(a.Facts) < maxPatchFacts; i-- {
+		a.Facts = append(a.Facts, knowledge.Fact{Name: ps[i].String(), Value: ps[i].Date})
+	}
+	if n := len(ps) - len(a.Facts); n > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("And %d older: %s (%s) was the first.", n, ps[0], ps[0].Date))
+	}
+	ids := patchSources(ps)
+	if r.Lifecycle != nil {
+		ids = append(ids, r.Lifecycle.Source)
+	}
+	a.Sources = c.sourceRefs(ids)
+	return a, nil
+}
+
+// noPatches is the miss of `VERSION patches` for a release without any.
+func (c *catalog) noPatches(v knowledge.Version) error {
+	var with []knowledge.Version
+	for _, r := range c.releases {
+		if len(c.patches[r.Version]) > 0 {
+			with = append(with, r.Version)
+		}
+	}
+	if len(with) == 0 {
+		return knowledge.Errorf(knowledge.ENOTFOUND, "I have no patch releases for any release yet: ingest or sync the patch list (endoflife.date release-data) first.")
+	}
+	return &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no patch release of Kubernetes %s; I have them for %s.", v, versionRanges(with)),
+		Suggestions: []string{with[len(with)-1].String() + " patches"}}
+}
+
+// patchSources are the sources of ps, each once.
+func patchSources(ps []knowledge.Patch) []string {
+	var ids []string
+	for _, p := range ps {
+		if len(ids) == 0 || ids[len(ids)-1] != p.Source {
+			ids = append(ids, p.Source)
+		}
+	}
+	return ids
+}
+
+// answerSupported answers `supported`: the releases out and not past their
+// end of life on the Engine's day, newest first, with how long each has.
+func (e *Engine) answerSupported(ctx context.Context) (*knowledge.Answer, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	today := e.today()
+	var live, maint []string
+	var ids []string
+	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Supported Kubernetes releases"}
+	known := false
+	for i := len(c.releases) - 1; i >= 0; i-- {
+		r := c.releases[i]
+		l := r.Lifecycle
+		if l == nil {
+			continue
+		}
+		known = true
+		if l.Released == "" || l.Released > today || (l.EOL != "" && l.EOL <= today) {
+			continue
+		}
+		ids = append(ids, l.Source)
+		val := "until " + orUnknown(l.EOL)
+		if l.EndOfSupport != "" && l.EndOfSupport <= today {
+			val = "maintenance mode, end of life " + orUnknown(l.EOL)
+			maint = append(maint, r.Version.String())
+		} else {
+			if l.EndOfSupport != "" {
+				val = "standard support until " + l.EndOfSupport + ", end of life " + orUnknown(l.EOL)
+			}
+			live = append(live, r.Version.String())
+		}
+		if best, _, ok := c.latestPatch(r.Version); ok {
+			val += "; latest " + best.name(r.Version, c.sources)
+			ids = append(ids, best.source)
+		}
+		a.Facts = append(a.Facts, knowledge.Fact{Name: r.Version.String(), Value: val})
+	}
+	if !known {
+		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "I have no support dates yet: ingest or sync the lifecycle data (endoflife.date) first.")
+	}
+	if note := c.lifecycleAge(ids, today); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
+	switch {
+	case len(live)+len(maint) == 0:
+		a.Text = fmt.Sprintf("As of %s no release I know is supported: every one has reached its end of life. Run bot sync for newer releases.", today)
+	default:
+		all := append(live, maint...)
+		a.Text = fmt.Sprintf("As of %s, Kubernetes %s %s supported", today, joinAnd(all), isAre(len(all)))
+		if len(maint) > 0 {
+			a.Text += fmt.Sprintf("; %s %s in maintenance mode (critical fixes only)", joinAnd(maint), isAre(len(maint)))
+		}
+		a.Text += "."
+	}
+	a.Sources = c.sourceRefs(ids)
+	return a, nil
+}
+
+// answerLatest answers `latest`: the newest release out on the Engine's
+// day, and the latest patch of each release still supported.
+func (e *Engine) answerLatest(ctx context.Context) (*knowledge.Answer, error) {
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	today := e.today()
+	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Latest Kubernetes releases"}
+	var ids []string
+	var newest *knowledge.Release
+	for i := len(c.releases) - 1; i >= 0; i-- {
+		r := &c.releases[i]
+		released := r.Date
+		if r.Lifecycle != nil && r.Lifecycle.Released != "" {
+			released = r.Lifecycle.Released
+		}
+		if released == "" || released > today {
+			continue
+		}
+		if newest == nil {
+			newest = r
+		}
+		l := r.Lifecycle
+		best, _, ok := c.latestPatch(r.Version)
+		if l == nil || !ok || (l.EOL != "" && l.EOL <= today) {
+			continue
+		}
+		a.Facts = append(a.Facts, knowledge.Fact{Name: r.Version.String(), Value: best.name(r.Version, c.sources)})
+		ids = append(ids, l.Source, best.source)
+	}
+	if newest == nil {
+		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "I know no release date yet: ingest or sync the release notes or the lifecycle data first.")
+	}
+	a.Text = fmt.Sprintf("The newest Kubernetes release is %s", newest.Version)
+	if best, _, ok := c.latestPatch(newest.Version); ok {
+		a.Text += "; its latest patch I know is " + best.name(newest.Version, c.sources)
+	} else if newest.Date != "" {
+		a.Text += fmt.Sprintf(", released %s", newest.Date)
+	}
+	a.Text += "."
+	if newest.Version.Less(c.released) {
+		// A release the lifecycle data predates: the API modules know it.
+		a.Text = fmt.Sprintf("The newest Kubernetes release out is %s", c.released)
+		if best, _, ok := c.latestPatch(c.released); ok {
+			a.Text += "; its latest patch I know is " + best.name(c.released, c.sources)
+			ids = append(ids, best.source)
+		}
+		a.Text += fmt.Sprintf(". My release dates stop at %s", newest.Version)
+		if best, _, ok := c.latestPatch(newest.Version); ok {
+			a.Text += ", whose latest patch I know is " + best.name(newest.Version, c.sources)
+		}
+		a.Text += "."
+	}
+	if next := c.nextPlanned(today); next != "" {
+		a.Notes = append(a.Notes, next)
+	}
+	if note := c.lifecycleAge(ids, today); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
+	ids = append(ids, newest.Sources...)
+	a.Sources = c.sourceRefs(ids)
+	return a, nil
+}
+
+// nextPlanned says which release the knowledge expects next, when one is
+// dated after today: "Kubernetes 1.37 is planned for 2026-08-26."
+func (c *catalog) nextPlanned(today string) string {
+	for _, r := range c.releases {
+		day := r.Date
+		if r.Lifecycle != nil && r.Lifecycle.Released != "" {
+			day = r.Lifecycle.Released
+		}
+		if day > today {
+			return fmt.Sprintf("Kubernetes %s is planned for %s.", r.Version, day)
+		}
+	}
+	return ""
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// joinAnd writes "a", "a and b", "a, b and c".
+func joinAnd(ss []string) string {
+	switch len(ss) {
+	case 0:
+		return ""
+	case 1:
+		return ss[0]
+	}
+	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// staleLifecycle is how old the lifecycle data may be before answers that
+// count on it being current (supported, latest) say how old it is: about a
+// release cycle.
+const staleLifecycle = 90 * 24 * time.Hour
+
+// lifecycleAge says, when the newest of the given sources speaks for a day
+// more than staleLifecycle before today, that releases and patches after
+// it are missing; "" otherwise.
+func (c *catalog) lifecycleAge(ids []string, today string) string {
+	newest := ""
+	for _, id := range ids {
+		newest = max(newest, c.sources[id].AsOf)
+	}
+	asOf, err1 := time.Parse(time.DateOnly, newest)
+	now, err2 := time.Parse(time.DateOnly, today)
+	if err1 != nil || err2 != nil || now.Sub(asOf) <= staleLifecycle {
+		return ""
+	}
+	return fmt.Sprintf("My lifecycle data is as of %s: releases and patches after that day are missing until bot sync brings them.", newest)
+}
