@@ -113,19 +113,7 @@ func dueBucket(tx *bolt.Tx, platform string) *bolt.Bucket {
 
 // getDelivery returns the delivery key, or nil.
 func getDelivery(tx *bolt.Tx, key string) (*digest.Delivery, error) {
-	b := tx.Bucket(bucketOutbox)
-	if b == nil {
-		return nil, nil
-	}
-	raw := b.Get([]byte(key))
-	if raw == nil {
-		return nil, nil
-	}
-	var dv digest.Delivery
-	if err := json.Unmarshal(raw, &dv); err != nil {
-		return nil, fmt.Errorf("delivery %q: %w: %v", key, errCorrupt, err)
-	}
-	return &dv, nil
+	return getJSON[digest.Delivery](tx, bucketOutbox, key, "delivery")
 }
 
 // putDelivery writes dv and, for a pending or sending one, its index entry.

@@ -133,19 +133,7 @@ func noSubscription() error {
 
 // getSubscription returns the subscription with id, or nil.
 func getSubscription(tx *bolt.Tx, id string) (*digest.Subscription, error) {
-	b := tx.Bucket(bucketSubscriptions)
-	if b == nil {
-		return nil, nil
-	}
-	raw := b.Get([]byte(id))
-	if raw == nil {
-		return nil, nil
-	}
-	var sub digest.Subscription
-	if err := json.Unmarshal(raw, &sub); err != nil {
-		return nil, fmt.Errorf("subscription %q: %w: %v", id, errCorrupt, err)
-	}
-	return &sub, nil
+	return getJSON[digest.Subscription](tx, bucketSubscriptions, id, "subscription")
 }
 
 func putSubscription(tx *bolt.Tx, sub *digest.Subscription) error {
@@ -166,6 +154,25 @@ func userView(ctx context.Context, db *DB, fn func(tx *bolt.Tx) error) error {
 		return err
 	}
 	return db.bolt.View(fn)
+}
+
+// getJSON decodes the JSON value of key in bucket, or returns nil when
+// there is none; a value that does not decode is reported as corrupt,
+// naming what and its key.
+func getJSON[T any](tx *bolt.Tx, bucket []byte, key, what string) (*T, error) {
+	b := tx.Bucket(bucket)
+	if b == nil {
+		return nil, nil
+	}
+	raw := b.Get([]byte(key))
+	if raw == nil {
+		return nil, nil
+	}
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("%s %q: %w: %v", what, key, errCorrupt, err)
+	}
+	return &v, nil
 }
 
 // listJSON decodes every JSON value of bucket, in key order; a value that
