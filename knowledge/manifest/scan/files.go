@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/fsreason"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 )
 
@@ -153,11 +154,8 @@ func ProblemText(p knowledge.ManifestProblem) string {
 
 // describe says why a path could not be read, without Go's wording.
 func describe(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file or folder"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
+	if s, ok := fsreason.Known(err); ok {
+		return s
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/fsreason"
 	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 	"github.com/kepbot/kepbot/knowledge/sources/provenance"
 )
@@ -198,7 +199,7 @@ type releaseJob struct {
 func (j *releaseJob) run(sub func(rel string) (fs.FS, func(), error)) {
 	rfs, done, err := sub(j.rel)
 	if err != nil {
-		j.err = errors.New(describe(err))
+		j.err = errors.New(fsreason.Of(err))
 		return
 	}
 	defer done()

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/fsreason"
 	"github.com/kepbot/kepbot/knowledge/internal/lazyre"
 )
 
@@ -135,7 +136,7 @@ func ReadRelease(fsys fs.FS, module string, release knowledge.Version, tag strin
 		}
 		versions, err := fs.ReadDir(fsys, g.Name())
 		if err != nil {
-			b.skip(g.Name(), "cannot be listed: "+describe(err))
+			b.skip(g.Name(), "cannot be listed: "+fsreason.Of(err))
 			continue
 		}
 		for _, v := range versions {
@@ -146,7 +147,7 @@ func ReadRelease(fsys fs.FS, module string, release knowledge.Version, tag strin
 			files, err := fs.ReadDir(fsys, dir)
 			if err != nil {
 				b.found++
-				b.skip(dir, "cannot be listed: "+describe(err))
+				b.skip(dir, "cannot be listed: "+fsreason.Of(err))
 				continue
 			}
 			reg, err := readFile(fsys, dir, files, RegisterFile)
@@ -187,7 +188,7 @@ func readFile(fsys fs.FS, dir string, entries []fs.DirEntry, name string) ([]byt
 	}
 	f, err := fsys.Open(p)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, describe(err))
+		return nil, fmt.Errorf("%s: %s", name, fsreason.Of(err))
 	}
 	defer f.Close()
 	var data []byte
@@ -196,7 +197,7 @@ func readFile(fsys fs.FS, dir string, entries []fs.DirEntry, name string) ([]byt
 	}
 	data, err = readAllInto(data, io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, describe(err))
+		return nil, fmt.Errorf("%s: %s", name, fsreason.Of(err))
 	}
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
@@ -219,16 +220,6 @@ func readAllInto(buf []byte, r io.Reader) ([]byte, error) {
 			return buf, err
 		}
 	}
-}
-
-func describe(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file or folder"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	return err.Error()
 }
 
 // builder gathers the packages of one release.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/internal/capped"
+	"github.com/kepbot/kepbot/knowledge/internal/fsreason"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
 	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
@@ -88,7 +89,7 @@ func Load(paths []string) (*Result, error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			res.warn(p, describe(err))
+			res.warn(p, fsreason.Of(err))
 			continue
 		}
 		found++
@@ -116,7 +117,7 @@ func (r *Result) loadDir(dir string) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			r.warn(p, describe(err))
+			r.warn(p, fsreason.Of(err))
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -142,7 +143,7 @@ func (r *Result) loadDir(dir string) {
 		return nil
 	})
 	if err != nil {
-		r.warn(dir, describe(err))
+		r.warn(dir, fsreason.Of(err))
 	}
 	sort.Strings(files)
 	for _, f := range files {
@@ -205,7 +206,7 @@ func (r *Result) loadEnhancements(dir string) {
 func (r *Result) loadArchive(path string) {
 	f, err := os.Open(path)
 	if err != nil {
-		r.warn(path, describe(err))
+		r.warn(path, fsreason.Of(err))
 		return
 	}
 	defer f.Close()
@@ -251,7 +252,7 @@ func (r *Result) loadFile(path string) {
 	}
 	data, err := readCapped(path, limit)
 	if err != nil {
-		r.warn(path, describe(err))
+		r.warn(path, fsreason.Of(err))
 		return
 	}
 	if r.routeRelease(path, data) {
@@ -318,14 +319,4 @@ func hasHan(s []byte) bool {
 		}
 	}
 	return false
-}
-
-func describe(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file or folder"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	return err.Error()
 }
