@@ -129,6 +129,23 @@ func (n *Notice) NeedsAction() bool { return n.Kind == NoticeUpgrade || n.Action
 // notice of another kind marked so (an upgrade note needs no tag).
 func (n *Notice) ActionTagged() bool { return n.Action && n.Kind != NoticeUpgrade }
 
+// IsAPIRemoval reports whether n is the removal of an API version: a
+// notice that names an API but does not remove it is not.
+func (n *Notice) IsAPIRemoval() bool { return n.API != nil && n.Kind == NoticeRemoval }
+
+// SplitAPIRemovals splits notices into the removals of an API version
+// (IsAPIRemoval) and the rest, each in the order given.
+func SplitAPIRemovals(ns []Notice) (apis, others []Notice) {
+	for _, n := range ns {
+		if n.IsAPIRemoval() {
+			apis = append(apis, n)
+		} else {
+			others = append(others, n)
+		}
+	}
+	return apis, others
+}
+
 // APIChange is an API version that stops being served.
 type APIChange struct {
 	GroupVersion string   `json:"group_version"` // e.g. flowcontrol.apiserver.k8s.io/v1beta2

@@ -75,7 +75,7 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		}
 		r.started = true
 	}
-	apis, others := splitAPIs(a.Notices)
+	apis, others := knowledge.SplitAPIRemovals(a.Notices)
 	if len(apis) > 0 && a.Notices[0].API != nil || strings.HasPrefix(a.Query, "upgrade") {
 		// An upgrade: what breaks a cluster or needs doing comes before
 		// what graduated.
@@ -285,19 +285,6 @@ func itemLine(it knowledge.Item, oneKEP bool) string {
 		b.WriteString(" (" + strings.Join(tags, ", ") + ")")
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// splitAPIs splits notices into those that stop serving an API version
-// and the rest, each in the order given.
-func splitAPIs(ns []knowledge.Notice) (apis, others []knowledge.Notice) {
-	for _, n := range ns {
-		if n.API != nil && n.Kind == knowledge.NoticeRemoval {
-			apis = append(apis, n)
-		} else {
-			others = append(others, n)
-		}
-	}
-	return apis, others
 }
 
 // releaseLine writes one release of the releases answer: "2023-12-13 ·

@@ -30,7 +30,7 @@ func diffDoc(a *knowledge.Answer) *doc {
 	d := baseDoc(a, colorList)
 	d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 	d.lines = noteLines(a.Notes)
-	apis, others := splitAPIs(a.Notices)
+	apis, others := knowledge.SplitAPIRemovals(a.Notices)
 	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
 	items := itemLines(a.Items, nil)
 	if isUpgrade(a) {
@@ -52,7 +52,7 @@ func isUpgrade(a *knowledge.Answer) bool {
 // red section of their own, then the other notices and the caveats, in an
 // embed of the answer's colour when a section came before them.
 func (d *doc) addNotices(ns []knowledge.Notice, notes []string) {
-	apis, others := splitAPIs(ns)
+	apis, others := knowledge.SplitAPIRemovals(ns)
 	var rest []string
 	if len(others) > 0 {
 		rest = append([]string{"**Notices**"}, noticeLines(others)...)
@@ -64,20 +64,6 @@ func (d *doc) addNotices(ns []knowledge.Notice, notes []string) {
 	}
 	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
 	d.addSection("", d.color, rest)
-}
-
-// splitAPIs splits notices into the removals of an API version and the
-// rest, each in the order given. A notice that names an API but does not
-// remove it stays with the rest, its API shown there.
-func splitAPIs(ns []knowledge.Notice) (apis, others []knowledge.Notice) {
-	for _, n := range ns {
-		if n.API != nil && n.Kind == knowledge.NoticeRemoval {
-			apis = append(apis, n)
-		} else {
-			others = append(others, n)
-		}
-	}
-	return apis, others
 }
 
 // apiLines writes one line an API removal: "• **1.30**

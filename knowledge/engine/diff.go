@@ -241,7 +241,7 @@ func diffSummary(from, to knowledge.Version, in []knowledge.Version, items []kno
 	kinds := map[knowledge.NoticeKind]int{}
 	var apis []string
 	for _, n := range ns {
-		if n.API != nil && n.Kind == knowledge.NoticeRemoval {
+		if n.IsAPIRemoval() {
 			apis = append(apis, n.API.GroupVersion)
 			continue
 		}
