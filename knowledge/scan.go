@@ -22,6 +22,19 @@ type ManifestObject struct {
 	Template   string `json:"template,omitempty"` // the helm template it came from ("# Source:")
 }
 
+// DisplayName names the object for a person: namespace/name, or the name
+// alone, each made safe to show (SafeValue); "(no name)" when it has none.
+func (o ManifestObject) DisplayName() string {
+	name := SafeValue(o.Name)
+	if name == "" {
+		name = "(no name)"
+	}
+	if ns := SafeValue(o.Namespace); ns != "" {
+		name = ns + "/" + name
+	}
+	return name
+}
+
 // ManifestProblem is a document that could not be read.
 type ManifestProblem struct {
 	File     string `json:"file"`

@@ -128,13 +128,7 @@ func objectsLine(objs []knowledge.ManifestObject) string {
 // ObjectLabel names an object by namespace/name and where it is: the
 // helm template, else the document (and list item) of its file.
 func ObjectLabel(o knowledge.ManifestObject) string {
-	name := knowledge.SafeValue(o.Name)
-	if name == "" {
-		name = "(no name)"
-	}
-	if ns := knowledge.SafeValue(o.Namespace); ns != "" {
-		name = ns + "/" + name
-	}
+	name := o.DisplayName()
 	var where string
 	switch {
 	case o.Template != "":

@@ -72,13 +72,7 @@ func (o *output) writeText(w io.Writer) error {
 // objectText names an object where it is: "prod/web  app.yaml:12
 // (document 2, item 3; template chart/templates/web.yaml)".
 func objectText(o knowledge.ManifestObject) string {
-	name := knowledge.SafeValue(o.Name)
-	if name == "" {
-		name = "(no name)"
-	}
-	if ns := knowledge.SafeValue(o.Namespace); ns != "" {
-		name = ns + "/" + name
-	}
+	name := o.DisplayName()
 	where := []string{fmt.Sprintf("document %d", o.Document)}
 	if o.Item > 0 {
 		where = append(where, fmt.Sprintf("item %d", o.Item))
