@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -49,6 +50,35 @@ type Counts struct {
 
 // IsZero reports whether no count is known.
 func (c Counts) IsZero() bool { return c == Counts{} }
+
+// StageText writes the counts by stage: "11 GA, 19 beta, 19 alpha".
+func (c Counts) StageText() string {
+	return strconv.Itoa(c.Stable) + " GA, " + strconv.Itoa(c.Beta) + " beta, " + strconv.Itoa(c.Alpha) + " alpha"
+}
+
+// FieldText writes the counts as a field's value: the total, then the
+// counts by stage ("49: 11 GA, 19 beta, 19 alpha"); the counts by stage
+// alone when no total is known.
+func (c Counts) FieldText() string {
+	if c.Total > 0 {
+		return strconv.Itoa(c.Total) + ": " + c.StageText()
+	}
+	return c.StageText()
+}
+
+// LineText writes the counts for a line of a list of releases: the
+// enhancements, then the counts by stage ("49 enhancements: 11 GA, 19
+// beta, 19 alpha", "1 enhancement: 1 GA, 0 beta, 0 alpha"); the counts by
+// stage alone when no total is known.
+func (c Counts) LineText() string {
+	switch {
+	case c.Total == 1:
+		return "1 enhancement: " + c.StageText()
+	case c.Total > 1:
+		return strconv.Itoa(c.Total) + " enhancements: " + c.StageText()
+	}
+	return c.StageText()
+}
 
 // Mention is one statement a document makes about a KEP, or about a feature
 // that carries no KEP number (KEP is 0 then): its stage in one release.

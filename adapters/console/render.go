@@ -184,11 +184,7 @@ func (r *renderer) releaseFacts(f *knowledge.ReleaseFacts) {
 	r.fact("Date", f.Date)
 	r.fact("Theme", f.Theme)
 	if c := f.Enhancements; !c.IsZero() {
-		counts := fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha)
-		if c.Total > 0 {
-			counts = fmt.Sprintf("%d: %s", c.Total, counts)
-		}
-		r.fact("Enhancements", counts)
+		r.fact("Enhancements", c.FieldText())
 	}
 }
 
@@ -299,9 +295,9 @@ func releaseLine(f knowledge.ReleaseFacts) string {
 	}
 	if c := f.Enhancements; !c.IsZero() {
 		if c.Total > 0 {
-			parts = append(parts, fmt.Sprintf("%d enhancements (%d GA, %d beta, %d alpha)", c.Total, c.Stable, c.Beta, c.Alpha))
+			parts = append(parts, fmt.Sprintf("%d enhancements (%s)", c.Total, c.StageText()))
 		} else {
-			parts = append(parts, fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha))
+			parts = append(parts, c.StageText())
 		}
 	}
 	if len(parts) == 0 {

@@ -183,11 +183,7 @@ func releaseDoc(a *knowledge.Answer) *doc {
 	add("Date", esc(r.Date, maxWord))
 	add("Theme", esc(r.Theme, maxWord))
 	if c := r.Enhancements; !c.IsZero() {
-		counts := stageCounts(c)
-		if c.Total > 0 {
-			counts = fmt.Sprintf("%d: %s", c.Total, counts)
-		}
-		add("Enhancements", counts)
+		add("Enhancements", c.FieldText())
 	}
 	d.fields = append(d.fields, factFields(a.Facts, true)...)
 	d.lines = append(d.lines, linkLines(a.Links)...)
@@ -220,25 +216,13 @@ func releaseLine(r knowledge.ReleaseFacts) string {
 		}
 	}
 	if c := r.Enhancements; !c.IsZero() {
-		counts := stageCounts(c)
-		switch {
-		case c.Total == 1:
-			counts = "1 enhancement: " + counts
-		case c.Total > 1:
-			counts = fmt.Sprintf("%d enhancements: %s", c.Total, counts)
-		}
-		parts = append(parts, counts)
+		parts = append(parts, c.LineText())
 	}
 	line := "**" + esc(r.Version, maxWord) + "**"
 	if len(parts) > 0 {
 		line += " — " + strings.Join(parts, " · ")
 	}
 	return line
-}
-
-// stageCounts writes "3 GA, 1 beta, 1 alpha".
-func stageCounts(c knowledge.Counts) string {
-	return fmt.Sprintf("%d GA, %d beta, %d alpha", c.Stable, c.Beta, c.Alpha)
 }
 
 // factFields turns facts into embed fields (the packer makes lines of

@@ -102,8 +102,7 @@ func releaseFacts(rf *knowledge.ReleaseFacts) []knowledge.Fact {
 		fs = append(fs, knowledge.Fact{Name: "Theme", Value: rf.Theme})
 	}
 	if c := rf.Enhancements; !c.IsZero() {
-		fs = append(fs, knowledge.Fact{Name: "Enhancements", Value: strconv.Itoa(c.Total) + ": " +
-			strconv.Itoa(c.Stable) + " GA, " + strconv.Itoa(c.Beta) + " beta, " + strconv.Itoa(c.Alpha) + " alpha"})
+		fs = append(fs, knowledge.Fact{Name: "Enhancements", Value: strconv.Itoa(c.Total) + ": " + c.StageText()})
 	}
 	return fs
 }

@@ -67,14 +67,7 @@ func releaseLine(r knowledge.ReleaseFacts, max int) string {
 		}
 	}
 	if c := r.Enhancements; !c.IsZero() {
-		counts := strconv.Itoa(c.Stable) + " GA, " + strconv.Itoa(c.Beta) + " beta, " + strconv.Itoa(c.Alpha) + " alpha"
-		switch {
-		case c.Total == 1:
-			counts = "1 enhancement: " + counts
-		case c.Total > 1:
-			counts = strconv.Itoa(c.Total) + " enhancements: " + counts
-		}
-		parts = append(parts, counts)
+		parts = append(parts, c.LineText())
 	}
 	l := "• *" + escCut(oneLine(r.Version, capField), capField) + "*"
 	if len(parts) > 0 {

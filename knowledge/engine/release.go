@@ -136,9 +136,9 @@ func itemCounts(items []knowledge.Item) string {
 // (11 GA, 19 beta, 19 alpha)", or without a total when it gives none.
 func countsText(c knowledge.Counts) string {
 	if c.Total == 0 {
-		return fmt.Sprintf("%d GA, %d beta, %d alpha enhancements", c.Stable, c.Beta, c.Alpha)
+		return c.StageText() + " enhancements"
 	}
-	return fmt.Sprintf("%d enhancements (%d GA, %d beta, %d alpha)", c.Total, c.Stable, c.Beta, c.Alpha)
+	return fmt.Sprintf("%d enhancements (%s)", c.Total, c.StageText())
 }
 
 // noticeFacts writes a release's notice counts, each the length of the
