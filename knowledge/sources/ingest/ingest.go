@@ -94,15 +94,9 @@ func Load(paths []string) (*Result, error) {
 		}
 		found++
 		if info.IsDir() {
-			if isEnhancements(p) {
-				res.loadEnhancements(p)
-				continue
+			if !res.loadTree(p) {
+				res.loadDir(p)
 			}
-			if apilifecycle.IsTree(p) {
-				res.loadAPILifecycle(p)
-				continue
-			}
-			res.loadDir(p)
 			continue
 		}
 		res.loadFile(p)
@@ -147,16 +141,25 @@ func (r *Result) loadDir(dir string) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		if isEnhancements(f) {
-			r.loadEnhancements(f)
-			continue
+		if !r.loadTree(f) {
+			r.loadFile(f)
 		}
-		if apilifecycle.IsTree(f) {
-			r.loadAPILifecycle(f)
-			continue
-		}
-		r.loadFile(f)
 	}
+}
+
+// loadTree reads p whole when it is a kubernetes/enhancements checkout or
+// a folder of API lifecycle markers (apilifecycle.IsTree), and reports
+// whether it was one.
+func (r *Result) loadTree(p string) bool {
+	switch {
+	case isEnhancements(p):
+		r.loadEnhancements(p)
+	case apilifecycle.IsTree(p):
+		r.loadAPILifecycle(p)
+	default:
+		return false
+	}
+	return true
 }
 
 // isEnhancements reports whether dir is a kubernetes/enhancements checkout:
