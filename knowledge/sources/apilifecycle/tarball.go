@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources/safetar"
 )
 
 // TarLimits bound what ReadModuleTarGz reads. A zero field takes its
@@ -121,18 +122,18 @@ func ReadModuleTarGzLimits(r io.Reader, module, tag string, lim TarLimits) (*Rel
 	var stamped time.Time
 	top, topSet := "", false // the top folder, once a package tells it
 
-	zr, err := gzip.NewReader(&capReader{r: r, max: lim.MaxCompressedBytes, what: "compressed bytes"})
-	var le *limitError
+	zr, err := gzip.NewReader(safetar.CapReader(r, lim.MaxCompressedBytes, "compressed bytes"))
+	var le *safetar.LimitError
 	switch {
 	case err == io.EOF:
 		return nil, errors.New("read module tarball: the stream is empty; want a .tar.gz")
 	case errors.As(err, &le):
-		return nil, fmt.Errorf("read module tarball: %w", le)
+		return nil, fmt.Errorf("read module tarball: %w", &limitError{le})
 	case err != nil:
 		return nil, fmt.Errorf("read module tarball: not gzip data (a .tar.gz starts with the bytes 1f 8b): %w", err)
 	}
 	defer zr.Close()
-	unzipped := &capReader{r: zr, max: lim.MaxTotalBytes, what: "decompressed bytes"}
+	unzipped := safetar.CapReader(zr, lim.MaxTotalBytes, "decompressed bytes")
 	tr := tar.NewReader(unzipped)
 	for n := 1; ; n++ {
 		hdr, err := tr.Next()
@@ -346,47 +347,20 @@ func typeName(t byte) string {
 	return fmt.Sprintf("entry of type %q", t)
 }
 
-// capReader fails once more than max bytes have been read through it.
-type capReader struct {
-	r    io.Reader
-	n    int64
-	max  int64
-	what string
-}
+// limitError is the error of a stream over a limit, as safetar's
+// CapReader says it; it wraps ErrLimit.
+type limitError struct{ le *safetar.LimitError }
 
-// limitError is a capReader's error; it wraps ErrLimit.
-type limitError struct {
-	what string
-	max  int64
-}
-
-func (e *limitError) Error() string {
-	return fmt.Sprintf("the archive is over the limit of %d %s (a bomb, or raise the limit)", e.max, e.what)
-}
+func (e *limitError) Error() string { return e.le.Error() }
 
 func (e *limitError) Unwrap() error { return ErrLimit }
 
-func (c *capReader) Read(p []byte) (int, error) {
-	if c.n > c.max {
-		return 0, &limitError{what: c.what, max: c.max}
-	}
-	if room := c.max - c.n + 1; int64(len(p)) > room {
-		p = p[:room]
-	}
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if c.n > c.max {
-		return 0, &limitError{what: c.what, max: c.max}
-	}
-	return n, err
-}
-
 // limitOr returns the limit error inside err, or err said plainly.
 func limitOr(err error) error {
-	var le *limitError
+	var le *safetar.LimitError
 	switch {
 	case errors.As(err, &le):
-		return le
+		return &limitError{le}
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, tar.ErrHeader):
 		return fmt.Errorf("not a complete .tar.gz (cut short or damaged): %w", err)
 	}

@@ -247,6 +247,14 @@ func CheckName(name string, lim Limits) (string, error) {
 	return clean, nil
 }
 
+// CapReader returns a reader of r that fails with a *LimitError, its What
+// being what, once more than max bytes were read through it: the guard
+// Walk puts on the compressed and the decompressed bytes, for a caller
+// that reads a tar.gz of its own.
+func CapReader(r io.Reader, max int64, what string) io.Reader {
+	return &capReader{r: r, max: max, what: what}
+}
+
 // capReader fails with a *LimitError once more than max bytes were read.
 type capReader struct {
 	r    io.Reader
