@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
@@ -22,14 +21,11 @@ import (
 // adapters' download package; what is Discord's is here.
 const (
 	// MaxAttachmentBytes is the largest attachment kepbot scans: the
-	// manifest reader's cap for chat (manifest.ChatLimits).
-	MaxAttachmentBytes = 1 << 20
+	// manifest reader's cap for chat, as for every platform.
+	MaxAttachmentBytes = download.MaxBytes
 	// DefaultAttachmentTimeout bounds one download, from the request to
 	// the last byte.
-	DefaultAttachmentTimeout = 10 * time.Second
-	// maxAttachmentRedirects is how many redirects within Discord's CDN
-	// a download follows.
-	maxAttachmentRedirects = 3
+	DefaultAttachmentTimeout = download.DefaultTimeout
 )
 
 // attachmentGuard is Discord's download guard, but for the API base and
@@ -38,7 +34,7 @@ const (
 var attachmentGuard = download.Guard{
 	Hosts:        []string{"cdn.discordapp.com", "media.discordapp.net"},
 	MaxBytes:     MaxAttachmentBytes,
-	MaxRedirects: maxAttachmentRedirects,
+	MaxRedirects: download.MaxRedirects,
 	Words: download.Words{
 		Host:     "I only download attachments from Discord's own CDN (cdn.discordapp.com), and that file is not there. Attach the file to your message itself.",
 		Request:  "I could not download that file from Discord. Try again in a moment.",
@@ -58,10 +54,7 @@ var attachmentGuard = download.Guard{
 // API base's host (a proxy or a test server) allowed too, and the
 // attachment timeout.
 func (a *Adapter) guard() *download.Guard {
-	g := attachmentGuard
-	g.APIURL = a.cfg.APIURL
-	g.Timeout = a.attachmentTimeout
-	return &g
+	return attachmentGuard.For(a.cfg.APIURL, a.attachmentTimeout)
 }
 
 // userError turns a refused or failed download into what the person sees.

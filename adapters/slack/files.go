@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/kepbot/kepbot/adapters/internal/download"
 	"github.com/kepbot/kepbot/internal/metrics"
@@ -21,14 +20,11 @@ import (
 // here.
 const (
 	// MaxFileBytes is the largest file kepbot scans: the manifest reader's
-	// cap for chat (manifest.ChatLimits).
-	MaxFileBytes = 1 << 20
+	// cap for chat, as for every platform.
+	MaxFileBytes = download.MaxBytes
 	// DefaultFileTimeout bounds one download, from the request to the last
 	// byte.
-	DefaultFileTimeout = 10 * time.Second
-	// maxFileRedirects is how many redirects within Slack's file host a
-	// download follows.
-	maxFileRedirects = 3
+	DefaultFileTimeout = download.DefaultTimeout
 )
 
 // fileGuard is Slack's download guard, but for the API base and the
@@ -37,7 +33,7 @@ const (
 var fileGuard = download.Guard{
 	Hosts:        []string{"files.slack.com"},
 	MaxBytes:     MaxFileBytes,
-	MaxRedirects: maxFileRedirects,
+	MaxRedirects: download.MaxRedirects,
 	Words: download.Words{
 		Host:     "I only download attachments from Slack's own file host (files.slack.com), and that file is not there. Attach the file to your message itself.",
 		Request:  "I could not download that file from Slack. Try again in a moment.",
@@ -61,10 +57,7 @@ var fileGuard = download.Guard{
 // base's host (a proxy, or a test server), which already gets the token,
 // allowed too, and the file timeout.
 func (a *Adapter) guard() *download.Guard {
-	g := fileGuard
-	g.APIURL = a.cfg.APIURL
-	g.Timeout = a.fileTimeout
-	return &g
+	return fileGuard.For(a.cfg.APIURL, a.fileTimeout)
 }
 
 // slackFile is the part of a file object in a message event kepbot reads.

@@ -16,6 +16,19 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
+// What every platform takes: the adapters' exported constants are these.
+const (
+	// MaxBytes is the largest file kepbot scans: the manifest reader's cap
+	// for chat (manifest.ChatLimits).
+	MaxBytes = 1 << 20
+	// DefaultTimeout bounds one download, from the request to the last
+	// byte.
+	DefaultTimeout = 10 * time.Second
+	// MaxRedirects is how many redirects within the platform's own hosts
+	// a download follows.
+	MaxRedirects = 3
+)
+
 // Guard is how one platform downloads the file of a scan. Set every field
 // but Inspect; a zero Guard refuses every URL. A Guard is not changed
 // once in use.
@@ -88,6 +101,14 @@ func Reason(err error) string {
 		return e.Reason
 	}
 	return "download"
+}
+
+// For returns a copy of g with the adapter's configured API base (a
+// proxy or a test server, allowed too) and download timeout.
+func (g Guard) For(apiURL string, timeout time.Duration) *Guard {
+	g.APIURL = apiURL
+	g.Timeout = timeout
+	return &g
 }
 
 // UserError turns a refused or failed download into the error the person
