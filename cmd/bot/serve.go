@@ -12,6 +12,7 @@ import (
 	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/knowledge/question"
@@ -108,11 +109,13 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		logger.Info().Str("db", cfg.DB).Msg("no knowledge in the database yet; answering from the built-in snapshot until bot ingest or bot sync")
 	}
 	// Subscriptions only where a digest can be posted: a bot token.
-	var dg *digests
+	var dg *delivery.Service
+	opts := []engine.Option{engine.WithManifestReader(manifest.ChatReader)}
 	if !cfg.Slack.BotToken.IsZero() || dcfg.Gateway() {
-		dg = newDigests(shared, kb, logger)
+		dg = delivery.NewService(shared, kb, logger)
+		opts = append([]engine.Option{engine.WithSubscriptions(dg.Subscriptions())}, opts...)
 	}
-	eng := engine.New(kb, append(dg.engineOptions(), engine.WithManifestReader(manifest.ChatReader))...)
+	eng := engine.New(kb, opts...)
 	// Pay for the engine's catalog and search index now, not on the first
 	// question someone asks in chat.
 	if err := eng.Warm(ctx); err != nil {
@@ -161,7 +164,9 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		logger.Info().Msg("refreshing the knowledge is off (sources.refresh): it changes only with bot ingest or bot sync while serve is stopped")
 	}
 	if dg != nil {
-		if err := dg.attach(ad.posters, cfg.Digests, m); err != nil {
+		d := cfg.Digests
+		if err := dg.Attach(ad.posters, delivery.Settings{Weekday: d.Weekday(), WeeklyAt: d.WeeklyAt(), DailyAt: d.DailyAt(),
+			GlobalRate: d.GlobalRate, SlackWorkspaceRate: d.SlackWorkspaceRate}, m.Delivery()); err != nil {
 			logger.Error().Err(err).Msg("start the digests")
 			return exitFailure
 		}
@@ -169,7 +174,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	digestCtx, stopDigests := context.WithCancel(ctx)
 	waitDigests := func() {}
 	if rep == nil { // with etcd, the leader runs them for its term
-		waitDigests = dg.start(digestCtx)
+		waitDigests = dg.Start(digestCtx)
 	}
 	// The database closes (deferred above) only after the digest worker
 	// and schedule have stopped.

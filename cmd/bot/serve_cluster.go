@@ -36,7 +36,7 @@ type replica struct {
 	eng    *engine.Engine
 	cache  *engine.CachedAnswerer
 	stale  *refresh.StaleNotes
-	dg     *digests // nil without subscriptions
+	dg     *delivery.Service // nil without subscriptions
 	log    zerolog.Logger
 	// warm runs after each swap of the knowledge: the question reader's
 	// names of features.
@@ -132,8 +132,8 @@ func (r *replica) apply(ctx context.Context, gen uint64, k *knowledge.Knowledge)
 	if states, err := r.shared.SourceStates(ctx); err == nil {
 		r.stale.Update(states, time.Now(), r.cfg.Sources.StaleAfter)
 	}
-	if r.leading.Load() && r.dg != nil && r.dg.trig != nil {
-		rep, err := r.dg.trig.OnKnowledgeChanged(ctx)
+	if r.leading.Load() && r.dg.Trigger() != nil {
+		rep, err := r.dg.Trigger().OnKnowledgeChanged(ctx)
 		if err != nil {
 			r.log.Error().Err(err).Msg("queue the digests of the news")
 		} else if rep.Created > 0 {
@@ -176,7 +176,7 @@ func (r *replica) lead(ctx context.Context, t cluster.Term) {
 	if r.cfg.Sources.Refresh {
 		wg.Go(func() { r.refreshLoop(ctx, fenced) })
 	}
-	if r.dg != nil && r.dg.trig != nil {
+	if r.dg.Trigger() != nil {
 		wg.Go(func() { r.sendDigests(ctx, t, fenced) })
 	}
 	for _, run := range r.gateways {
@@ -209,11 +209,12 @@ func (r *replica) sendDigests(ctx context.Context, t cluster.Term, fenced *etcds
 	if err != nil && ctx.Err() == nil {
 		r.log.Error().Err(err).Msg("list the deliveries still in doubt")
 	}
-	doubt := cluster.ResolveInDoubt(back, all, r.dg.wcfg.Posters, r.dg.wcfg.Metrics, r.dg.wcfg.Log)
+	wc := r.dg.WorkerConfig()
+	doubt := cluster.ResolveInDoubt(back, all, wc.Posters, wc.Metrics, wc.Log)
 	wrap := func(platform string, p delivery.Poster) delivery.Poster {
 		return cluster.GuardPoster(doubt.Wrap(platform, p), t, nil)
 	}
-	if err := r.dg.run(ctx, fenced, wrap); err != nil && ctx.Err() == nil {
+	if err := r.dg.Run(ctx, fenced, wrap); err != nil && ctx.Err() == nil {
 		r.log.Error().Err(err).Msg("digests stopped")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
@@ -36,7 +37,7 @@ type refreshAdapter struct {
 // its cache; dg (nil without subscriptions) is told of every change, and
 // warm (the question reader's) runs after each swap.
 func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *engine.Engine, cache *engine.CachedAnswerer,
-	dg *digests, m *metrics.Metrics, stale *refresh.StaleNotes, warm func(context.Context) error, log zerolog.Logger) (*refreshAdapter, error) {
+	dg *delivery.Service, m *metrics.Metrics, stale *refresh.StaleNotes, warm func(context.Context) error, log zerolog.Logger) (*refreshAdapter, error) {
 	kb := db.Knowledge()
 	log = log.With().Str("component", "refresh").Logger()
 	a := &refreshAdapter{kb: kb, stale: stale, interval: cfg.Sources.RefreshInterval, age: cfg.Sources.StaleAfter, log: log, now: time.Now}
@@ -56,8 +57,8 @@ func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *engine.Engine, cac
 					log.Warn().Err(err).Msg("load the names of features")
 				}
 			}
-			if dg != nil && dg.trig != nil {
-				rep, err := dg.trig.OnKnowledgeChanged(ctx)
+			if dg.Trigger() != nil {
+				rep, err := dg.Trigger().OnKnowledgeChanged(ctx)
 				if err != nil {
 					log.Error().Err(err).Msg("queue the digests of the news")
 				} else if rep.Created > 0 {
