@@ -18,6 +18,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store/etcdstore"
+	"github.com/kepbot/kepbot/store/etcdstore/cluster"
 )
 
 // answerCacheSize is how many answers serve keeps in memory: every KEP,
@@ -141,11 +142,12 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	if code != exitOK {
 		return code
 	}
-	var rep *replica
+	var rep *cluster.Replica
 	if etcd != nil {
-		rep = &replica{cfg: cfg, id: replicaID(io.getenv), shared: etcd, kb: kb, eng: eng, cache: cache, stale: answerer, dg: dg, warm: reader.Warm,
-			log: logger.With().Str("component", "replica").Logger(), gateways: ad.gateways, metrics: sourceMetrics{m.Sources()}, cluster: m.Cluster()}
-		ad.run = append(ad.run, syncAdapter{rep}, leaderAdapter{rep})
+		rep = newReplica(cfg, replicaID(io.getenv), etcd, kb, eng, cache, answerer, dg, reader.Warm, ad.gateways, m, logger)
+		for _, l := range rep.Loops() {
+			ad.run = append(ad.run, l)
+		}
 	}
 	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -16,21 +15,25 @@ import (
 	"github.com/kepbot/kepbot/store"
 )
 
+// refreshSetup is the one refresh setup of serve, a leader and bot sync:
+// the config's sources section.
+func refreshSetup(src config.Sources) refresh.Setup {
+	return refresh.Setup{
+		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL, APILifecycle: src.APILifecycleURL},
+		AllowHosts: src.AllowHosts, Timeout: src.Timeout, Interval: src.RefreshInterval, StaleAfter: src.StaleAfter,
+	}
+}
+
 // refreshAdapter is serve's knowledge refresh, run beside the chat
-// adapters: a pass every sources.refresh_interval (see refresh.Loop), and
-// POST /admin/refresh for an operator's `bot sync` (see internal/admin). Each pass
-// that brings news swaps the engine to it, empties the answer cache and
-// queues the digests it owes; the staleness note follows the sources'
-// states.
+// adapters: a pass every sources.refresh_interval (see refresh.Runner),
+// and POST /admin/refresh for an operator's `bot sync` (see
+// internal/admin). Each pass that brings news swaps the engine to it,
+// empties the answer cache and queues the digests it owes; the staleness
+// note follows the sources' states.
 type refreshAdapter struct {
-	r        *refresh.Refresher
-	kb       *store.KnowledgeStore
-	stale    *refresh.StaleNotes
-	interval time.Duration
-	age      time.Duration
-	admin    *admin.Endpoint
-	log      zerolog.Logger
-	now      func() time.Time
+	r     *refresh.Runner
+	admin *admin.Endpoint
+	log   zerolog.Logger
 }
 
 // newRefreshAdapter builds the refresher over db's knowledge for eng and
@@ -38,47 +41,37 @@ type refreshAdapter struct {
 // warm (the question reader's) runs after each swap.
 func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *engine.Engine, cache *engine.CachedAnswerer,
 	dg *delivery.Service, m *metrics.Metrics, stale *refresh.StaleNotes, warm func(context.Context) error, log zerolog.Logger) (*refreshAdapter, error) {
-	kb := db.Knowledge()
 	log = log.With().Str("component", "refresh").Logger()
-	a := &refreshAdapter{kb: kb, stale: stale, interval: cfg.Sources.RefreshInterval, age: cfg.Sources.StaleAfter, log: log, now: time.Now}
-	src := cfg.Sources
-	rc := refresh.Config{
-		Store:      kb,
-		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL, APILifecycle: src.APILifecycleURL},
-		AllowHosts: src.AllowHosts,
-		Interval:   src.RefreshInterval,
-		Apply: func(ctx context.Context, write func() error) error {
-			if err := eng.Swap(ctx, write); err != nil {
-				return err
+	setup := refreshSetup(cfg.Sources)
+	rc := setup.Config(db.Knowledge())
+	rc.Apply = func(ctx context.Context, write func() error) error {
+		if err := eng.Swap(ctx, write); err != nil {
+			return err
+		}
+		cache.Invalidate()
+		if warm != nil { // the question reader's names of features, before the next question needs them
+			if err := warm(ctx); err != nil {
+				log.Warn().Err(err).Msg("load the names of features")
 			}
-			cache.Invalidate()
-			if warm != nil { // the question reader's names of features, before the next question needs them
-				if err := warm(ctx); err != nil {
-					log.Warn().Err(err).Msg("load the names of features")
-				}
+		}
+		if trig := dg.Trigger(); trig != nil {
+			rep, err := trig.OnKnowledgeChanged(ctx)
+			if err != nil {
+				log.Error().Err(err).Msg("queue the digests of the news")
+			} else if rep.Created > 0 {
+				log.Info().Int("deliveries", rep.Created).Int("digests", rep.Digests).Msg("queued digests of the news")
 			}
-			if dg.Trigger() != nil {
-				rep, err := dg.Trigger().OnKnowledgeChanged(ctx)
-				if err != nil {
-					log.Error().Err(err).Msg("queue the digests of the news")
-				} else if rep.Created > 0 {
-					log.Info().Int("deliveries", rep.Created).Int("digests", rep.Digests).Msg("queued digests of the news")
-				}
-			}
-			return nil
-		},
+		}
+		return nil
 	}
-	rc.Fetch.Timeout = src.Timeout
 	if m != nil {
 		rc.Metrics = sourceMetrics{m.Sources()}
 	}
-	r, err := refresh.New(rc)
+	r, err := refresh.NewRunner(setup, rc, stale, log)
 	if err != nil {
 		return nil, err
 	}
-	a.r = r
-	a.admin = admin.NewEndpoint(cfg.DB, cfg.HTTP.Addr, r, a.done, log)
-	return a, nil
+	return &refreshAdapter{r: r, admin: admin.NewEndpoint(cfg.DB, cfg.HTTP.Addr, r.Refresher(), r.Done, log), log: log}, nil
 }
 
 func (a *refreshAdapter) Name() string { return "refresh" }
@@ -89,44 +82,14 @@ func (a *refreshAdapter) Routes() map[string]http.Handler {
 }
 
 // Run refreshes every interval until ctx ends, when it also removes the
-// admin file. A pass never stops answers: they go on from the knowledge
-// they have.
+// admin file.
 func (a *refreshAdapter) Run(ctx context.Context) error {
-	defer a.r.Close()
 	if err := a.admin.Publish(); err != nil {
 		a.log.Warn().Err(err).Msg("bot sync will not be able to ask this serve to refresh")
 	}
 	defer a.admin.Withdraw()
-	if states, err := a.kb.SourceStates(ctx); err == nil {
-		a.stale.Update(states, a.now(), a.age)
-	}
-	a.r.Loop(ctx, a.interval, a.done)
+	a.r.Run(ctx)
 	return nil
-}
-
-// done logs a pass and updates the staleness note.
-func (a *refreshAdapter) done(rep *refresh.Report, err error) {
-	if err != nil {
-		a.log.Error().Err(err).Msg("refresh the knowledge")
-		return
-	}
-	ev := a.log.Info()
-	if !rep.Applied && rep.Severity() == refresh.SeverityNone {
-		ev = a.log.Debug()
-	}
-	c := rep.Counts()
-	ev.Bool("applied", rep.Applied).Uint64("generation", rep.Generation).
-		Int("updated", c[refresh.ResultUpdated]).Int("not_modified", c[refresh.ResultNotModified]).
-		Int("failed", c[refresh.ResultFailed]+c[refresh.ResultRateLimited]).Int("waiting", c[refresh.ResultWaiting]).
-		Msg("refreshed the knowledge")
-	for _, o := range rep.Outcomes {
-		if o.Severity != refresh.SeverityNone {
-			a.log.Warn().Str("source", o.Name).Str("result", o.Result).Str("error", o.Error).Time("retry_at", o.RetryAt).Msg("a source failed; its part of the knowledge is kept")
-		}
-	}
-	if states, err := a.kb.SourceStates(context.Background()); err == nil {
-		a.stale.Update(states, a.now(), a.age)
-	}
 }
 
 // sourceMetrics records a refresher's outcomes in the metrics.

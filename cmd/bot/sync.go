@@ -129,18 +129,11 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 // refresher builds the Refresher over the database at db, opened for each
 // step alone so that no other kepbot waits on the file during a download.
 func (c syncCommand) refresher(cfg *config.Config, db string) (*refresh.Refresher, error) {
-	fo := c.fetch
-	fo.Timeout = cfg.Sources.Timeout
-	return refresh.New(refresh.Config{
-		Store: lazyStore(db),
-		URLs: refresh.URLs{Sync: cfg.Sources.SyncURL, Relnotes: cfg.Sources.RelnotesURL,
-			Lifecycle: cfg.Sources.LifecycleURL, Patches: cfg.Sources.PatchesURL, APILifecycle: cfg.Sources.APILifecycleURL},
-		AllowHosts: cfg.Sources.AllowHosts,
-		Fetch:      fo,
-		Limits:     c.limits,
-		Interval:   cfg.Sources.RefreshInterval,
-		Now:        c.now,
-	})
+	rc := refreshSetup(cfg.Sources).Config(refresh.LocalStore{Path: db, Timeout: lockTimeout})
+	rc.Fetch = c.fetch
+	rc.Fetch.Timeout = cfg.Sources.Timeout
+	rc.Limits, rc.Now = c.limits, c.now
+	return refresh.New(rc)
 }
 
 // fromLocal reads a kubernetes/enhancements checkout folder or its
