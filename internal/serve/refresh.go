@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"context"
@@ -10,19 +10,10 @@ import (
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge/digest/delivery"
-	"github.com/kepbot/kepbot/knowledge/engine"
+	kengine "github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store"
 )
-
-// refreshSetup is the one refresh setup of serve, a leader and bot sync:
-// the config's sources section.
-func refreshSetup(src config.Sources) refresh.Setup {
-	return refresh.Setup{
-		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL, APILifecycle: src.APILifecycleURL},
-		AllowHosts: src.AllowHosts, Timeout: src.Timeout, Interval: src.RefreshInterval, StaleAfter: src.StaleAfter,
-	}
-}
 
 // refreshAdapter is serve's knowledge refresh, run beside the chat
 // adapters: a pass every sources.refresh_interval (see refresh.Runner),
@@ -39,10 +30,9 @@ type refreshAdapter struct {
 // newRefreshAdapter builds the refresher over db's knowledge for eng and
 // its cache; dg (nil without subscriptions) is told of every change, and
 // warm (the question reader's) runs after each swap.
-func newRefreshAdapter(cfg *config.Config, db *store.DB, eng *engine.Engine, cache *engine.CachedAnswerer,
+func newRefreshAdapter(cfg *config.Config, setup refresh.Setup, db *store.DB, eng *kengine.Engine, cache *kengine.CachedAnswerer,
 	dg *delivery.Service, m *metrics.Metrics, stale *refresh.StaleNotes, warm func(context.Context) error, log zerolog.Logger) (*refreshAdapter, error) {
 	log = log.With().Str("component", "refresh").Logger()
-	setup := refreshSetup(cfg.Sources)
 	rc := setup.Config(db.Knowledge())
 	rc.Apply = func(ctx context.Context, write func() error) error {
 		if err := eng.Swap(ctx, write); err != nil {
