@@ -164,26 +164,9 @@ func askServe(ctx context.Context, sio stdio, db string, opts refresh.Options, f
 	return rep.Severity()
 }
 
-// printSync prints a pass's report: a line per source, then the totals.
+// printSync prints a pass's report (see refresh.WriteReport).
 func printSync(io stdio, db string, rep *refresh.Report) {
-	if rep.Applied {
-		fmt.Fprintf(io.out, "Synced %s (generation %d):\n", db, rep.Generation)
-	} else {
-		fmt.Fprintf(io.out, "Up to date: nothing new in %s.\n", db)
-	}
-	for _, o := range rep.Outcomes {
-		fmt.Fprintf(io.out, "  %s\n", o.Line())
-	}
-	if rep.Applied {
-		st := rep.Stats
-		fmt.Fprintf(io.out, "  knowledge now: %d releases, %d KEPs, %d notices, %d release-note entries, %d patch releases, %d API types\n",
-			st.Releases, st.KEPs, st.Notices, st.Changes, st.Patches, st.APIs)
-	}
-	for _, o := range rep.Outcomes {
-		if o.Severity != refresh.SeverityNone {
-			fmt.Fprintf(io.err, "bot sync: %s failed: %s; what it gave before is kept.\n", o.Name, o.Error)
-		}
-	}
+	refresh.WriteReport(io.out, io.err, db, rep)
 }
 
 func splitList(s string) []string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 )
@@ -120,5 +121,30 @@ func TestRunnerLogsAPassAndNotesStaleSources(t *testing.T) {
 	r.Done(nil, errors.New("disk full"))
 	if !strings.Contains(logs.String(), `"message":"refresh the knowledge"`) || !strings.Contains(logs.String(), "disk full") {
 		t.Errorf("an error pass logged %s", logs.String())
+	}
+}
+
+// TestWriteReport: bot sync's report names the database and the
+// generation, a line per source, the totals after news, and each failed
+// source on the error stream.
+func TestWriteReport(t *testing.T) {
+	var out, errw bytes.Buffer
+	rep := &Report{Applied: true, Generation: 3, Stats: knowledge.Stats{Releases: 2, KEPs: 5}, Outcomes: []Outcome{
+		{Name: "kep.yaml", Result: ResultUpdated},
+		{Name: "lifecycle", Result: ResultFailed, Error: "503", Severity: SeverityFailure},
+	}}
+	WriteReport(&out, &errw, "k.db", rep)
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 4 || lines[0] != "Synced k.db (generation 3):" || lines[1] != "  "+rep.Outcomes[0].Line() ||
+		!strings.HasPrefix(lines[3], "  knowledge now: 2 releases, 5 KEPs, ") {
+		t.Errorf("report:\n%s", out.String())
+	}
+	if errw.String() != "bot sync: lifecycle failed: 503; what it gave before is kept.\n" {
+		t.Errorf("errors: %q", errw.String())
+	}
+	out.Reset()
+	WriteReport(&out, &errw, "k.db", &Report{})
+	if out.String() != "Up to date: nothing new in k.db.\n" {
+		t.Errorf("no news: %q", out.String())
 	}
 }
