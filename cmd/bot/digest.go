@@ -83,13 +83,7 @@ func findChannel(ctx context.Context, io stdio, db *store.DB, id, platform strin
 		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
 		return digest.ChannelRef{}, exitFailure
 	}
-	var found []digest.ChannelRef
-	for i := range subs {
-		ref := subs[i].Ref()
-		if (ref.Channel == id || ref.ID() == id) && (platform == "" || ref.Platform == platform) {
-			found = append(found, ref)
-		}
-	}
+	found := digest.ChannelsNamed(subs, id, platform)
 	switch len(found) {
 	case 0:
 		fmt.Fprintf(io.err, "bot digest preview: no subscription for channel %q; subscribe it with `subscribe deprecations` in that channel.\n", id)
