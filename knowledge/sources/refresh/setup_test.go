@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -146,5 +147,41 @@ func TestWriteReport(t *testing.T) {
 	WriteReport(&out, &errw, "k.db", &Report{})
 	if out.String() != "Up to date: nothing new in k.db.\n" {
 		t.Errorf("no news: %q", out.String())
+	}
+}
+
+// TestOnceSteps: bot sync's pass creates a missing database from the
+// snapshot, and says which step failed: the database, the refresher's
+// config, or the local copy.
+func TestOnceSteps(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	// under a file, so it cannot be created
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := LocalStore{Path: filepath.Join(dir, "file", "kepbot.db"), Timeout: time.Second}
+	_, err := Once{Config: Setup{}.Config(st), Store: st}.Run(ctx)
+	var oe *OnceError
+	if !errors.As(err, &oe) || oe.Setup {
+		t.Errorf("a database that cannot be created: %v; want a *OnceError of the database", err)
+	}
+	st.Path = filepath.Join(dir, "kepbot.db")
+	c := Setup{}.Config(st)
+	c.Store = nil
+	_, err = Once{Config: c, Store: st}.Run(ctx)
+	if !errors.As(err, &oe) || !oe.Setup {
+		t.Errorf("a refresher without a store: %v; want a *OnceError of the setup", err)
+	}
+	if empty, err := st.IsEmpty(ctx); err != nil || empty {
+		t.Errorf("the new database: empty %v, %v; want the snapshot", empty, err)
+	}
+	_, err = Once{Config: Setup{}.Config(st), Store: st, From: filepath.Join(dir, "no-such-checkout")}.Run(ctx)
+	var le *LocalError
+	if !errors.As(err, &le) {
+		t.Errorf("a missing local copy: %v; want a *LocalError", err)
+	}
+	if got := SplitOnly(" kep.yaml, ,lifecycle,"); !slices.Equal(got, []string{"kep.yaml", "lifecycle"}) {
+		t.Errorf("SplitOnly = %q", got)
 	}
 }
