@@ -7,7 +7,6 @@ import (
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
@@ -77,25 +76,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		return exitOK
 	}
 
-	secrets := cfg.Secrets()
-	if t := dcfg.BotToken.Value(); t != "" {
-		secrets = append(secrets, t)
-	}
-	logger := logging.New(cfg.Log, io.err, secrets...)
-	if pct, limit := serve.TuneGC(io.getenv); pct > 0 || limit > 0 {
-		logger.Debug().Int("gc_percent", pct).Int64("memory_limit", limit).Msg("garbage collection tuned for a small live heap (GOGC, GOMEMLIMIT override)")
-	}
-	if *pprofAddr != "" {
-		at, err := serve.StartPprof(ctx, *pprofAddr)
-		if err != nil {
-			fmt.Fprintf(io.err, "bot serve: %v\n", err)
-			return exitBadInput
-		}
-		logger.Info().Str("addr", at).Msg("serving profiles (--pprof)")
-	}
-	if created != "" {
-		logger.Info().Str("db", cfg.DB).Msg("no knowledge in the database yet; answering from the built-in snapshot until bot ingest or bot sync")
-	}
 	return serve.Process{Config: cfg, Slack: slackConfig(cfg.Slack), Discord: dcfg, Refresh: refreshSetup(cfg.Sources), DB: db, Etcd: etcd,
-		ReplicaID: replicaID(io.getenv), Logger: logger, Version: version, Stderr: io.err, BadInput: exitBadInput, Failure: exitFailure}.Run(ctx)
+		ReplicaID: replicaID(io.getenv), Created: created, Pprof: *pprofAddr, Getenv: io.getenv, Version: version, Stderr: io.err,
+		BadInput: exitBadInput, Failure: exitFailure}.Run(ctx)
 }

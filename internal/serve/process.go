@@ -7,11 +7,10 @@ import (
 	"io"
 	"net"
 
-	"github.com/rs/zerolog"
-
 	"github.com/kepbot/kepbot/adapters/discord"
 	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	kengine "github.com/kepbot/kepbot/knowledge/engine"
@@ -28,9 +27,10 @@ import (
 const answerCacheSize = 4096
 
 // Process is one `bot serve` with chat adapters, its values built from
-// the config by cmd/bot: it runs the adapters, the HTTP server, the
-// knowledge's refresh (or with etcd the replica's loops) and the digests
-// together.
+// the config by cmd/bot: it sets up the log (every secret redacted), the
+// garbage collector and the profiles, then runs the adapters, the HTTP
+// server, the knowledge's refresh (or with etcd the replica's loops) and
+// the digests together.
 type Process struct {
 	Config  *config.Config
 	Slack   slack.Config
@@ -40,10 +40,16 @@ type Process struct {
 	Etcd    *etcdstore.Store // nil with store.backend bbolt
 	// ReplicaID names this replica in the election, with Etcd.
 	ReplicaID string
-	Logger    zerolog.Logger
-	Version   string
-	// Stderr is told, after "bot serve: ", what in the config or the
-	// environment keeps serve from starting.
+	// Created, when set, says the database was new or empty and given
+	// the built-in snapshot.
+	Created string
+	// Pprof, when set, is the loopback address to serve Go's profiles on.
+	Pprof string
+	// Getenv reads GOGC and GOMEMLIMIT (see TuneGC).
+	Getenv  func(string) string
+	Version string
+	// Stderr is the log's, and is told, after "bot serve: ", what in the
+	// config or the environment keeps serve from starting.
 	Stderr io.Writer
 	// BadInput and Failure are the exit codes Run returns for a bad
 	// config and for a failure on our side.
@@ -53,7 +59,26 @@ type Process struct {
 // Run serves until ctx ends (SIGINT, SIGTERM) and returns the exit code:
 // 0, p.BadInput or p.Failure, after saying why on p.Stderr or in the log.
 func (p Process) Run(ctx context.Context) int {
-	cfg, db, logger := p.Config, p.DB, p.Logger
+	cfg, db := p.Config, p.DB
+	secrets := cfg.Secrets()
+	if t := p.Discord.BotToken.Value(); t != "" {
+		secrets = append(secrets, t)
+	}
+	logger := logging.New(cfg.Log, p.Stderr, secrets...)
+	if pct, limit := TuneGC(p.Getenv); pct > 0 || limit > 0 {
+		logger.Debug().Int("gc_percent", pct).Int64("memory_limit", limit).Msg("garbage collection tuned for a small live heap (GOGC, GOMEMLIMIT override)")
+	}
+	if p.Pprof != "" {
+		at, err := StartPprof(ctx, p.Pprof)
+		if err != nil {
+			fmt.Fprintf(p.Stderr, "bot serve: %v\n", err)
+			return p.BadInput
+		}
+		logger.Info().Str("addr", at).Msg("serving profiles (--pprof)")
+	}
+	if p.Created != "" {
+		logger.Info().Str("db", cfg.DB).Msg("no knowledge in the database yet; answering from the built-in snapshot until bot ingest or bot sync")
+	}
 	kb := db.Knowledge()
 	shared := db.Shared()
 	if p.Etcd != nil {

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
@@ -36,7 +34,7 @@ func process(t *testing.T, addr string, stderr *bytes.Buffer) Process {
 	c.HTTP.Addr = addr
 	c.Sources.Refresh = false
 	return Process{Config: c, Slack: slack.Config{SigningSecrets: []slack.Secret{c.Slack.SigningSecret}}, DB: db,
-		Logger: zerolog.Nop(), Version: "test", Stderr: stderr, BadInput: 2, Failure: 3}
+		Getenv: func(string) string { return "" }, Version: "test", Stderr: stderr, BadInput: 2, Failure: 3}
 }
 
 // TestProcessListenFailure: a busy http.addr fails serve with the key
