@@ -74,6 +74,7 @@ func (a *refreshAdapter) Routes() map[string]http.Handler {
 // Run refreshes every interval until ctx ends, when it also removes the
 // admin file.
 func (a *refreshAdapter) Run(ctx context.Context) error {
+	defer a.r.Refresher().Close()
 	if err := a.admin.Publish(); err != nil {
 		a.log.Warn().Err(err).Msg("bot sync will not be able to ask this serve to refresh")
 	}

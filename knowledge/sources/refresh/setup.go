@@ -119,10 +119,9 @@ func NewRunner(s Setup, cfg Config, stale *StaleNotes, log zerolog.Logger) (*Run
 func (r *Runner) Refresher() *Refresher { return r.r }
 
 // Run notes the sources' states, then refreshes every interval until ctx
-// ends, and closes the refresher. A pass never stops answers: they go on
-// from the knowledge they have.
+// ends; the caller closes the refresher after. A pass never stops
+// answers: they go on from the knowledge they have.
 func (r *Runner) Run(ctx context.Context) {
-	defer r.r.Close()
 	if states, err := r.st.SourceStates(ctx); err == nil {
 		r.note(states)
 	}
