@@ -1,7 +1,9 @@
 package knowledge
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"unicode"
@@ -333,4 +335,46 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// disagreementTitles is the order `bot check` lists disagreements in, with
+// headings.
+var disagreementTitles = []struct {
+	kind  DisagreementKind
+	title string
+}{
+	{DisagreeName, "A note's KEP number points at a KEP of another name"},
+	{DisagreeRelease, "A note puts a stage in another release than kep.yaml"},
+	{DisagreeStageTwice, "Listed at one stage in two releases"},
+	{DisagreeGATwice, "Listed as GA in two releases (made by an older kepbot; ingest again)"},
+}
+
+// WriteDisagreements writes `bot check`'s report of every disagreement
+// among keps, by kind, for the database at db: as text, or as JSON.
+func WriteDisagreements(w io.Writer, keps []*KEP, db string, asJSON bool) {
+	byKind := map[DisagreementKind][]Disagreement{}
+	all := []Disagreement{}
+	for _, kp := range keps {
+		for _, d := range kp.Disagreements {
+			byKind[d.Kind] = append(byKind[d.Kind], d)
+			all = append(all, d)
+		}
+	}
+	if asJSON {
+		b, _ := json.MarshalIndent(all, "", "  ")
+		fmt.Fprintf(w, "%s\n", b)
+		return
+	}
+	fmt.Fprintf(w, "%d disagreement(s) among the sources of %s (kep.yaml is trusted for stages and names).\n", len(all), db)
+	for _, k := range disagreementTitles {
+		ds := byKind[k.kind]
+		if len(ds) == 0 {
+			continue
+		}
+		sort.SliceStable(ds, func(i, j int) bool { return ds[i].KEP < ds[j].KEP })
+		fmt.Fprintf(w, "\n%s (%s, %d):\n", k.title, k.kind, len(ds))
+		for _, d := range ds {
+			fmt.Fprintf(w, "  KEP-%d: %s; %s.\n", d.KEP, d.Claim, d.Trusted)
+		}
+	}
 }

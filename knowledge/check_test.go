@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -50,5 +52,32 @@ func TestCompileFindsDisagreements(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("disagreements (-want +got):\n%s", d)
+	}
+}
+
+// TestWriteDisagreements: bot check's report counts every disagreement,
+// lists them by kind in its order under headings, by KEP number within a
+// kind, and gives them all as JSON.
+func TestWriteDisagreements(t *testing.T) {
+	keps := []*KEP{
+		{Number: 9, Disagreements: []Disagreement{{Kind: DisagreeRelease, KEP: 9, Claim: "beta in 1.30", Trusted: "kep.yaml says 1.31"}}},
+		{Number: 2, Disagreements: []Disagreement{
+			{Kind: DisagreeRelease, KEP: 2, Claim: "alpha in 1.28", Trusted: "kep.yaml says 1.29"},
+			{Kind: DisagreeName, KEP: 2, Claim: "named Foo", Trusted: "KEP-2 is Bar"},
+		}},
+	}
+	var b bytes.Buffer
+	WriteDisagreements(&b, keps, "k.db", false)
+	want := "3 disagreement(s) among the sources of k.db (kep.yaml is trusted for stages and names).\n" +
+		"\nA note's KEP number points at a KEP of another name (name, 1):\n  KEP-2: named Foo; KEP-2 is Bar.\n" +
+		"\nA note puts a stage in another release than kep.yaml (stage_release, 2):\n" +
+		"  KEP-2: alpha in 1.28; kep.yaml says 1.29.\n  KEP-9: beta in 1.30; kep.yaml says 1.31.\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("text report (-want +got):\n%s", diff)
+	}
+	b.Reset()
+	WriteDisagreements(&b, keps, "k.db", true)
+	if got := strings.Count(b.String(), `"kind"`); got != 3 || !strings.HasPrefix(b.String(), "[") {
+		t.Errorf("JSON report: %s", b.String())
 	}
 }

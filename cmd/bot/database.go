@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"time"
 
@@ -33,40 +32,10 @@ func dbFlag(fs *flag.FlagSet, getenv func(string) string) func() string {
 }
 
 // openKnowledge opens the database at path, creating it when it does not
-// exist; a new database starts from the built-in snapshot. note, when
-// not nil, is told in one line when that happened, so a mistyped path is
-// not answered from the snapshot without a word.
+// exist; a new database starts from the built-in snapshot, and note (when
+// not nil) is told so (see store.OpenSeeded).
 func openKnowledge(ctx context.Context, path string, note func(string)) (*store.DB, error) {
-	existed := fileExists(path)
-	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
-	if err != nil {
-		return nil, err
-	}
-	kb := db.Knowledge()
-	empty, err := kb.IsEmpty(ctx)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	if empty {
-		k, err := snapshot.Load()
-		if err != nil {
-			db.Close()
-			return nil, err
-		}
-		if err := kb.ReplaceKnowledge(ctx, k); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("load the built-in snapshot into %s: %w", path, err)
-		}
-		if note != nil {
-			what := "created a new database at " + path
-			if existed {
-				what = path + " held no knowledge"
-			}
-			note(what + "; answers come from the built-in snapshot (facts only) until you run bot ingest or bot sync.")
-		}
-	}
-	return db, nil
+	return store.OpenSeeded(ctx, path, store.Options{Timeout: lockTimeout}, snapshot.Load, note)
 }
 
 func fileExists(path string) bool {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -46,62 +47,32 @@ func runDigest(ctx context.Context, io stdio, args []string) int {
 		return exitFailure
 	}
 	defer db.Close()
-	ref, code := findChannel(ctx, io, db, *channel, *platform)
-	if code != exitOK {
-		return code
-	}
 	tr := delivery.NewTrigger(delivery.TriggerConfig{Knowledge: db.Knowledge(), Subscriptions: db.Subscriptions(),
 		Ledger: db.Subscriptions(), Outbox: db.Outbox()})
-	d, sub, ok, err := tr.Preview(ctx, ref)
-	if err != nil {
+	p, err := tr.PreviewChannel(ctx, *channel, *platform)
+	var amb *delivery.AmbiguousChannelError
+	switch {
+	case errors.Is(err, delivery.ErrNoChannel):
+		fmt.Fprintf(io.err, "bot digest preview: no subscription for channel %q; subscribe it with `subscribe deprecations` in that channel.\n", *channel)
+		return exitNotFound
+	case errors.As(err, &amb):
+		fmt.Fprintf(io.err, "bot digest preview: %d subscriptions have channel %q (%s); say which with --platform or --channel platform/workspace/channel.\n",
+			len(amb.IDs), *channel, strings.Join(amb.IDs, ", "))
+		return exitBadInput
+	case err != nil:
 		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
 		return exitFailure
 	}
-	state := ""
-	if !sub.Active() {
-		state = "; paused: " + digest.PauseReasonText(sub.PausedReason)
-	}
-	if !ok {
-		fmt.Fprintf(io.out, "Nothing new for %s (%s%s): its next digest would be empty.\n", ref.ID(), sub.Filter, state)
+	if !p.New {
+		fmt.Fprintf(io.out, "Nothing new for %s (%s): its next digest would be empty.\n", p.Ref.ID(), p.State())
 		return exitOK
 	}
 	if !*asJSON {
-		fmt.Fprintf(io.out, "Preview of the digest for %s (%s%s); not sent.\n\n", ref.ID(), sub.Filter, state)
+		fmt.Fprintf(io.out, "Preview of the digest for %s (%s); not sent.\n\n", p.Ref.ID(), p.State())
 	}
-	if err := printAnswer(io.out, digest.RenderDigest(&d, sub.Filter.Format), *asJSON); err != nil {
+	if err := printAnswer(io.out, digest.RenderDigest(&p.Digest, p.Sub.Filter.Format), *asJSON); err != nil {
 		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
-}
-
-// findChannel finds the one subscribed channel that id (a channel ID or
-// platform/workspace/channel) and platform name.
-func findChannel(ctx context.Context, io stdio, db *store.DB, id, platform string) (digest.ChannelRef, int) {
-	subs, err := db.Subscriptions().ListSubscriptions(ctx)
-	if err != nil {
-		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
-		return digest.ChannelRef{}, exitFailure
-	}
-	var found []digest.ChannelRef
-	for i := range subs {
-		ref := subs[i].Ref()
-		if (ref.Channel == id || ref.ID() == id) && (platform == "" || ref.Platform == platform) {
-			found = append(found, ref)
-		}
-	}
-	switch len(found) {
-	case 0:
-		fmt.Fprintf(io.err, "bot digest preview: no subscription for channel %q; subscribe it with `subscribe deprecations` in that channel.\n", id)
-		return digest.ChannelRef{}, exitNotFound
-	case 1:
-		return found[0], exitOK
-	}
-	ids := make([]string, len(found))
-	for i, r := range found {
-		ids[i] = r.ID()
-	}
-	fmt.Fprintf(io.err, "bot digest preview: %d subscriptions have channel %q (%s); say which with --platform or --channel platform/workspace/channel.\n",
-		len(found), id, strings.Join(ids, ", "))
-	return digest.ChannelRef{}, exitBadInput
 }

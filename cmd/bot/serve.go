@@ -2,26 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"net"
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/logging"
-	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
-	"github.com/kepbot/kepbot/knowledge/question"
-	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store/etcdstore"
 )
-
-// answerCacheSize is how many answers serve keeps in memory: every KEP,
-// release and release-stage question with room to spare.
-const answerCacheSize = 4096
 
 // runServe runs every configured adapter and the HTTP server (health,
 // metrics, Slack's endpoints) until SIGINT or SIGTERM, then closes the
@@ -60,7 +50,6 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	}
 	defer db.Close()
 	kb := db.Knowledge()
-	shared := db.Shared()
 	var etcd *etcdstore.Store
 	if cfg.UsesEtcd() {
 		if !cfg.HasAdapters() && !dcfg.Enabled() {
@@ -73,7 +62,6 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 			return exitFailure
 		}
 		defer etcd.Close()
-		shared = etcd
 	}
 
 	if !cfg.HasAdapters() && !dcfg.Enabled() {
@@ -88,113 +76,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		return exitOK
 	}
 
-	secrets := cfg.Secrets()
-	if t := dcfg.BotToken.Value(); t != "" {
-		secrets = append(secrets, t)
-	}
-	logger := logging.New(cfg.Log, io.err, secrets...)
-	if pct, limit := serve.TuneGC(io.getenv); pct > 0 || limit > 0 {
-		logger.Debug().Int("gc_percent", pct).Int64("memory_limit", limit).Msg("garbage collection tuned for a small live heap (GOGC, GOMEMLIMIT override)")
-	}
-	if *pprofAddr != "" {
-		at, err := serve.StartPprof(ctx, *pprofAddr)
-		if err != nil {
-			fmt.Fprintf(io.err, "bot serve: %v\n", err)
-			return exitBadInput
-		}
-		logger.Info().Str("addr", at).Msg("serving profiles (--pprof)")
-	}
-	if created != "" {
-		logger.Info().Str("db", cfg.DB).Msg("no knowledge in the database yet; answering from the built-in snapshot until bot ingest or bot sync")
-	}
-	// Subscriptions only where a digest can be posted: a bot token.
-	var dg *digests
-	if !cfg.Slack.BotToken.IsZero() || dcfg.Gateway() {
-		dg = newDigests(shared, kb, logger)
-	}
-	eng := engine.New(kb, append(dg.engineOptions(), engine.WithManifestReader(manifest.ChatReader))...)
-	// Pay for the engine's catalog and search index now, not on the first
-	// question someone asks in chat.
-	if err := eng.Warm(ctx); err != nil {
-		logger.Error().Err(err).Msg("load the knowledge")
-		return exitFailure
-	}
-	// A repeated question is answered from memory until the knowledge
-	// changes: only serve's own refresh changes it (bbolt lets one process
-	// hold the file), or with etcd the loading of a new shared generation,
-	// and either empties the cache when it does. Answers say when a source
-	// has failed for long (the staleness note).
-	cache := engine.NewCachedAnswerer(eng, answerCacheSize)
-	answerer := refresh.NewStaleNotes(cache)
-	// Every adapter reads questions with one reader, which knows the
-	// features of the engine's KEPs by name; build its vocabulary now too.
-	reader := question.NewReader(eng)
-	if err := reader.Warm(ctx); err != nil {
-		logger.Error().Err(err).Msg("load the names of features")
-		return exitFailure
-	}
-	m := metrics.New(version)
-	ad, code := buildAdapters(ctx, io, cfg, dcfg, db, shared, answerer, reader, logger, m)
-	if code != exitOK {
-		return code
-	}
-	var rep *replica
-	if etcd != nil {
-		rep = &replica{cfg: cfg, id: replicaID(io.getenv), shared: etcd, kb: kb, eng: eng, cache: cache, stale: answerer, dg: dg, warm: reader.Warm,
-			log: logger.With().Str("component", "replica").Logger(), gateways: ad.gateways, metrics: sourceMetrics{m.Sources()}, cluster: m.Cluster()}
-		ad.run = append(ad.run, syncAdapter{rep}, leaderAdapter{rep})
-	}
-	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
-	if err != nil {
-		fmt.Fprintf(io.err, "bot serve: listen on %s (http.addr, BOT_HTTP_ADDR): %v\n", cfg.HTTP.Addr, err)
-		return exitFailure
-	}
-	if cfg.Sources.Refresh && rep == nil {
-		ra, err := newRefreshAdapter(cfg, db, eng, cache, dg, m, answerer, reader.Warm, logger)
-		if err != nil {
-			fmt.Fprintf(io.err, "bot serve: sources: %v\n", err)
-			return exitBadInput
-		}
-		ra.admin.Addr = func() string { return ln.Addr().String() }
-		ad.run = append(ad.run, ra)
-	} else if rep == nil {
-		logger.Info().Msg("refreshing the knowledge is off (sources.refresh): it changes only with bot ingest or bot sync while serve is stopped")
-	}
-	if dg != nil {
-		if err := dg.attach(ad.posters, cfg.Digests, m); err != nil {
-			logger.Error().Err(err).Msg("start the digests")
-			return exitFailure
-		}
-	}
-	digestCtx, stopDigests := context.WithCancel(ctx)
-	waitDigests := func() {}
-	if rep == nil { // with etcd, the leader runs them for its term
-		waitDigests = dg.start(digestCtx)
-	}
-	// The database closes (deferred above) only after the digest worker
-	// and schedule have stopped.
-	defer func() { stopDigests(); waitDigests() }()
-	err = serve.Run(ctx, serve.Deps{
-		Metrics:  m,
-		Adapters: ad.run,
-		Config:   cfg,
-		Ready: func() error {
-			empty, err := kb.IsEmpty(context.Background())
-			if err != nil {
-				return err
-			}
-			if empty {
-				return errors.New("no knowledge loaded")
-			}
-			return nil
-		},
-		Logger:   logger,
-		Version:  version,
-		Listener: ln,
-	})
-	if err != nil {
-		logger.Error().Err(err).Msg("serve stopped")
-		return exitFailure
-	}
-	return exitOK
+	return serve.Process{Config: cfg, Slack: slackConfig(cfg.Slack), Discord: dcfg, Refresh: refreshSetup(cfg.Sources), DB: db, Etcd: etcd,
+		ReplicaID: replicaID(io.getenv), Created: created, Pprof: *pprofAddr, Getenv: io.getenv, Version: version, Stderr: io.err,
+		BadInput: exitBadInput, Failure: exitFailure}.Run(ctx)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/kepbot/kepbot/internal/admin"
@@ -31,17 +30,6 @@ type syncCommand struct {
 	limits kepyaml.Limits
 	now    func() time.Time
 }
-
-// exitError is an error with the exit code it deserves.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func badInput(err error) error { return &exitError{exitBadInput, err} }
 
 func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	if c.now == nil {
@@ -82,75 +70,37 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	}
 	var opts refresh.Options
 	if *only != "" {
-		opts.Only = splitList(*only)
+		opts.Only = refresh.SplitOnly(*only)
 	}
 	opts.Force = true
 	db := cfg.DB
-	if !fileExists(db) {
-		// a new database starts from the built-in snapshot, as ask does
-		kdb, err := openKnowledge(ctx, db, nil)
-		if err != nil {
-			fmt.Fprintf(io.err, "bot sync: %v\n", err)
-			return exitFailure
-		}
-		kdb.Close()
-	}
-	r, err := c.refresher(cfg, db)
-	if err != nil {
-		fmt.Fprintf(io.err, "bot sync: %v\n", err)
-		return exitBadInput
-	}
-	defer r.Close()
-	var rep *refresh.Report
-	if *from != "" {
-		rep, err = c.fromLocal(ctx, r, *from)
-	} else {
-		rep, err = r.Run(ctx, opts)
-	}
+	st := refresh.LocalStore{Path: db, Timeout: lockTimeout}
+	rc := refreshSetup(cfg.Sources).Config(st)
+	rc.Fetch = c.fetch
+	rc.Fetch.Timeout = cfg.Sources.Timeout
+	rc.Limits, rc.Now = c.limits, c.now
+	rep, err := refresh.Once{Config: rc, Store: st, From: *from, Options: opts}.Run(ctx)
+	var se *refresh.OnceError
+	var le *refresh.LocalError
 	var oe *store.OpenError
-	if errors.As(err, &oe) && errors.Is(oe, store.ErrLocked) {
-		return askServe(ctx, io, db, opts, *from)
-	}
-	if err != nil {
-		fmt.Fprintf(io.err, "bot sync: %v; the database was not changed.\n", err)
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return ee.code
+	switch {
+	case errors.As(err, &se):
+		fmt.Fprintf(io.err, "bot sync: %v\n", se.Err)
+		if se.Setup {
+			return exitBadInput
 		}
-		if errors.Is(err, refresh.ErrNoCorpus) {
+		return exitFailure
+	case errors.As(err, &oe) && errors.Is(oe, store.ErrLocked):
+		return askServe(ctx, io, db, opts, *from)
+	case err != nil:
+		fmt.Fprintf(io.err, "bot sync: %v; the database was not changed.\n", err)
+		if errors.As(err, &le) || errors.Is(err, refresh.ErrNoCorpus) {
 			return exitBadInput
 		}
 		return exitFailure
 	}
 	printSync(io, db, rep)
 	return rep.Severity()
-}
-
-// refresher builds the Refresher over the database at db, opened for each
-// step alone so that no other kepbot waits on the file during a download.
-func (c syncCommand) refresher(cfg *config.Config, db string) (*refresh.Refresher, error) {
-	fo := c.fetch
-	fo.Timeout = cfg.Sources.Timeout
-	return refresh.New(refresh.Config{
-		Store: lazyStore(db),
-		URLs: refresh.URLs{Sync: cfg.Sources.SyncURL, Relnotes: cfg.Sources.RelnotesURL,
-			Lifecycle: cfg.Sources.LifecycleURL, Patches: cfg.Sources.PatchesURL, APILifecycle: cfg.Sources.APILifecycleURL},
-		AllowHosts: cfg.Sources.AllowHosts,
-		Fetch:      fo,
-		Limits:     c.limits,
-		Interval:   cfg.Sources.RefreshInterval,
-		Now:        c.now,
-	})
-}
-
-// fromLocal reads a kubernetes/enhancements checkout folder or its
-// .tar.gz and applies it as kep.yaml's news.
-func (c syncCommand) fromLocal(ctx context.Context, r *refresh.Refresher, p string) (*refresh.Report, error) {
-	l, err := refresh.ReadLocalKEPYAML(p, c.limits)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	return r.ApplyLocal(ctx, l)
 }
 
 // askServe is `bot sync` while another kepbot holds the database: it asks
@@ -171,34 +121,7 @@ func askServe(ctx context.Context, sio stdio, db string, opts refresh.Options, f
 	return rep.Severity()
 }
 
-// printSync prints a pass's report: a line per source, then the totals.
+// printSync prints a pass's report (see refresh.WriteReport).
 func printSync(io stdio, db string, rep *refresh.Report) {
-	if rep.Applied {
-		fmt.Fprintf(io.out, "Synced %s (generation %d):\n", db, rep.Generation)
-	} else {
-		fmt.Fprintf(io.out, "Up to date: nothing new in %s.\n", db)
-	}
-	for _, o := range rep.Outcomes {
-		fmt.Fprintf(io.out, "  %s\n", o.Line())
-	}
-	if rep.Applied {
-		st := rep.Stats
-		fmt.Fprintf(io.out, "  knowledge now: %d releases, %d KEPs, %d notices, %d release-note entries, %d patch releases, %d API types\n",
-			st.Releases, st.KEPs, st.Notices, st.Changes, st.Patches, st.APIs)
-	}
-	for _, o := range rep.Outcomes {
-		if o.Severity != refresh.SeverityNone {
-			fmt.Fprintf(io.err, "bot sync: %s failed: %s; what it gave before is kept.\n", o.Name, o.Error)
-		}
-	}
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
+	refresh.WriteReport(io.out, io.err, db, rep)
 }

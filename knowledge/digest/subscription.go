@@ -167,6 +167,19 @@ func (s *Subscription) Ref() ChannelRef {
 	return ChannelRef{Platform: s.Platform, Workspace: s.Workspace, Channel: s.Channel}
 }
 
+// ChannelsNamed returns the channels of subs that id names (a channel ID,
+// or platform/workspace/channel), only on platform when it is set.
+func ChannelsNamed(subs []Subscription, id, platform string) []ChannelRef {
+	var found []ChannelRef
+	for i := range subs {
+		ref := subs[i].Ref()
+		if (ref.Channel == id || ref.ID() == id) && (platform == "" || ref.Platform == platform) {
+			found = append(found, ref)
+		}
+	}
+	return found
+}
+
 // Active reports whether s gets digests.
 func (s *Subscription) Active() bool { return s.State == SubscriptionActive }
 

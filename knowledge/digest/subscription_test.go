@@ -127,3 +127,33 @@ func TestDeliveryNonce(t *testing.T) {
 		t.Error("two channels share a nonce")
 	}
 }
+
+// TestChannelsNamed: a channel is named by its ID or its full
+// platform/workspace/channel, on one platform when one is given.
+func TestChannelsNamed(t *testing.T) {
+	subs := []digest.Subscription{
+		{Platform: "slack", Workspace: "T1", Channel: "C1"},
+		{Platform: "discord", Workspace: "7", Channel: "C1"},
+		{Platform: "slack", Workspace: "T1", Channel: "C2"},
+	}
+	ids := func(refs []digest.ChannelRef) []string {
+		var out []string
+		for _, r := range refs {
+			out = append(out, r.ID())
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		id, platform string
+		want         []string
+	}{
+		{"C1", "", []string{"slack/T1/C1", "discord/7/C1"}},
+		{"C1", "discord", []string{"discord/7/C1"}},
+		{"slack/T1/C2", "", []string{"slack/T1/C2"}},
+		{"C3", "", nil},
+	} {
+		if got := ids(digest.ChannelsNamed(subs, tc.id, tc.platform)); !cmp.Equal(got, tc.want) {
+			t.Errorf("ChannelsNamed(%q, %q) = %v, want %v", tc.id, tc.platform, got, tc.want)
+		}
+	}
+}

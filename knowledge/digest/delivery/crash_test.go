@@ -52,8 +52,9 @@ func deliverAll(path, url, unitText string) int {
 		return 2
 	}
 	defer db.Close()
-	cfg := workerConfig(url, unit, lineMetrics{})
-	cfg.Log = zerolog.New(os.Stdout)
+	out := &childOut{}
+	cfg := workerConfig(url, unit, lineMetrics{out: out})
+	cfg.Log = zerolog.New(out)
 	cfg.Limits["slack"] = delivery.Limits{ChannelGap: unit, Workspace: rateOf(50, unit*100), WorkspaceBurst: 5}
 	cfg.Limits["discord"] = delivery.Limits{ChannelGap: unit, Platform: rateOf(60, unit*100), PlatformBurst: 5}
 	w, err := delivery.New(db.Outbox(), cfg)
@@ -90,14 +91,45 @@ func deliverAll(path, url, unitText string) int {
 // lineMetrics writes what the child's worker counts of restarts (in
 // doubt, possible duplicates) as JSON lines on stdout: a killed child's
 // counters die with it, its lines do not.
-type lineMetrics struct{ delivery.NopMetrics }
-
-func (lineMetrics) InDoubt(p string) {
-	os.Stdout.WriteString(fmt.Sprintf(`{"metric":"in_doubt/%s"}`+"\n", p))
+type lineMetrics struct {
+	delivery.NopMetrics
+	out *childOut
 }
 
-func (lineMetrics) DuplicatePossible(p, reason string) {
-	os.Stdout.WriteString(fmt.Sprintf(`{"metric":"duplicate_possible/%s/%s"}`+"\n", p, reason))
+func (m lineMetrics) InDoubt(p string) {
+	m.out.metric(fmt.Sprintf(`{"metric":"in_doubt/%s"}`+"\n", p))
+}
+
+func (m lineMetrics) DuplicatePossible(p, reason string) {
+	m.out.metric(fmt.Sprintf(`{"metric":"duplicate_possible/%s/%s"}`+"\n", p, reason))
+}
+
+// childOut is the child's stdout for its log and its metric lines. The
+// worker counts a delivery in doubt and then logs it; a metric line waits
+// for the log line that follows it, and both go out in one write, so a
+// kill between the count and the log cannot leave a metric without the
+// delivery it counted.
+type childOut struct {
+	mu      sync.Mutex
+	pending []byte
+}
+
+func (o *childOut) metric(line string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pending = append(o.pending, line...)
+}
+
+// Write writes p, a log line, after the metric lines waiting for it.
+func (o *childOut) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	buf := append(o.pending, p...)
+	o.pending = nil
+	if _, err := os.Stdout.Write(buf); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // child is one run of deliverAll.

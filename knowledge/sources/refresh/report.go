@@ -2,6 +2,7 @@ package refresh
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -94,4 +95,28 @@ func short(c string) string {
 		return c[:12]
 	}
 	return c
+}
+
+// WriteReport writes bot sync's report of a pass over the database at
+// db to out: a line per source, then the totals; each source that failed
+// is named on errw.
+func WriteReport(out, errw io.Writer, db string, rep *Report) {
+	if rep.Applied {
+		fmt.Fprintf(out, "Synced %s (generation %d):\n", db, rep.Generation)
+	} else {
+		fmt.Fprintf(out, "Up to date: nothing new in %s.\n", db)
+	}
+	for _, o := range rep.Outcomes {
+		fmt.Fprintf(out, "  %s\n", o.Line())
+	}
+	if rep.Applied {
+		st := rep.Stats
+		fmt.Fprintf(out, "  knowledge now: %d releases, %d KEPs, %d notices, %d release-note entries, %d patch releases, %d API types\n",
+			st.Releases, st.KEPs, st.Notices, st.Changes, st.Patches, st.APIs)
+	}
+	for _, o := range rep.Outcomes {
+		if o.Severity != SeverityNone {
+			fmt.Fprintf(errw, "bot sync: %s failed: %s; what it gave before is kept.\n", o.Name, o.Error)
+		}
+	}
 }

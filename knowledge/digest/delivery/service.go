@@ -1,4 +1,4 @@
-package main
+package delivery
 
 import (
 	"context"
@@ -9,47 +9,58 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/time/rate"
 
-	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
-	"github.com/kepbot/kepbot/knowledge/digest/delivery"
-	"github.com/kepbot/kepbot/knowledge/engine"
-	"github.com/kepbot/kepbot/store"
 )
 
-// digests is what serve runs for channel subscriptions: the subscription
+// Store is the shared state the digest service keeps subscriptions, the
+// ledger of notices sent, the outbox and the schedule's runs in.
+type Store interface {
+	digest.SubscriptionStore
+	digest.NoticeLedger
+	RunStore
+}
+
+// Settings are the digest settings of serve's config (digests:).
+type Settings struct {
+	Weekday            time.Weekday
+	WeeklyAt, DailyAt  time.Duration
+	GlobalRate         float64 // posts per second over every platform; 0 no cap
+	SlackWorkspaceRate float64 // posts per second to one Slack workspace
+}
+
+// Service is what serve runs for channel subscriptions: the subscription
 // answers the engine gives, the outbox worker that posts digests, and the
 // weekly and daily schedule.
 //
 // It is built in two steps because the pieces need each other: the engine
 // needs the subscription service, the adapters need the engine, the
 // worker needs the adapters' posters, and the service tells the trigger
-// (which tells the worker) when a channel subscribes. newDigests makes the
-// service; attach adds the trigger and the worker's settings once the
-// posters exist. Nothing runs before start (one process) or run (a
+// (which tells the worker) when a channel subscribes. NewService makes the
+// service; Attach adds the trigger and the worker's settings once the
+// posters exist. Nothing runs before Start (one process) or Run (a
 // leader's term, over its fenced store).
-type digests struct {
-	shared store.Shared
+type Service struct {
+	shared Store
 	kb     digest.NoticeSource // the local knowledge the digests are built from
 	logger zerolog.Logger
 	subs   *digest.Subscriptions
 
-	trig    *delivery.Trigger
-	sched   *delivery.Scheduler // for NextRun; runs only in start
-	wcfg    delivery.Config     // the worker's settings, posters included
-	digests config.Digests
+	trig     *Trigger
+	sched    *Scheduler // for NextRun; runs only in Start
+	wcfg     Config     // the worker's settings, posters included
+	settings Settings
 
 	mu     sync.Mutex
-	worker *delivery.Worker // the running one, told of new deliveries
+	worker *Worker // the running one, told of new deliveries
 }
 
-// newDigests makes the subscription service over shared, building digests
+// NewService makes the subscription service over shared, building digests
 // from the local knowledge kb. Call it only when some platform can post (a
 // Slack or Discord bot token is set): without one, subscriptions stay
 // unavailable, since nothing could deliver them.
-func newDigests(shared store.Shared, kb digest.NoticeSource, logger zerolog.Logger) *digests {
-	d := &digests{shared: shared, kb: kb, logger: logger}
+func NewService(shared Store, kb digest.NoticeSource, logger zerolog.Logger) *Service {
+	d := &Service{shared: shared, kb: kb, logger: logger}
 	d.subs = digest.NewSubscriptions(digest.SubscriptionConfig{
 		Store: shared, Ledger: shared, Knowledge: kb,
 		// The adapter asked the platform (Slack users.info, Discord
@@ -73,40 +84,46 @@ func newDigests(shared store.Shared, kb digest.NoticeSource, logger zerolog.Logg
 	return d
 }
 
-// engineOptions gives the engine the subscription answers; none for a nil d.
-func (d *digests) engineOptions() []engine.Option {
+// Subscriptions is the subscription service the engine answers with.
+func (d *Service) Subscriptions() *digest.Subscriptions { return d.subs }
+
+// Trigger is the trigger that queues digests; nil before Attach or for a
+// nil d.
+func (d *Service) Trigger() *Trigger {
 	if d == nil {
 		return nil
 	}
-	return []engine.Option{engine.WithSubscriptions(d.subs)}
+	return d.trig
 }
 
-// attach sets up the worker's settings over the platforms' posters, the
-// trigger and the schedule from cfg.
-func (d *digests) attach(posters map[string]delivery.Poster, cfg config.Digests, m *metrics.Metrics) error {
+// WorkerConfig is the worker's settings, posters included, set by Attach.
+func (d *Service) WorkerConfig() Config { return d.wcfg }
+
+// Attach sets up the worker's settings over the platforms' posters, the
+// trigger and the schedule from s; m nil records nothing.
+func (d *Service) Attach(posters map[string]Poster, s Settings, m Metrics) error {
 	if len(posters) == 0 {
 		return errors.New("digests: no platform can post")
 	}
-	var dm delivery.Metrics = delivery.NopMetrics{}
-	if m != nil {
-		dm = m.Delivery()
+	if m == nil {
+		m = NopMetrics{}
 	}
-	limits := delivery.DefaultLimits()
+	limits := DefaultLimits()
 	if l, ok := limits["slack"]; ok {
-		l.Workspace = rate.Limit(cfg.SlackWorkspaceRate)
+		l.Workspace = rate.Limit(s.SlackWorkspaceRate)
 		limits["slack"] = l
 	}
-	d.wcfg = delivery.Config{
+	d.wcfg = Config{
 		Posters: posters,
 		Limits:  limits,
-		Metrics: dm,
+		Metrics: m,
 		Log:     d.logger.With().Str("component", "delivery").Logger(),
 	}
-	if cfg.GlobalRate > 0 {
-		d.wcfg.Global, d.wcfg.GlobalBurst = rate.Limit(cfg.GlobalRate), max(1, int(cfg.GlobalRate))
+	if s.GlobalRate > 0 {
+		d.wcfg.Global, d.wcfg.GlobalBurst = rate.Limit(s.GlobalRate), max(1, int(s.GlobalRate))
 	}
-	d.digests = cfg
-	d.trig = delivery.NewTrigger(delivery.TriggerConfig{Knowledge: d.kb, Subscriptions: d.shared, Ledger: d.shared, Outbox: d.shared, Notify: d.notify})
+	d.settings = s
+	d.trig = NewTrigger(TriggerConfig{Knowledge: d.kb, Subscriptions: d.shared, Ledger: d.shared, Outbox: d.shared, Notify: d.notify})
 	sched, err := d.scheduler(d.shared)
 	if err != nil {
 		return err
@@ -115,16 +132,16 @@ func (d *digests) attach(posters map[string]delivery.Poster, cfg config.Digests,
 	return nil
 }
 
-func (d *digests) scheduler(state delivery.RunState) (*delivery.Scheduler, error) {
-	return delivery.NewScheduler(delivery.SchedulerConfig{
+func (d *Service) scheduler(state RunState) (*Scheduler, error) {
+	return NewScheduler(SchedulerConfig{
 		Trigger: d.trig, State: state,
-		Weekday: d.digests.Weekday(), WeeklyAt: d.digests.WeeklyAt(), DailyAt: d.digests.DailyAt(),
+		Weekday: d.settings.Weekday, WeeklyAt: d.settings.WeeklyAt, DailyAt: d.settings.DailyAt,
 		Log: d.logger.With().Str("component", "digest_schedule").Logger(),
 	})
 }
 
 // notify wakes the running worker, if this process runs one.
-func (d *digests) notify() {
+func (d *Service) notify() {
 	d.mu.Lock()
 	w := d.worker
 	d.mu.Unlock()
@@ -133,37 +150,45 @@ func (d *digests) notify() {
 	}
 }
 
-// start runs the worker and the schedule over the shared store until ctx
+// Start runs the worker and the schedule over the shared store until ctx
 // ends (one process); the returned function waits for both, so the
 // database is closed only after them. A post under way at the stop stays
-// "sending" and is resolved at the next start.
-func (d *digests) start(ctx context.Context) (wait func()) {
+// "sending" and is resolved at the next start. A nil d, or one not
+// attached, runs nothing.
+func (d *Service) Start(ctx context.Context) (wait func()) {
 	if d == nil || d.trig == nil {
 		return func() {}
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		if err := d.run(ctx, d.shared, nil); err != nil && ctx.Err() == nil {
+		if err := d.Run(ctx, d.shared, nil); err != nil && ctx.Err() == nil {
 			d.logger.Error().Err(err).Msg("digests stopped")
 		}
 	})
 	return wg.Wait
 }
 
-// run runs a worker over out, with each poster wrapped by wrap (nil keeps
+// RunStore is the store a worker and its schedule run over: the shared
+// store, or a leader's fenced one.
+type RunStore interface {
+	digest.Outbox
+	RunState
+}
+
+// Run runs a worker over out, with each poster wrapped by wrap (nil keeps
 // them), and a schedule over out's run state, until ctx ends; then it
 // waits for both. The leader calls it once a term, with its fenced store
 // and lease-guarded posters; the worker first recovers what an earlier
 // process or leader left in doubt.
-func (d *digests) run(ctx context.Context, out store.Shared, wrap func(platform string, p delivery.Poster) delivery.Poster) error {
+func (d *Service) Run(ctx context.Context, out RunStore, wrap func(platform string, p Poster) Poster) error {
 	cfg := d.wcfg
 	if wrap != nil {
-		cfg.Posters = make(map[string]delivery.Poster, len(d.wcfg.Posters))
+		cfg.Posters = make(map[string]Poster, len(d.wcfg.Posters))
 		for name, p := range d.wcfg.Posters {
 			cfg.Posters[name] = wrap(name, p)
 		}
 	}
-	worker, err := delivery.New(out, cfg)
+	worker, err := New(out, cfg)
 	if err != nil {
 		return err
 	}
