@@ -1,13 +1,3 @@
-// Package knowledge is kepbot's core: the nouns (Version, Stage, KEP, Release,
-// Notice, Source, Question), the platform-neutral Answer, Compile that
-// joins a Corpus into Knowledge, and the interfaces a store and an
-// answerer implement.
-//
-// It imports only the standard library and its own knowledge/internal
-// helpers. Parsers live in subpackages and return its values: the source
-// parsers return a Corpus, Compile joins it into Knowledge, and a store
-// saves that; package question reads the text people type as a Question,
-// and package engine (knowledge/engine) answers it from a KnowledgeStore.
 package knowledge
 
 import "context"

@@ -1,7 +1,3 @@
-// Package console is the terminal adapter: a chat at a prompt, the plain
-// text view of an Answer that `bot ask` prints, the asker of both (which
-// explains on stderr what failed on kepbot's side), and `bot ask -`'s
-// answers to one question a line.
 package console
 
 import (

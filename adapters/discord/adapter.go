@@ -1,11 +1,3 @@
-// Package discord is kepbot's Discord adapter: `!k8s …` prefix commands
-// and mentions on the gateway, the /k8s application command with
-// autocomplete (over the gateway or the HTTP interactions endpoint), and
-// answers drawn as embeds within Discord's limits.
-//
-// It translates and renders; it never decides an answer. Every message it
-// sends carries allowed_mentions with an empty parse list, and every text
-// it echoes is escaped. Tokens never reach a log, discordgo's included.
 package discord
 
 import (

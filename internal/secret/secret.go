@@ -1,5 +1,3 @@
-// Package secret holds tokens and signing secrets so that no way of
-// printing them shows them.
 package secret
 
 import (

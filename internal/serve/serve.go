@@ -1,10 +1,3 @@
-// Package serve runs `bot serve`: every configured chat adapter at once,
-// and one HTTP server with /healthz, /readyz, /metrics and the adapters'
-// own endpoints (Slack's /slack/*, Discord's /discord/interactions). When its context ends
-// (SIGINT, SIGTERM) it stops taking work, finishes what is in flight and
-// returns, so that the caller can close the database. Beside it: serve's
-// garbage collector settings (TuneGC) and the profiles on a loopback
-// address of their own (StartPprof).
 package serve
 
 import (

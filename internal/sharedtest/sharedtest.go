@@ -1,5 +1,3 @@
-// Package sharedtest finds the ../shared folder of source documents that
-// tests read at test time. Nothing from it is ever copied into the repository.
 package sharedtest
 
 import (

@@ -1,13 +1,3 @@
-// Package snapshot is the compact set of facts built into the binary, so a
-// fresh clone answers before anything is ingested. It holds numbers, stages,
-// releases, dates, counts, SIGs, feature-gate names, KEP names, every
-// release-note entry (its PR, kinds, KEP links) and the typed changes each
-// states (knowledge.Effect: what, what happened, the replacement); never a
-// sentence of any document (Build strips them).
-//
-// Rebuild it from ../shared with `go generate ./knowledge/snapshot` (or
-// `bot snapshot`); TestSnapshotIsCurrent fails when the committed file
-// differs from a rebuild.
 package snapshot
 
 //go:generate go run ../../cmd/bot snapshot --out snapshot.json ../../../shared

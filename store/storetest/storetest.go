@@ -1,8 +1,3 @@
-// Package storetest is the contract of store.Shared: one suite that runs
-// against every implementation (the bbolt file, etcd), so that kepbot
-// behaves the same with one process or several replicas. The store
-// package's tests run it over bbolt, the etcdstore package's over a real
-// embedded etcd.
 package storetest
 
 import (

@@ -1,6 +1,3 @@
-// Package capped reads files and streams that may be no larger than a
-// limit: the one way every source reader of kepbot reads bytes it did not
-// write. It imports only the standard library.
 package capped
 
 import (

@@ -1,8 +1,3 @@
-// Package flat keeps many small strings, or many small lists, as one of
-// each and where each piece ends. What the knowledge keeps for as long as
-// a process runs (the search index, the question vocabulary) is then a few
-// objects for every garbage collection to mark, not one per string or
-// list.
 package flat
 
 import (

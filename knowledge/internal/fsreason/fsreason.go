@@ -1,5 +1,3 @@
-// Package fsreason says in plain words why a file or folder could not be
-// read, for the warnings and problems the readers of local files report.
 package fsreason
 
 import (

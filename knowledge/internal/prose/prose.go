@@ -1,8 +1,3 @@
-// Package prose holds the small string helpers that the knowledge root
-// (compiling notices and titles) and the engine (writing answers) both
-// use: whether a word is written like a feature gate, a text's first
-// sentence, a cut to a number of runes, and adding names without
-// repeating one. It imports only the standard library.
 package prose
 
 import (

@@ -1,7 +1,3 @@
-// Package archive reads a kubernetes/enhancements .tar.gz as it streams:
-// every keps/**/kep.yaml handed to kepyaml, the commit and its date read
-// from what the archive says of itself. It is the fetcher's side of kep.yaml
-// (parsers under knowledge/ take bytes); refresh and ingest both use it.
 package archive
 
 import (

@@ -1,6 +1,3 @@
-// Package ingest reads source documents from files and folders, hands each to
-// the parser that fits it, and gathers one Corpus. A file that cannot be read
-// becomes a Warning naming it; the others are still read.
 package ingest
 
 import (

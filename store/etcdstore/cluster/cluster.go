@@ -1,10 +1,3 @@
-// Package cluster elects, among kepbot's replicas sharing one etcd, the
-// one that refreshes the knowledge and sends digests: an etcd
-// concurrency election over a lease. The leader's Term carries the fence
-// (its election key and revision) that etcdstore compares on every write
-// only the leader may make, and the time until which its lease is known to
-// hold, which bounds every post it starts (see GuardPoster): a replica
-// that cannot renew its lease stops posting before another can be elected.
 package cluster
 
 import (

@@ -1,6 +1,3 @@
-// Package safetartest writes hostile tar.gz archives on the fly for the
-// tests of safetar and of its callers: a million entries, an entry of ten
-// gigabytes, without holding any of it in memory or on disk.
 package safetartest
 
 import (

@@ -1,0 +1,10 @@
+// Command bot is kepbot's one binary: the terminal chat (no arguments),
+// bot ask, bot scan, bot ingest, bot sync, bot check, bot snapshot, bot
+// digest and bot serve (Slack and Discord). It only wires: each command
+// parses its flags, builds values from the config file and the
+// environment, calls the package that does the work, and turns the result
+// into output and an exit code.
+//
+// It may import anything in the module; nothing imports it
+// (internal/importrules enforces it).
+package main

@@ -1,0 +1,10 @@
+// Package logging builds kepbot's zerolog logger: JSON lines by default,
+// the console writer on a terminal, every line passed through a Redactor so
+// that tokens, signing secrets and signed URLs never reach the log.
+//
+// House rules for what is logged: snake_case keys; per-request loggers carry
+// platform, channel and kind (Request); message text never at info level.
+//
+// It imports internal/config. It may import anything in the module but cmd
+// (internal/importrules enforces it).
+package logging

@@ -1,0 +1,11 @@
+// Package upstreamtest is a fake of every source kepbot refreshes from,
+// for tests: kubernetes/enhancements' tarball, sig-release's releases
+// folder, endoflife.date's files and kubernetes/api's tarballs per tag,
+// served over plain http on 127.0.0.1 from ../shared as the real sources
+// lay it out, with ETags. Nothing from ../shared is copied into the
+// repository: it is read (and packed) at test time.
+//
+// It imports internal/sharedtest, knowledge, knowledge/sources/lifecycle,
+// knowledge/sources/provenance. It may import anything in the module but
+// cmd (internal/importrules enforces it).
+package upstreamtest
