@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -121,7 +122,64 @@ func (r *Reader) read(ctx context.Context, text string) (reply, error) {
 	if grammar && !(ferr != nil && len(ferr.Suggestions) > 0 && len(strings.Fields(norm)) > 3) {
 		return reply{q: q}, withSuggestions(err, norm) // kep 4639 foo: the grammar's usage says more
 	}
+	if offTopic(ferr) {
+		if e := r.kindOffer(ctx, text, v); e != nil {
+			return reply{q: q}, e // who owns ValidatingAdmissionPolicy: a kind, and a gate of that name
+		}
+	}
 	return reply{q: q}, ferr // KEP for the new kube-proxy backend: which of the KEPs it names
+}
+
+// offTopic reports whether e is the free-text reader's "not a question
+// about Kubernetes" reply, which offers nothing but help.
+func offTopic(e *knowledge.Error) bool {
+	return e != nil && (len(e.Suggestions) == 0 || len(e.Suggestions) == 1 && e.Suggestions[0] == "help")
+}
+
+// kindOffer is the reply to text the free-text reader found off-topic
+// that names a built-in API kind written in CamelCase
+// (ValidatingAdmissionPolicy): its lifecycle is offered, and the feature
+// gate of that name when one is known. nil when the text names none.
+func (r *Reader) kindOffer(ctx context.Context, text string, v *Vocabulary) *knowledge.Error {
+	kinds := r.kindsOf(ctx)
+	if len(kinds) == 0 {
+		return nil
+	}
+	for _, w := range strings.FieldsFunc(text, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		kind, ok := kinds[strings.ToLower(w)]
+		if !ok || !isCamel(w) {
+			continue
+		}
+		offers := []string{"api " + kind}
+		if _, spelt, ok := v.gateNamed(kind); ok && strings.EqualFold(spelt, kind) || r.noticeGate(ctx, kind) {
+			offers = append(offers, "gate "+kind)
+		}
+		msg := kind + " is a Kubernetes API kind: ask api " + kind + " for when each of its versions came and went"
+		if len(offers) > 1 {
+			msg += ", or gate " + kind + " for the feature gate of that name"
+		}
+		return &knowledge.Error{Code: knowledge.EBADINPUT, Message: msg + ".", Suggestions: offers}
+	}
+	return nil
+}
+
+// isCamel reports whether w is written in CamelCase: a capital first, and
+// another after a small letter (CronJob, ValidatingAdmissionPolicy; not
+// Pod or CRD).
+func isCamel(w string) bool {
+	if w == "" || !unicode.IsUpper(rune(w[0])) {
+		return false
+	}
+	lower := false
+	for _, c := range w[1:] {
+		switch {
+		case unicode.IsLower(c):
+			lower = true
+		case unicode.IsUpper(c) && lower:
+			return true
+		}
+	}
+	return false
 }
 
 // mendedGrammar is mended for a gate or SIG question of the grammar. A SIG
