@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/capped"
 	"github.com/kepbot/kepbot/knowledge/sources/safetar"
 )
 
@@ -211,13 +212,13 @@ func ReadModuleTarGzLimits(r io.Reader, module, tag string, lim TarLimits) (*Rel
 				readErr = fmt.Errorf("%s: %w: %d bytes, over the limit of %d; not read", file, ErrLimit, hdr.Size, lim.MaxFileBytes)
 				break
 			}
-			data, err = io.ReadAll(io.LimitReader(tr, lim.MaxFileBytes+1))
-			if err != nil {
-				return nil, fmt.Errorf("read module tarball: %s: %w", name, limitOr(err))
-			}
-			if int64(len(data)) > lim.MaxFileBytes {
+			data, err = capped.Read(tr, lim.MaxFileBytes)
+			switch {
+			case errors.Is(err, capped.ErrTooLarge):
 				readErr = fmt.Errorf("%s: %w: over the limit of %d bytes; not read", file, ErrLimit, lim.MaxFileBytes)
 				data = nil
+			case err != nil:
+				return nil, fmt.Errorf("read module tarball: %s: %w", name, limitOr(err))
 			}
 			if read += int64(len(data)); read > lim.MaxReadBytes {
 				return nil, fmt.Errorf("read module tarball: %w: its register.go and markers files are over %d bytes together", ErrLimit, lim.MaxReadBytes)

@@ -3,12 +3,13 @@ package refresh
 import (
 	"errors"
 	"fmt"
-	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"io"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/capped"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
+	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/lifecycle"
@@ -64,12 +65,12 @@ func read(src source, body io.Reader, lim kepyaml.Limits, asOf string) (*part, e
 		return &part{corpus: res.Corpus, commit: res.Corpus.Sources[0].Commit,
 			detail: fmt.Sprintf("%d KEPs from %d kep.yaml files", len(res.Corpus.KEPs), res.Report.Files)}, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(body, maxDocBytes+1))
-	if err != nil {
-		return nil, err // the fetch failed: a reset, the timeout, the cap
-	}
-	if int64(len(data)) > maxDocBytes {
+	data, err := capped.Read(body, maxDocBytes)
+	switch {
+	case errors.Is(err, capped.ErrTooLarge):
 		return nil, invalid(fmt.Errorf("over %d MiB; not read", maxDocBytes>>20))
+	case err != nil:
+		return nil, err // the fetch failed: a reset, the timeout, the cap
 	}
 	stamp := provenance.Stamp{Date: asOf}
 	p := &part{}
