@@ -123,9 +123,8 @@ func kepFacts(k *knowledge.KEP) *knowledge.KEPFacts {
 			}
 		}
 	}
-	num := strconv.Itoa(k.Number)
 	f.Links = make([]knowledge.Link, 1, 2)
-	f.Links[0] = knowledge.Link{Title: "KEP-" + num, URL: "https://kep.k8s.io/" + num}
+	f.Links[0] = kepLink(k.Number)
 	if k.Path != "" {
 		f.Links = append(f.Links, knowledge.Link{Title: "enhancements folder", URL: enhancementsTree + strings.TrimPrefix(k.Path, "/")})
 	}
@@ -222,4 +221,10 @@ func mainKinds(kinds []string) []string {
 		}
 	}
 	return out
+}
+
+// kepLink is a KEP's short link: "KEP-4639", https://kep.k8s.io/4639.
+func kepLink(n int) knowledge.Link {
+	num := strconv.Itoa(n)
+	return knowledge.Link{Title: "KEP-" + num, URL: "https://kep.k8s.io/" + num}
 }

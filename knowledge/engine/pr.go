@@ -83,7 +83,7 @@ func (e *Engine) prAnswer(c *catalog, n int, found []knowledge.Change) *knowledg
 			line += " (" + kp.Title + ")"
 		}
 		a.Facts = append(a.Facts, knowledge.Fact{Name: "Linked KEP", Value: line})
-		a.Links = append(a.Links, knowledge.Link{Title: fmt.Sprintf("KEP-%d", k), URL: fmt.Sprintf("https://kep.k8s.io/%d", k)})
+		a.Links = append(a.Links, kepLink(k))
 		a.Suggest = append(a.Suggest, "kep "+strconv.Itoa(k))
 	}
 	a.Sources = c.sourceRefs(ids)
