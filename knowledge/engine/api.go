@@ -195,11 +195,27 @@ func apiLine(t *knowledge.APITable, l *knowledge.APILifecycle, ref knowledge.Ver
 			s := "use " + rep.String()
 			if r != nil && !r.Introduced.IsZero() {
 				s += " (served since " + r.Introduced.String() + ")"
+				s += bridge(t, l, rep, r)
 			}
 			parts = append(parts, s)
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// bridge names l's own replacement when the end of its chain (rep, r)
+// came only with l's removal, so a cluster older than that release must
+// move to the replacement first: "; before 1.29, use
+// flowcontrol.apiserver.k8s.io/v1beta3 (served since 1.26)". "" otherwise.
+func bridge(t *knowledge.APITable, l *knowledge.APILifecycle, rep knowledge.APIRef, r *knowledge.APILifecycle) string {
+	if l.Replacement == nil || *l.Replacement == rep || l.Removed.IsZero() || r.Introduced.Less(l.Removed) {
+		return ""
+	}
+	d, ok := t.Lookup(*l.Replacement)
+	if !ok || d.Introduced.IsZero() || !d.Introduced.Less(l.Removed) {
+		return ""
+	}
+	return "; before " + l.Removed.String() + ", " + l.Replacement.String() + " (served since " + d.Introduced.String() + ")"
 }
 
 // levelWords is how a lifeline starts: "alpha (off unless its feature

@@ -86,6 +86,8 @@ func TestAPIAnswers(t *testing.T) {
 				{"api batch/v1beta1 CronJob in 1.25", []string{"No — in Kubernetes 1.25", "removed in 1.25"}},
 				{"api flowcontrol.apiserver.k8s.io/v1beta1 FlowSchema", []string{"removed in 1.26", "use flowcontrol.apiserver.k8s.io/v1 FlowSchema (served since 1.29)"}},
 				{"api admissionregistration.k8s.io/v1alpha1", []string{"removed in 1.33 (the 1.33 release notes, PR #129207)", "lifecycle markers say 1.32", "kepbot goes by the release notes"}},
+				{"api flowcontrol.apiserver.k8s.io/v1beta2", []string{"before 1.29, flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema (served since 1.26)"}},
+				{"api flowcontrol.apiserver.k8s.io/v1beta1 FlowSchema", []string{"before 1.26, flowcontrol.apiserver.k8s.io/v1beta2 FlowSchema (served since 1.23)"}},
 				{"api Ingress", []string{"networking.k8s.io/v1 Ingress", "extensions/v1beta1 Ingress", "removed in 1.22"}},
 				{"api networking.k8s.io/v1beta1 IngressClass", []string{"use networking.k8s.io/v1 IngressClass"}},
 			} {
