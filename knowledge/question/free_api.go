@@ -15,10 +15,14 @@ type APISource interface {
 	APIs(ctx context.Context) (*knowledge.APITable, error)
 }
 
-// apiKinds is the kinds of one table, lower case to spelling.
+// apiKinds is the names one table knows: its kinds, lower case to
+// spelling, and its group/versions by a group's first label and a version
+// ("flowcontrol v1beta3" to flowcontrol.apiserver.k8s.io/v1beta3), for the
+// groups no other group shares a first label with.
 type apiKinds struct {
-	table *knowledge.APITable
-	kinds map[string]string
+	table    *knowledge.APITable
+	kinds    map[string]string
+	shortGVs map[string]string
 }
 
 // commonKinds are kinds that are also everyday words: named without
@@ -46,14 +50,15 @@ var kindAliases = map[string]string{
 }
 
 // readAPIFree reads chat text that asks about an API's lifecycle: it
-// names a group/version ("is batch/v1beta1 still served in 1.24"), or an
+// names a group/version ("is batch/v1beta1 still served in 1.24"; a group
+// by its first label, "flowcontrol v1beta3", when shortGVs knows it), or an
 // API kind together with a word of lifecycle ("when was PodSecurityPolicy
 // removed", "PodSecurityPolicy 什么时候移除的", "when was PSP removed"). A
 // kind written with its capitals and misspelt by a little (not a feature
 // gate v knows) is kept as written, for Reader.mended to offer the kinds
 // near it. ok is false for any other text, which the rest of the reader
 // then reads.
-func readAPIFree(text string, kinds map[string]string, v *Vocabulary) (knowledge.Question, bool) {
+func readAPIFree(text string, kinds, shortGVs map[string]string, v *Vocabulary) (knowledge.Question, bool) {
 	if len(text) > 4*MaxRunes || len(kinds) == 0 && !strings.Contains(text, "/") {
 		return knowledge.Question{}, false
 	}
@@ -68,7 +73,7 @@ func readAPIFree(text string, kinds map[string]string, v *Vocabulary) (knowledge
 		w = strings.Trim(w, ".-/")
 		last := prev
 		prev = strings.ToLower(w)
-		if full, ok := kinds["gv:"+last+" "+prev]; ok && gv == "" && last != "" {
+		if full, ok := shortGVs[last+" "+prev]; ok && gv == "" && last != "" {
 			gv = full // flowcontrol v1beta3: flowcontrol.apiserver.k8s.io/v1beta3
 			continue
 		}
@@ -230,9 +235,18 @@ func isWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
 }
 
-// kindsOf returns the kinds of src's table by lower-case name, built once
-// per table; nil without a source or when it fails.
+// kindsOf returns the kinds of src's table by lower-case name (see
+// apiNames); nil without a source or when it fails.
 func (r *Reader) kindsOf(ctx context.Context) map[string]string {
+	if n := r.apiNames(ctx); n != nil {
+		return n.kinds
+	}
+	return nil
+}
+
+// apiNames returns the names of src's table, built once per table; nil
+// without a source or when it fails.
+func (r *Reader) apiNames(ctx context.Context) *apiKinds {
 	if r == nil || r.src == nil {
 		return nil
 	}
@@ -245,37 +259,30 @@ func (r *Reader) kindsOf(ctx context.Context) map[string]string {
 		return nil
 	}
 	if k := r.kinds.Load(); k != nil && k.table == t {
-		return k.kinds
+		return k
 	}
-	m := map[string]string{}
+	n := &apiKinds{table: t, kinds: map[string]string{}, shortGVs: map[string]string{}}
 	for _, k := range t.Kinds() {
-		m[strings.ToLower(k)] = k
+		n.kinds[strings.ToLower(k)] = k
 	}
-	// A group named by its first label and a version ("flowcontrol
-	// v1beta3"): "gv:" keys hold the group/versions the table knows by that
-	// short name. Words never hold a colon, so no kind is shadowed.
-	short := map[string]string{}
+	short := map[string]string{} // a first label to its one group, "" when several share it
 	for _, l := range t.All() {
 		g := strings.ToLower(l.API.Group)
 		label, _, _ := strings.Cut(g, ".")
-		if label == "" {
-			continue
+		if other, ok := short[label]; label != "" && (!ok || other == g) {
+			short[label] = g
+		} else if label != "" {
+			short[label] = ""
 		}
-		if other, ok := short[label]; ok && other != g {
-			short[label] = "" // two groups share the label: not short for either
-			continue
-		}
-		short[label] = g
 	}
 	for _, l := range t.All() {
 		g := strings.ToLower(l.API.Group)
-		label, _, _ := strings.Cut(g, ".")
-		if short[label] == g && g != "" {
-			m["gv:"+label+" "+strings.ToLower(l.API.Version)] = l.API.Group + "/" + l.API.Version
+		if label, _, _ := strings.Cut(g, "."); g != "" && short[label] == g {
+			n.shortGVs[label+" "+strings.ToLower(l.API.Version)] = l.API.Group + "/" + l.API.Version
 		}
 	}
-	r.kinds.Store(&apiKinds{table: t, kinds: m})
-	return m
+	r.kinds.Store(n)
+	return n
 }
 
 // kindsCache is the Reader's field for kindsOf.

@@ -25,7 +25,7 @@ func TestReadAPIFree(t *testing.T) {
 		{"is the Job api deprecated", "Job", knowledge.Version{}},
 		{"networking.k8s.io/v1beta1", "networking.k8s.io/v1beta1", knowledge.Version{}},
 	} {
-		q, ok := readAPIFree(tc.text, kinds, nil)
+		q, ok := readAPIFree(tc.text, kinds, nil, nil)
 		if !ok || q.Kind != knowledge.AskAPI || q.Words != tc.words || q.Version != tc.at || !q.Free {
 			t.Errorf("readAPIFree(%q) = %+v, %v; want api %q %s", tc.text, q, ok, tc.words, tc.at)
 		}
@@ -34,7 +34,7 @@ func TestReadAPIFree(t *testing.T) {
 		"is sidecar containers stable", "what went GA in 1.30", "when was ingress mentioned", "is my job removed",
 		"which service got removed in 1.32", "CronJob", "upgrade 1.29 1.32", "1.32 removals", "kep 4639", "PodSecurityPolicy",
 	} {
-		if q, ok := readAPIFree(text, kinds, nil); ok {
+		if q, ok := readAPIFree(text, kinds, nil, nil); ok {
 			t.Errorf("readAPIFree(%q) = %+v; want it left to the rest of the reader", text, q)
 		}
 	}

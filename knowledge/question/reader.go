@@ -106,7 +106,12 @@ func (r *Reader) read(ctx context.Context, text string) (reply, error) {
 		return reply{q: q}, err // the grammar knows what was meant: diff 1.43 1.40 is diff 1.40 1.43
 	}
 	v := r.vocabulary(ctx)
-	if aq, ok := readAPIFree(text, r.kindsOf(ctx), v); ok {
+	names := r.apiNames(ctx)
+	var kinds, shortGVs map[string]string
+	if names != nil {
+		kinds, shortGVs = names.kinds, names.shortGVs
+	}
+	if aq, ok := readAPIFree(text, kinds, shortGVs, v); ok {
 		return r.mended(ctx, aq, v) // an API's lifecycle: it names a group/version, or a kind and "removed"
 	}
 	rp, ferr := readFree(text, v)
