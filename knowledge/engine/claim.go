@@ -21,11 +21,11 @@ func (e *Engine) answerKEPClaim(ctx context.Context, q knowledge.Question) (*kno
 	if err != nil {
 		return nil, err
 	}
-	verdict := claimVerdict(a.KEP, q.Stage, q.Version)
-	if c, err := e.catalog(ctx); err == nil && !c.released.IsZero() && c.released.Less(q.Version) && q.Stage.IsGraduation() {
-		verdict = notOutVerdict(a.KEP, q.Stage, q.Version, c.released)
+	c, err := e.catalog(ctx)
+	if err != nil {
+		return nil, err
 	}
-	a.Text = verdict + e.otherWord(ctx, q) + " " + a.Text
+	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + e.otherWord(ctx, q) + " " + a.Text
 	return a, nil
 }
 
@@ -80,8 +80,9 @@ func (e *Engine) otherWord(ctx context.Context, q knowledge.Question) string {
 
 // claimVerdict says whether the KEP of f is at stage s (in release v, when
 // v is set): yes or no, then the evidence from its stages reached, planned
-// and its deprecation or removal.
-func claimVerdict(f *knowledge.KEPFacts, s knowledge.Stage, v knowledge.Version) string {
+// and its deprecation or removal. A release after released (the newest
+// out; zero when unknown) is not out: only plans are said of it.
+func claimVerdict(f *knowledge.KEPFacts, s knowledge.Stage, v, released knowledge.Version) string {
 	name := "KEP-" + strconv.Itoa(f.Number)
 	if f.Title != "" {
 		name += " (" + f.Title + ")"
@@ -106,6 +107,9 @@ func claimVerdict(f *knowledge.KEPFacts, s knowledge.Stage, v knowledge.Version)
 			return "No — " + name + " is past " + s.Label() + ": it is " + cur.Label() + since(f, cur) + "."
 		}
 		return "No — " + name + " is " + cur.Label() + since(f, cur) + "; " + plannedFor(f, s) + "."
+	}
+	if !released.IsZero() && released.Less(v) {
+		return notOutVerdict(f, s, v, released) // a release not out: plans, not stages
 	}
 	at, from := stageIn(f, v)
 	switch {

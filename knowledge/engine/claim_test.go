@@ -39,7 +39,7 @@ func TestClaimVerdict(t *testing.T) {
 		if tt.in != "" {
 			v = knowledge.MustVersion(tt.in)
 		}
-		if got := claimVerdict(tt.f, tt.stage, v); got != tt.want {
+		if got := claimVerdict(tt.f, tt.stage, v, knowledge.Version{}); got != tt.want {
 			t.Errorf("claimVerdict(KEP-%d, %s, %q) =\n  %q\nwant\n  %q", tt.f.Number, tt.stage, tt.in, got, tt.want)
 		}
 		if !strings.HasPrefix(tt.want, "Yes") && !strings.HasPrefix(tt.want, "No") && !strings.HasPrefix(tt.want, "I can't") {
