@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/kepbot/kepbot/adapters/console"
@@ -45,7 +44,7 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 		return askLines(ctx, asker, from, io, *asJSON)
 	}
 	a := asker.Ask(ctx, strings.Join(words, " "), from)
-	if err := printAnswer(io.out, a, *asJSON); err != nil {
+	if err := console.WriteAnswer(io.out, a, *asJSON); err != nil {
 		fmt.Fprintf(io.err, "bot ask: %v\n", err)
 		return exitFailure
 	}
@@ -67,11 +66,6 @@ func askLines(ctx context.Context, asker console.Asker, from knowledge.Origin, s
 		return exitBadInput
 	}
 	return exitFailure
-}
-
-// printAnswer writes an answer as text or as one JSON line.
-func printAnswer(w io.Writer, a *knowledge.Answer, asJSON bool) error {
-	return console.WriteAnswer(w, a, asJSON)
 }
 
 // exitCode maps an answer to ask's exit status.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"os"
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge/snapshot"
@@ -36,9 +35,4 @@ func dbFlag(fs *flag.FlagSet, getenv func(string) string) func() string {
 // not nil) is told so (see store.OpenSeeded).
 func openKnowledge(ctx context.Context, path string, note func(string)) (*store.DB, error) {
 	return store.OpenSeeded(ctx, path, store.Options{Timeout: lockTimeout}, snapshot.Load, note)
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/store"
@@ -37,7 +39,7 @@ func runDigest(ctx context.Context, io stdio, args []string) int {
 		return exitBadInput
 	}
 	path := dbPath()
-	if !fileExists(path) {
+	if _, err := os.Stat(path); err != nil {
 		fmt.Fprintf(io.err, "bot digest preview: there is no database at %s, so no channel is subscribed; give its path with --db.\n", path)
 		return exitNotFound
 	}
@@ -70,7 +72,7 @@ func runDigest(ctx context.Context, io stdio, args []string) int {
 	if !*asJSON {
 		fmt.Fprintf(io.out, "Preview of the digest for %s (%s); not sent.\n\n", p.Ref.ID(), p.State())
 	}
-	if err := printAnswer(io.out, digest.RenderDigest(&p.Digest, p.Sub.Filter.Format), *asJSON); err != nil {
+	if err := console.WriteAnswer(io.out, digest.RenderDigest(&p.Digest, p.Sub.Filter.Format), *asJSON); err != nil {
 		fmt.Fprintf(io.err, "bot digest preview: %v\n", err)
 		return exitFailure
 	}

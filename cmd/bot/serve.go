@@ -37,7 +37,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 	if *dbOverride != "" {
 		cfg.DB = *dbOverride
 	}
-	dcfg, err := discordConfig(cfg, io.getenv)
+	dcfg, err := serve.DiscordConfig(cfg, io.getenv)
 	if err != nil {
 		fmt.Fprintf(io.err, "bot serve: config: %v\n", err)
 		return exitBadInput
@@ -57,7 +57,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 				"set the Slack or Discord secrets, or leave store.backend at bbolt for the terminal chat")
 			return exitBadInput
 		}
-		if etcd, err = openShared(ctx, cfg); err != nil {
+		if etcd, err = serve.OpenShared(ctx, cfg); err != nil {
 			fmt.Fprintf(io.err, "bot serve: %v\n", err)
 			return exitFailure
 		}
@@ -76,7 +76,7 @@ func runServe(ctx context.Context, io stdio, args []string) int {
 		return exitOK
 	}
 
-	return serve.Process{Config: cfg, Slack: slackConfig(cfg.Slack), Discord: dcfg, Refresh: refreshSetup(cfg.Sources), DB: db, Etcd: etcd,
-		ReplicaID: replicaID(io.getenv), Created: created, Pprof: *pprofAddr, Getenv: io.getenv, Version: version, Stderr: io.err,
+	return serve.Process{Config: cfg, Slack: serve.SlackConfig(cfg.Slack), Discord: dcfg, DB: db, Etcd: etcd,
+		Created: created, Pprof: *pprofAddr, Getenv: io.getenv, Version: version, Stderr: io.err,
 		BadInput: exitBadInput, Failure: exitFailure}.Run(ctx)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
@@ -75,7 +76,7 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	opts.Force = true
 	db := cfg.DB
 	st := refresh.LocalStore{Path: db, Timeout: lockTimeout}
-	rc := refreshSetup(cfg.Sources).Config(st)
+	rc := serve.RefreshSetup(cfg.Sources).Config(st)
 	rc.Fetch = c.fetch
 	rc.Fetch.Timeout = cfg.Sources.Timeout
 	rc.Limits, rc.Now = c.limits, c.now
@@ -99,7 +100,7 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 		}
 		return exitFailure
 	}
-	printSync(io, db, rep)
+	refresh.WriteReport(io.out, io.err, db, rep)
 	return rep.Severity()
 }
 
@@ -117,11 +118,6 @@ func askServe(ctx context.Context, sio stdio, db string, opts refresh.Options, f
 		return exitFailure
 	}
 	fmt.Fprintf(sio.out, "The running kepbot (pid %d) refreshed its knowledge.\n", pid)
-	printSync(sio, db, rep)
+	refresh.WriteReport(sio.out, sio.err, db, rep)
 	return rep.Severity()
-}
-
-// printSync prints a pass's report (see refresh.WriteReport).
-func printSync(io stdio, db string, rep *refresh.Report) {
-	refresh.WriteReport(io.out, io.err, db, rep)
 }

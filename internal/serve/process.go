@@ -35,17 +35,14 @@ type Process struct {
 	Config  *config.Config
 	Slack   slack.Config
 	Discord discord.Config
-	Refresh refresh.Setup
 	DB      *store.DB        // open; the caller closes it after Run
 	Etcd    *etcdstore.Store // nil with store.backend bbolt
-	// ReplicaID names this replica in the election, with Etcd.
-	ReplicaID string
 	// Created, when set, says the database was new or empty and given
 	// the built-in snapshot.
 	Created string
 	// Pprof, when set, is the loopback address to serve Go's profiles on.
 	Pprof string
-	// Getenv reads GOGC and GOMEMLIMIT (see TuneGC).
+	// Getenv reads GOGC and GOMEMLIMIT (see TuneGC) and BOT_REPLICA_ID.
 	Getenv  func(string) string
 	Version string
 	// Stderr is the log's, and is told, after "bot serve: ", what in the
@@ -119,7 +116,7 @@ func (p Process) Run(ctx context.Context) int {
 	}
 	var rep *cluster.Replica
 	if p.Etcd != nil {
-		rep = newReplica(cfg, p.Refresh, p.ReplicaID, p.Etcd, kb, eng, cache, answerer, dg, reader.Warm, ad.gateways, m, logger)
+		rep = newReplica(cfg, RefreshSetup(cfg.Sources), ReplicaID(p.Getenv), p.Etcd, kb, eng, cache, answerer, dg, reader.Warm, ad.gateways, m, logger)
 		for _, l := range rep.Loops() {
 			ad.run = append(ad.run, l)
 		}
@@ -130,7 +127,7 @@ func (p Process) Run(ctx context.Context) int {
 		return p.Failure
 	}
 	if cfg.Sources.Refresh && rep == nil {
-		ra, err := newRefreshAdapter(cfg, p.Refresh, p.DB, eng, cache, dg, m, answerer, reader.Warm, logger)
+		ra, err := newRefreshAdapter(cfg, RefreshSetup(cfg.Sources), p.DB, eng, cache, dg, m, answerer, reader.Warm, logger)
 		if err != nil {
 			fmt.Fprintf(p.Stderr, "bot serve: sources: %v\n", err)
 			return p.BadInput

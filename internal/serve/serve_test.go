@@ -30,7 +30,7 @@ import (
 	"github.com/kepbot/kepbot/store"
 )
 
-const secret = "8f14e45fceea167a5a36dedd4bea2543"
+const signingSecret = "8f14e45fceea167a5a36dedd4bea2543"
 
 // engine opens a bbolt file in a temporary folder, loads the snapshot
 // and returns the knowledge engine over it, with the store's readiness.
@@ -62,7 +62,7 @@ func engine(t *testing.T) (*kengine.Engine, func() error) {
 func httpConfig(t *testing.T) *config.Config {
 	t.Helper()
 	c, err := config.Load("", func(k string) string {
-		return map[string]string{"SLACK_SIGNING_SECRET": secret, "BOT_SHUTDOWN_TIMEOUT": "5s"}[k]
+		return map[string]string{"SLACK_SIGNING_SECRET": signingSecret, "BOT_SHUTDOWN_TIMEOUT": "5s"}[k]
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +161,7 @@ func slash(t *testing.T, base, text string) (int, string) {
 	body := url.Values{"team_id": {"T1"}, "channel_id": {"C1"}, "user_id": {"U1"}, "command": {"/k8s"}, "text": {text},
 		"response_url": {"https://hooks.slack.com/commands/T1/1/x"}}.Encode()
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(secret))
+	mac := hmac.New(sha256.New, []byte(signingSecret))
 	mac.Write([]byte("v0:" + ts + ":" + body))
 	req, _ := http.NewRequest(http.MethodPost, base+"/slack/commands", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/kepbot/kepbot/store/etcdstore"
 )
 
-// openShared connects to etcd for `bot serve`; its error names the
+// OpenShared connects to etcd for `bot serve`; its error names the
 // endpoints and says what to check, never the password.
-func openShared(ctx context.Context, cfg *config.Config) (*etcdstore.Store, error) {
+func OpenShared(ctx context.Context, cfg *config.Config) (*etcdstore.Store, error) {
 	e := cfg.Store.Etcd
 	tlsCfg, err := e.TLS()
 	if err != nil {
@@ -23,9 +23,9 @@ func openShared(ctx context.Context, cfg *config.Config) (*etcdstore.Store, erro
 		Password: e.Password.Value(), Prefix: e.Prefix, DialTimeout: e.DialTimeout})
 }
 
-// replicaID names this replica in the election: $BOT_REPLICA_ID (the
+// ReplicaID names this replica in the election: $BOT_REPLICA_ID (the
 // pod's name in the chart), else the host name and process ID.
-func replicaID(getenv func(string) string) string {
+func ReplicaID(getenv func(string) string) string {
 	if id := strings.TrimSpace(getenv("BOT_REPLICA_ID")); id != "" {
 		return id
 	}
@@ -33,9 +33,9 @@ func replicaID(getenv func(string) string) string {
 	return fmt.Sprintf("%s-%d", host, os.Getpid())
 }
 
-// refreshSetup is the one refresh setup of serve, a leader and bot sync:
+// RefreshSetup is the one refresh setup of serve, a leader and bot sync:
 // the config's sources section.
-func refreshSetup(src config.Sources) refresh.Setup {
+func RefreshSetup(src config.Sources) refresh.Setup {
 	return refresh.Setup{
 		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL, APILifecycle: src.APILifecycleURL},
 		AllowHosts: src.AllowHosts, Timeout: src.Timeout, Interval: src.RefreshInterval, StaleAfter: src.StaleAfter,
