@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
@@ -22,7 +23,7 @@ func runSnapshot(_ context.Context, io stdio, args []string) int {
 	if fs.NArg() > 0 {
 		root = fs.Arg(0)
 	}
-	res, err := ingest.Load(snapshot.Sources(root))
+	res, err := ingest.Load(sources.Shared(root))
 	if err != nil {
 		fmt.Fprintf(io.err, "bot snapshot: %v\n", err)
 		return exitBadInput

@@ -14,6 +14,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 )
@@ -33,7 +34,7 @@ func fullKnowledge(t testing.TB) *knowledge.Knowledge {
 	t.Helper()
 	root := sharedtest.Root(t)
 	fullOnce.Do(func() {
-		res, err := ingest.Load(snapshot.Sources(root))
+		res, err := ingest.Load(sources.Shared(root))
 		if err != nil {
 			fullErr = err
 			return

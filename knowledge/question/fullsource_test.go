@@ -7,7 +7,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
@@ -41,7 +41,7 @@ func loadFull(t testing.TB) *fullSource {
 	t.Helper()
 	root := sharedtest.Root(t)
 	fullOnce.Do(func() {
-		res, err := ingest.Load(snapshot.Sources(root))
+		res, err := ingest.Load(sources.Shared(root))
 		if err != nil {
 			fullErr = err
 			return

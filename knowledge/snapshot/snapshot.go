@@ -37,18 +37,6 @@ func Load() (*knowledge.Knowledge, error) {
 	return k, nil
 }
 
-// Sources lists the folders of the shared tree a snapshot is built from.
-func Sources(sharedRoot string) []string {
-	return []string{
-		filepath.Join(sharedRoot, "seeds"),
-		filepath.Join(sharedRoot, "data", "website"),
-		filepath.Join(sharedRoot, "data", "enhancements"),
-		filepath.Join(sharedRoot, "data", "sig-release"),
-		filepath.Join(sharedRoot, "data", "lifecycle"),
-		filepath.Join(sharedRoot, "data", "api-lifecycle"),
-	}
-}
-
 // Build returns the snapshot file for a corpus: facts only, one record a
 // line so that a rebuild's diff reads well.
 func Build(c *knowledge.Corpus) ([]byte, error) {

@@ -13,12 +13,13 @@ import (
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
 func rebuild(t *testing.T) (*knowledge.Knowledge, []byte) {
 	t.Helper()
-	res, err := ingest.Load(snapshot.Sources(sharedtest.Root(t)))
+	res, err := ingest.Load(sources.Shared(sharedtest.Root(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestSnapshotIsTheSameOnAnyDay(t *testing.T) {
 	root := sharedtest.Root(t)
 	copyRoot := t.TempDir()
 	future := time.Date(2031, 3, 4, 5, 6, 7, 0, time.UTC)
-	for _, src := range snapshot.Sources(root) {
+	for _, src := range sources.Shared(root) {
 		rel, err := filepath.Rel(root, src)
 		if err != nil {
 			t.Fatal(err)
@@ -126,7 +127,7 @@ func TestSnapshotIsTheSameOnAnyDay(t *testing.T) {
 		if y := time.Now().Year(); y == future.Year() || y == 2026 {
 			t.Fatalf("the fake clock says %d; want a year of its own", y)
 		}
-		res, err := ingest.Load(snapshot.Sources(copyRoot))
+		res, err := ingest.Load(sources.Shared(copyRoot))
 		if err != nil {
 			t.Fatal(err)
 		}

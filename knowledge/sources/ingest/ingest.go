@@ -8,18 +8,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/internal/capped"
 	"github.com/kepbot/kepbot/knowledge/internal/fsreason"
-	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
-	"github.com/kepbot/kepbot/knowledge/sources/archive"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/provenance"
-	"github.com/kepbot/kepbot/knowledge/sources/releasenote"
-	"github.com/kepbot/kepbot/knowledge/sources/website"
 )
 
 // MaxDocumentBytes caps one release-note or website document. The real ones
@@ -39,9 +34,6 @@ type Result struct {
 	Corpus   *knowledge.Corpus
 	Files    int // documents, enhancements folders and archives read successfully
 	Warnings []Warning
-	// KEPReports describe each enhancements folder or archive read: how
-	// many kep.yaml files, KEPs, and what was skipped and why.
-	KEPReports []KEPReport
 	// Notes name what was read around inside files that were read: an
 	// entry skipped, a text cut short, two dates that disagree.
 	Notes []Warning
@@ -50,12 +42,6 @@ type Result struct {
 	APIReports []APIReport
 
 	stamps map[string]*provenance.Provenance // SOURCE.md by folder, nil when none
-}
-
-// KEPReport is what one enhancements folder or archive held.
-type KEPReport struct {
-	Path   string
-	Report kepyaml.Report
 }
 
 // APIReport is what one API lifecycle folder held.
@@ -67,16 +53,18 @@ type APIReport struct {
 	Skipped  int // folders and files passed over, each also a note
 }
 
-// Load reads every path: a release note or post (Markdown, .md or .txt;
+// Load reads every path: a file or folder of any format of the registry
+// (sources.Formats): a release note or post (Markdown, .md or .txt;
 // Chinese ones are read as release notes, others as the official English
 // posts and the deprecation guide), a kubernetes/enhancements checkout (a
 // folder holding keps/) or its .tar.gz, kubernetes/sig-release's release
 // notes as data and release pages, endoflife.date's Kubernetes lifecycle
-// and patch list (see routeRelease), the API lifecycle markers of the API
-// modules (a folder holding k8s.io-api/release-1.N folders, read whole by
-// apilifecycle.LoadDir), or a folder of any of these (read
-// recursively; hidden folders and node_modules are passed over). It fails
-// only when no path exists at all; what cannot be read becomes a warning.
+// and patch list, the API lifecycle markers of the API modules (a folder
+// holding k8s.io-api/release-1.N folders, read whole), or a folder of any
+// of these (read recursively; hidden folders and node_modules are passed
+// over). Each file takes its as-of date from the nearest SOURCE.md at or
+// above it. It fails only when no path exists at all; what cannot be read
+// becomes a warning.
 func Load(paths []string) (*Result, error) {
 	res := &Result{Corpus: &knowledge.Corpus{}}
 	if len(paths) == 0 {
@@ -119,7 +107,7 @@ func (r *Result) loadDir(dir string) {
 			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
 				return fs.SkipDir
 			}
-			if p != dir && (isEnhancements(p) || apilifecycle.IsTree(p)) {
+			if p != dir && treeFormat(p) != nil {
 				files = append(files, p)
 				return fs.SkipDir
 			}
@@ -128,7 +116,7 @@ func (r *Result) loadDir(dir string) {
 		if d.Type()&fs.ModeSymlink != 0 || !d.Type().IsRegular() {
 			return nil
 		}
-		if isDocument(name) || isArchive(name) || isDataFile(p) {
+		if picked(p) {
 			files = append(files, p)
 		}
 		return nil
@@ -144,107 +132,92 @@ func (r *Result) loadDir(dir string) {
 	}
 }
 
-// loadTree reads p whole when it is a kubernetes/enhancements checkout or
-// a folder of API lifecycle markers (apilifecycle.IsTree), and reports
-// whether it was one.
+// treeFormat returns the format whose folders dir is one of (a
+// kubernetes/enhancements checkout, an API lifecycle folder), or nil.
+func treeFormat(dir string) *sources.Format {
+	for i, f := range sources.Formats {
+		if f.Tree != nil && f.Tree(dir) {
+			return &sources.Formats[i]
+		}
+	}
+	return nil
+}
+
+// picked reports whether a walk picks up the file at p: some format's.
+func picked(p string) bool {
+	for _, f := range sources.Formats {
+		if f.Pick != nil && f.Pick(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadTree reads p whole when it is a folder of a format read whole, and
+// reports whether it was one.
 func (r *Result) loadTree(p string) bool {
-	switch {
-	case isEnhancements(p):
-		r.loadEnhancements(p)
-	case apilifecycle.IsTree(p):
-		r.loadAPILifecycle(p)
-	default:
+	f := treeFormat(p)
+	if f == nil {
 		return false
 	}
+	part, err := f.ReadTree(p)
+	r.addWhole(f, p, part, err)
 	return true
 }
 
-// isEnhancements reports whether dir is a kubernetes/enhancements checkout:
-// it holds a keps folder.
-func isEnhancements(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, "keps"))
-	return err == nil && st.IsDir()
-}
-
-// loadAPILifecycle reads an API lifecycle folder whole: its SOURCE.md
-// gives the module versions and dates (never file times), and what it
-// passes over is a Skip and a note.
-func (r *Result) loadAPILifecycle(dir string) {
-	c, err := apilifecycle.LoadDir(dir)
+// addWhole adds a part read whole from a folder or an archive at path: one
+// that failed, or that its format refuses, is a warning.
+func (r *Result) addWhole(f *sources.Format, path string, part *sources.Part, err error) {
+	if err == nil && f.Refuse != nil {
+		err = f.Refuse(part)
+	}
 	if err != nil {
-		r.warn(dir, err.Error())
+		r.warn(path, err.Error())
 		return
 	}
-	rep := APIReport{Path: dir, Releases: len(c.Sources), Types: len(c.APITypes), Skipped: len(c.Skipped)}
+	r.Notes = append(r.Notes, warnings(part.Notes)...)
+	c := part.Corpus
+	for i := range c.Sources {
+		if c.Sources[i].Path == "" {
+			c.Sources[i].Path = path
+		}
+	}
+	if isAPI(c) {
+		r.APIReports = append(r.APIReports, apiReport(path, c))
+	}
+	r.Corpus.Add(c)
+	r.Files++
+}
+
+// isAPI reports whether c holds API lifecycle sources.
+func isAPI(c *knowledge.Corpus) bool {
+	for _, s := range c.Sources {
+		if s.Kind == knowledge.SourceAPILifecycle {
+			return true
+		}
+	}
+	return false
+}
+
+func apiReport(path string, c *knowledge.Corpus) APIReport {
+	rep := APIReport{Path: path, Releases: len(c.Sources), Types: len(c.APITypes), Skipped: len(c.Skipped)}
 	for _, t := range c.APITypes {
 		if !t.MarkedIn.IsZero() {
 			rep.Marked++
 		}
 	}
-	for _, s := range c.Skipped {
-		r.Notes = append(r.Notes, Warning{Path: filepath.Join(dir, filepath.FromSlash(s.Path)), Problem: "passed over: " + s.Reason})
-	}
-	r.Corpus.Add(c)
-	r.APIReports = append(r.APIReports, rep)
-	r.Files++
+	return rep
 }
 
-func isArchive(name string) bool {
-	n := strings.ToLower(name)
-	return strings.HasSuffix(n, ".tar.gz") || strings.HasSuffix(n, ".tgz")
-}
-
-func (r *Result) loadEnhancements(dir string) {
-	res, err := kepyaml.LoadDir(dir, kepyaml.DefaultLimits())
-	if err != nil {
-		r.warn(dir, err.Error())
-		return
-	}
-	r.addKEPs(dir, res) // kepyaml dates it by its SOURCE.md or git HEAD, never by file times
-}
-
-func (r *Result) loadArchive(path string) {
-	f, err := os.Open(path)
-	if err != nil {
-		r.warn(path, fsreason.Of(err))
-		return
-	}
-	defer f.Close()
-	res, err := archive.ReadTarGz(f, kepyaml.DefaultLimits())
-	if err != nil {
-		r.warn(path, err.Error())
-		return
-	}
-	r.addKEPs(path, res)
-}
-
-func (r *Result) addKEPs(path string, res *kepyaml.Result) {
-	if len(res.Corpus.KEPs) == 0 {
-		r.warn(path, "no kep.yaml found; give a kubernetes/enhancements checkout or its .tar.gz")
-		return
-	}
-	for i := range res.Corpus.Sources {
-		if res.Corpus.Sources[i].Path == "" {
-			res.Corpus.Sources[i].Path = path
-		}
-	}
-	r.Corpus.Add(res.Corpus)
-	r.KEPReports = append(r.KEPReports, KEPReport{Path: path, Report: res.Report})
-	r.Files++
-}
-
-func isDocument(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".md", ".markdown", ".txt":
-		return true
-	}
-	return false
-}
-
+// loadFile reads one file with the first format that takes it: an
+// archive streamed, any other file read whole (within a cap) and matched
+// by its path and content.
 func (r *Result) loadFile(path string) {
-	if isArchive(path) {
-		r.loadArchive(path)
-		return
+	for i, f := range sources.Formats {
+		if f.Stream != nil && f.Pick != nil && f.Pick(path) {
+			r.loadStream(&sources.Formats[i], path)
+			return
+		}
 	}
 	limit := int64(MaxDocumentBytes)
 	if isJSON(path) {
@@ -255,38 +228,35 @@ func (r *Result) loadFile(path string) {
 		r.warn(path, fsreason.Of(err))
 		return
 	}
-	if r.routeRelease(path, data) {
-		return
+	for _, fallback := range []bool{false, true} {
+		for _, f := range sources.Formats {
+			if f.Match == nil || f.Fallback != fallback || !f.Match(path, data) {
+				continue
+			}
+			part, err := f.Read(sources.Input{Name: path, Data: data, Stamp: r.stampFor(path)})
+			r.addParsed(path, part, err)
+			return
+		}
 	}
 	if isJSON(path) {
 		r.warn(path, "not a file kepbot reads; expected a release-1.N/release-notes/release-notes-draft.json or release-data's kubernetes.json")
 		return
 	}
-	if !utf8.Valid(data) {
-		r.warn(path, "not UTF-8 text; save it as UTF-8 Markdown")
-		return
-	}
-	parse := website.Parse
-	if hasHan(data) {
-		parse = releasenote.Parse
-	}
-	c, err := parse(filepath.Base(path), data)
-	if errors.Is(err, website.ErrDescribesSources) {
-		r.Corpus.Skipped = append(r.Corpus.Skipped, knowledge.Skip{Path: path, Reason: "describes where the other documents came from"})
-		return
-	}
-	if err != nil {
-		r.warn(path, err.Error())
-		return
-	}
-	for i := range c.Sources {
-		if c.Sources[i].Path == "" {
-			c.Sources[i].Path = path
-		}
-	}
-	r.Corpus.Add(c)
-	r.Files++
+	r.warn(path, "not UTF-8 text; save it as UTF-8 Markdown") // any other text is a website document
 }
+
+func (r *Result) loadStream(f *sources.Format, path string) {
+	file, err := os.Open(path)
+	if err != nil {
+		r.warn(path, fsreason.Of(err))
+		return
+	}
+	defer file.Close()
+	part, err := f.Stream(sources.Input{Name: path, Limits: kepyaml.DefaultLimits()}, file)
+	r.addWhole(f, path, part, err)
+}
+
+func isJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".json") }
 
 func (r *Result) warn(path, problem string) {
 	r.Warnings = append(r.Warnings, Warning{Path: path, Problem: problem})
@@ -304,19 +274,4 @@ func readCapped(path string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("larger than %d MiB, too large for a document of its kind", max>>20)
 	}
 	return data, err
-}
-
-// hasHan reports whether s holds Chinese characters: such a document is read
-// as a Chinese release note.
-func hasHan(s []byte) bool {
-	n := 0
-	for _, r := range string(s) {
-		if unicode.Is(unicode.Han, r) {
-			n++
-			if n > 20 {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -1,12 +1,10 @@
 package ingest
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/sources/lifecycle"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/provenance"
 	"github.com/kepbot/kepbot/knowledge/sources/relnotes"
 )
@@ -15,87 +13,17 @@ import (
 // ones are under 400 KB) and the patch list.
 const MaxDataBytes = relnotes.MaxNotesSize
 
-// notesBase is the file name of a release's notes as data.
-var notesBase = filepath.Base(relnotes.NotesFile)
-
-func isJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".json") }
-
-// isDataFile reports whether a walk should pick up a JSON file: a
-// release's notes as data in a release-1.N folder, or a file whose start
-// is release-data's patch list. Other JSON files are passed over.
-func isDataFile(path string) bool {
-	if !isJSON(path) {
-		return false
-	}
-	if _, ok := relnotes.ReleaseOf(filepath.ToSlash(path)); ok && filepath.Base(path) == notesBase {
-		return true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 4<<10)
-	n, _ := f.Read(head)
-	return lifecycle.IsPatches(head[:n])
-}
-
-// routeRelease reads path with the parser of the release data it holds,
-// if any, and reports whether it did. It tells the files by their shape
-// and content, not their names alone:
-//
-//   - release-notes-draft.json in a release-1.N folder: sig-release's
-//     notes as data of 1.N;
-//   - a README.md in a release-1.N folder, or any Markdown file whose
-//     first heading names a release and which gives the day of "v1.N.0
-//     released": a sig-release release page;
-//   - Markdown with YAML front matter listing releaseCycle entries:
-//     endoflife.date's lifecycle;
-//   - a JSON object with a versions object: release-data's patch list.
-//
-// Each takes its as-of date from the nearest SOURCE.md at or above it.
-func (r *Result) routeRelease(path string, data []byte) bool {
-	slash := filepath.ToSlash(path)
-	base := filepath.Base(path)
-	rel, inRelease := relnotes.ReleaseOf(filepath.ToSlash(filepath.Dir(path)))
-	switch {
-	case isJSON(path) && base == notesBase:
-		v, ok := relnotes.ReleaseOf(slash)
-		if !ok {
-			return false
-		}
-		c, ws, err := relnotes.ParseNotes(v, path, data, r.stampFor(path))
-		r.addParsed(path, c, notes(ws), err)
-	case isJSON(path) && lifecycle.IsPatches(data):
-		c, ws, err := lifecycle.ParsePatches(path, data, r.stampFor(path))
-		r.addParsed(path, c, lifeNotes(ws), err)
-	case isJSON(path):
-		return false
-	case strings.EqualFold(base, relnotes.PageFile) && inRelease:
-		c, ws, err := relnotes.ParsePage(rel, path, data, r.stampFor(path))
-		r.addParsed(path, c, notes(ws), err)
-	case lifecycle.IsLifecycle(data):
-		c, ws, err := lifecycle.ParseLifecycle(path, data, r.stampFor(path))
-		r.addParsed(path, c, lifeNotes(ws), err)
-	default:
-		v, ok := relnotes.PageRelease(data)
-		if !ok {
-			return false
-		}
-		c, ws, err := relnotes.ParsePage(v, path, data, r.stampFor(path))
-		r.addParsed(path, c, notes(ws), err)
-	}
-	return true
-}
-
 // addParsed adds what one parser read from path: a file that failed is a
 // warning; one passed over (a Skip and nothing else) is not counted read.
-func (r *Result) addParsed(path string, c *knowledge.Corpus, ns []Warning, err error) {
-	r.Notes = append(r.Notes, ns...)
+func (r *Result) addParsed(path string, part *sources.Part, err error) {
+	if part != nil {
+		r.Notes = append(r.Notes, warnings(part.Notes)...)
+	}
 	if err != nil {
 		r.warn(path, err.Error())
 		return
 	}
+	c := part.Corpus
 	for i := range c.Sources {
 		c.Sources[i].Path = path
 	}
@@ -155,15 +83,9 @@ func deref(p *provenance.Provenance) (provenance.Provenance, bool) {
 	return *p, true
 }
 
-func notes(ws []relnotes.Warning) []Warning {
-	out := make([]Warning, 0, len(ws))
-	for _, w := range ws {
-		out = append(out, noteOf(w.File, w.Entry, w.Problem))
-	}
-	return out
-}
-
-func lifeNotes(ws []lifecycle.Warning) []Warning {
+// warnings turns a parser's notes into the ingest's: the entry in the
+// problem, the file as the path.
+func warnings(ws []knowledge.FileWarning) []Warning {
 	out := make([]Warning, 0, len(ws))
 	for _, w := range ws {
 		out = append(out, noteOf(w.File, w.Entry, w.Problem))
