@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/serve"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
@@ -40,9 +42,9 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	fs.SetOutput(io.err)
 	configPath := fs.String("config", "", "read the sources section of `FILE` (as bot serve does)")
 	dbOverride := fs.String("db", "", "the bbolt database `PATH` (default $BOT_DB, else "+defaultDB+")")
-	rawURL := fs.String("url", "", "fetch the enhancements tarball from `URL`, https on an allowed host (default $BOT_SYNC_URL, else "+refresh.DefaultSyncURL+")")
+	rawURL := fs.String("url", "", "fetch the enhancements tarball from `URL`, https on an allowed host (default $BOT_SYNC_URL, else "+sources.DefaultSyncURL+")")
 	from := fs.String("from", "", "read a kubernetes/enhancements checkout `DIR` or its .tar.gz FILE instead of fetching kep.yaml")
-	only := fs.String("only", "", "ask only these sources, comma-separated: kep.yaml, release-notes, release-page, lifecycle, patches, api-lifecycle, or one release's: release-notes/1.36, api-lifecycle/1.36")
+	only := fs.String("only", "", "ask only these sources, comma-separated: "+strings.Join(refresh.Names(), ", ")+", or one release's: release-notes/1.36, api-lifecycle/1.36")
 	timeout := fs.Duration("timeout", 0, "give up one source's fetch after `DURATION` (default "+config.DefaultSourcesTimeout.String()+")")
 	if err := fs.Parse(args); err != nil {
 		return exitBadInput

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
 	"github.com/kepbot/kepbot/store/etcdstore"
 )
@@ -37,7 +38,8 @@ func ReplicaID(getenv func(string) string) string {
 // the config's sources section.
 func RefreshSetup(src config.Sources) refresh.Setup {
 	return refresh.Setup{
-		URLs:       refresh.URLs{Sync: src.SyncURL, Relnotes: src.RelnotesURL, Lifecycle: src.LifecycleURL, Patches: src.PatchesURL, APILifecycle: src.APILifecycleURL},
+		URLs: refresh.URLs{sources.SettingSync: src.SyncURL, sources.SettingRelnotes: src.RelnotesURL, sources.SettingLifecycle: src.LifecycleURL,
+			sources.SettingPatches: src.PatchesURL, sources.SettingAPILifecycle: src.APILifecycleURL},
 		AllowHosts: src.AllowHosts, Timeout: src.Timeout, Interval: src.RefreshInterval, StaleAfter: src.StaleAfter,
 	}
 }

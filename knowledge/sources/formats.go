@@ -89,8 +89,8 @@ func isEnhancements(dir string) bool {
 	return err == nil && st.IsDir()
 }
 
-func readEnhancements(dir string) (*Part, error) {
-	res, err := kepyaml.LoadDir(dir, kepyaml.DefaultLimits()) // dated by its SOURCE.md or git HEAD, never by file times
+func readEnhancements(in Input) (*Part, error) {
+	res, err := kepyaml.LoadDir(in.Name, in.Limits) // dated by its SOURCE.md or git HEAD, never by file times
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +252,8 @@ func readPatches(in Input) (*Part, error) {
 // readAPITree reads an API lifecycle folder whole: its SOURCE.md gives the
 // module versions and dates (never file times), and what it passes over
 // is a Skip and a note.
-func readAPITree(dir string) (*Part, error) {
+func readAPITree(in Input) (*Part, error) {
+	dir := in.Name
 	c, err := apilifecycle.LoadDir(dir)
 	if err != nil {
 		return nil, err

@@ -22,9 +22,9 @@ type Format struct {
 	Shared string
 
 	// Tree reports whether a folder is one of it, read whole by ReadTree
-	// (a kubernetes/enhancements checkout).
+	// (a kubernetes/enhancements checkout); in.Name is the folder.
 	Tree     func(dir string) bool
-	ReadTree func(dir string) (*Part, error)
+	ReadTree func(in Input) (*Part, error)
 	// Pick reports whether a walk of a folder picks a file up as one of
 	// it, by its name (and for some, its first bytes).
 	Pick func(path string) bool
@@ -97,7 +97,8 @@ type Input struct {
 	Data []byte
 	// Stamp is its as-of: a SOURCE.md's, or a download's Last-Modified.
 	Stamp provenance.Stamp
-	// Limits bound the archives Stream reads; zero fields are defaults.
+	// Limits bound the archives Stream and the folders ReadTree read;
+	// zero fields are defaults.
 	Limits kepyaml.Limits
 }
 

@@ -160,7 +160,7 @@ func (r *Result) loadTree(p string) bool {
 	if f == nil {
 		return false
 	}
-	part, err := f.ReadTree(p)
+	part, err := f.ReadTree(sources.Input{Name: p, Limits: kepyaml.DefaultLimits()})
 	r.addWhole(f, p, part, err)
 	return true
 }

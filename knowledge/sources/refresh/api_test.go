@@ -16,6 +16,7 @@ import (
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
 	"github.com/kepbot/kepbot/store"
 )
@@ -305,7 +306,7 @@ func TestAPILifecycleOnly(t *testing.T) {
 	u := upstreamtest.Shared(t)
 	tags := u.APITags()
 	clock := &testClock{now: day0}
-	r, kb := newRefresher(t, u, clock, func(c *Config) { c.URLs.APILifecycle += "?token=sekrit" })
+	r, kb := newRefresher(t, u, clock, func(c *Config) { c.URLs[sources.SettingAPILifecycle] += "?token=sekrit" })
 	seedAPI(t, kb, apiReleases(t, u, "1.19", "1.33")...)
 
 	rep, err := r.Run(t.Context(), Options{Only: []string{"api-lifecycle/1.35"}})

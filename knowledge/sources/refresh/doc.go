@@ -1,10 +1,11 @@
-// Package refresh keeps kepbot's knowledge current: one registry of every
-// source it reads from the network (kubernetes/enhancements' kep.yaml
-// tarball, each release's notes as data and page from kubernetes/sig-release,
-// endoflife.date's lifecycle and patch list, and k8s.io/api's tarball at the
-// latest patch of each release from 1.19 for its API lifecycle markers),
-// asked one at a time with a conditional request, checked, and applied in
-// one bbolt transaction.
+// Package refresh keeps kepbot's knowledge current: it asks every format of
+// the registry (sources.Formats) that has a Remote for news
+// (kubernetes/enhancements' kep.yaml tarball, each release's notes as data
+// and page from kubernetes/sig-release, endoflife.date's lifecycle and
+// patch list, and k8s.io/api's tarball at the latest patch of each release
+// from 1.19 for its API lifecycle markers), one at a time with a
+// conditional request, checks what comes, and applies it in one bbolt
+// transaction.
 //
 // Each source swaps its own part of the stored corpus, by source ID, but
 // the API types: they are merged across releases (one per
@@ -24,7 +25,9 @@
 // Last-Modified, failures, when to ask again) is kept in the store with the
 // knowledge.
 //
-// The parsers live under knowledge/ and take bytes; reading the tarball's
-// entries (safely: no links, no absolute or climbing names, bounded sizes)
-// is done here, with the fetcher.
+// Which sources there are, where they live by default and how their bytes
+// are read is the registry's; refresh names none but by the registry's
+// names (NameKEPYAML, NotesName). The parsers take bytes or a stream; the
+// tarballs' entries are read safely (no links, no absolute or climbing
+// names, bounded sizes) by archive and safetar as they stream.
 package refresh

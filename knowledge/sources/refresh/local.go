@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/kepbot/kepbot/knowledge/sources/archive"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 )
 
@@ -15,6 +15,7 @@ import (
 // be: what ApplyLocal takes as kep.yaml's news (`bot sync --from`). Every
 // error is about the copy at p, naming it.
 func ReadLocalKEPYAML(p string, lim kepyaml.Limits) (Local, error) {
+	f := sources.Named(NameKEPYAML)
 	info, err := os.Stat(p)
 	if err != nil {
 		return Local{}, fmt.Errorf("read %s: %w", p, err)
@@ -23,30 +24,25 @@ func ReadLocalKEPYAML(p string, lim kepyaml.Limits) (Local, error) {
 	if err != nil {
 		return Local{}, fmt.Errorf("read %s: %w", p, err)
 	}
-	var res *kepyaml.Result
+	var got *sources.Part
 	if info.IsDir() {
-		res, err = kepyaml.LoadDir(p, lim)
+		got, err = f.ReadTree(sources.Input{Name: p, Limits: lim})
 	} else {
-		f, ferr := os.Open(p)
+		file, ferr := os.Open(p)
 		if ferr != nil {
 			return Local{}, fmt.Errorf("read %s: %w", p, ferr)
 		}
-		defer f.Close()
-		res, err = archive.ReadTarGz(f, lim)
+		defer file.Close()
+		got, err = f.Stream(sources.Input{Name: p, Limits: lim}, file)
 	}
 	if err == nil {
-		err = CheckKEPYAML(res)
+		err = f.Remote.Refuse(got)
 	}
 	if err != nil {
 		return Local{}, fmt.Errorf("%s was refused: %w", p, err)
 	}
-	commit := ""
-	if len(res.Corpus.Sources) > 0 {
-		commit = res.Corpus.Sources[0].Commit
-	}
 	return Local{
 		Name: NameKEPYAML, URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(),
-		Corpus: res.Corpus, Commit: commit,
-		Detail: fmt.Sprintf("%d KEPs from %d kep.yaml files", len(res.Corpus.KEPs), res.Report.Files),
+		Corpus: got.Corpus, Commit: got.Commit, Detail: got.Detail,
 	}, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"io"
 	"net/http"
 	"slices"
@@ -13,6 +12,9 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources"
+	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
+	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/store"
@@ -199,8 +201,8 @@ func (p *pass) wanted(src source) bool {
 	if len(p.opts.Only) == 0 {
 		return true
 	}
-	group := map[kind]string{kindNotes: "release-notes", kindPage: "release-page", kindAPI: NameAPILifecycle}[src.kind]
-	return slices.Contains(p.opts.Only, src.name) || (group != "" && slices.Contains(p.opts.Only, group))
+	group := src.format.Name // the name of its sources together, for one a release
+	return slices.Contains(p.opts.Only, src.name) || (src.name != group && slices.Contains(p.opts.Only, group))
 }
 
 // wantsGroup reports whether the pass's Only lets some source of group
@@ -217,26 +219,41 @@ func (p *pass) wantsGroup(group string) bool {
 	return false
 }
 
-// walk asks the fixed sources, the releases whose notes are known, then
-// the releases after them until two in a row have no notes published, and
+// walk asks the registry's sources (sources.Formats): each format's one
+// source, then the releases whose notes are known and the releases after
+// them until two in a row have no notes published (see walkReleases), and
 // last k8s.io/api's releases (see walkAPI). It fails only when the corpus
 // the API sources are worked out from cannot be read.
 func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
-	u := p.r.cfg.URLs
-	for _, src := range []source{
-		{name: NameKEPYAML, url: u.Sync, kind: kindKEPYAML},
-		{name: NameLifecycle, url: u.Lifecycle, kind: kindLifecycle},
-		{name: NamePatches, url: u.Patches, kind: kindPatches},
-	} {
-		p.ask(ctx, src)
+	var perRelease, perTag []*sources.Format
+	for i := range sources.Formats {
+		f := &sources.Formats[i]
+		switch {
+		case f.Remote == nil:
+		case f.Remote.Each == sources.EachOnce:
+			p.ask(ctx, onceSource(p.r.cfg.URLs, f))
+		case f.Remote.Each == sources.EachRelease:
+			perRelease = append(perRelease, f)
+		case f.Remote.Each == sources.EachAPITag:
+			perTag = append(perTag, f)
+		}
 	}
-	p.walkNotes(ctx, srcs)
-	return p.walkAPI(ctx)
+	p.walkReleases(ctx, srcs, perRelease)
+	for _, f := range perTag {
+		if err := p.walkAPI(ctx, f); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// walkNotes asks the releases whose notes are known, and then the releases
-// after them until two in a row have no notes published.
-func (p *pass) walkNotes(ctx context.Context, srcs []knowledge.Source) {
+// walkReleases asks, for the releases whose notes are known, each of fs'
+// sources, and then the releases after them until two in a row have no
+// notes (the first of fs) published.
+func (p *pass) walkReleases(ctx context.Context, srcs []knowledge.Source, fs []*sources.Format) {
+	if len(fs) == 0 {
+		return
+	}
 	u := p.r.cfg.URLs
 	stateNames := map[string]bool{}
 	for name, st := range p.states {
@@ -244,20 +261,26 @@ func (p *pass) walkNotes(ctx context.Context, srcs []knowledge.Source) {
 	}
 	known := knownNotes(srcs, stateNames)
 	for _, v := range known {
-		p.ask(ctx, notesSource(u.Relnotes, v, false))
-		p.ask(ctx, pageSource(u.Relnotes, v, false))
+		for _, f := range fs {
+			p.ask(ctx, releaseSource(u, f, v, false))
+		}
 	}
 	next := FirstNotes
 	if len(known) > 0 {
 		next = known[len(known)-1].Next()
 	}
 	for missing := 0; missing < 2 && ctx.Err() == nil; next = next.Next() {
-		notes := notesSource(u.Relnotes, next, true)
-		if !p.wanted(notes) && !p.wanted(pageSource(u.Relnotes, next, true)) {
+		wanted := false
+		for _, f := range fs {
+			wanted = wanted || p.wanted(releaseSource(u, f, next, true))
+		}
+		if !wanted {
 			return
 		}
-		o := p.ask(ctx, notes)
-		p.ask(ctx, pageSource(u.Relnotes, next, true))
+		o := p.ask(ctx, releaseSource(u, fs[0], next, true))
+		for _, f := range fs[1:] {
+			p.ask(ctx, releaseSource(u, f, next, true))
+		}
 		if o.Result == ResultNotPublished {
 			missing++
 		} else {
@@ -276,8 +299,8 @@ func (p *pass) walkNotes(ctx context.Context, srcs []knowledge.Source) {
 // name are left as they are, and so are the other API modules'
 // (apiextensions-apiserver's CRD, kube-aggregator's APIService), which
 // only `bot ingest` and the snapshot give.
-func (p *pass) walkAPI(ctx context.Context) error {
-	if !p.wantsGroup(NameAPILifecycle) || ctx.Err() != nil {
+func (p *pass) walkAPI(ctx context.Context, f *sources.Format) error {
+	if !p.wantsGroup(f.Name) || ctx.Err() != nil {
 		return nil
 	}
 	c, err := p.apiBase(ctx)
@@ -294,7 +317,7 @@ func (p *pass) walkAPI(ctx context.Context) error {
 	held := heldAPI(c.sources)
 	p.apiTypes = c.types
 	for _, t := range latestAPITags(lcs) {
-		src := apiSource(p.r.cfg.URLs.APILifecycle, t.release, t.String())
+		src := apiSource(p.r.cfg.URLs, f, t.release, t.String())
 		if !p.wanted(src) || ctx.Err() != nil {
 			continue
 		}
@@ -419,22 +442,23 @@ func (p *pass) fetch(ctx context.Context, src source, st store.SourceState, o *O
 	}
 	defer resp.Body.Close()
 	body := &counter{r: resp.Body}
-	var got *part
-	if src.kind == kindAPI {
+	got, err := read(src, body, p.r.cfg.Limits, httpDay(resp.LastModified))
+	if err == nil && got.api != nil {
+		// A release of k8s.io/api is checked against the types held, with
+		// the releases read before in this pass merged in.
 		var types []knowledge.APIType
-		got, types, err = readAPI(src, body, p.apiTypes)
-		if err == nil {
+		if types, err = apilifecycle.MergeInto(p.apiTypes, got.api); err != nil {
+			err = invalid(err)
+		} else {
 			p.apiTypes = types
 		}
-	} else {
-		got, err = read(src, body, p.r.cfg.Limits, httpDay(resp.LastModified))
 	}
 	o.Bytes = body.n
 	if err != nil {
 		return nil, err
 	}
 	got.etag, got.lastModified = resp.ETag, resp.LastModified
-	if got.commit == "" && src.kind == kindKEPYAML {
+	if got.commit == "" && src.format.Remote.CommitFromETag {
 		got.commit = commitFromETag(resp.ETag)
 	}
 	return got, nil
@@ -553,7 +577,3 @@ func (r *Refresher) ApplyLocal(ctx context.Context, l Local) (*Report, error) {
 	}
 	return p.report, nil
 }
-
-// CheckKEPYAML refuses a kep.yaml read that must not replace the
-// knowledge (see checkKEPYAML); `bot sync --from` uses it.
-func CheckKEPYAML(res *kepyaml.Result) error { return checkKEPYAML(res) }

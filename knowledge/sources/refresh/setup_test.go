@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,17 +16,18 @@ import (
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/store"
 )
 
 // TestSetupConfig: serve, a leader and bot sync build the same refresher
 // config from the sources section.
 func TestSetupConfig(t *testing.T) {
-	s := Setup{URLs: URLs{Sync: "https://example.test/k.tar.gz"}, AllowHosts: []string{"example.test"},
+	s := Setup{URLs: URLs{sources.SettingSync: "https://example.test/k.tar.gz"}, AllowHosts: []string{"example.test"},
 		Timeout: 3 * time.Second, Interval: time.Minute, StaleAfter: time.Hour}
 	st := LocalStore{Path: "x.db"}
 	c := s.Config(st)
-	if c.Store != st || c.URLs != s.URLs || !slices.Equal(c.AllowHosts, s.AllowHosts) || c.Fetch.Timeout != s.Timeout || c.Interval != s.Interval {
+	if c.Store != st || !maps.Equal(c.URLs, s.URLs) || !slices.Equal(c.AllowHosts, s.AllowHosts) || c.Fetch.Timeout != s.Timeout || c.Interval != s.Interval {
 		t.Errorf("config %+v from %+v", c, s)
 	}
 }

@@ -7,30 +7,10 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/relnotes"
-)
-
-// Default URLs of the sources. Each can be changed in the config and the
-// environment (BOT_SYNC_URL, BOT_RELNOTES_URL, BOT_LIFECYCLE_URL,
-// BOT_PATCHES_URL, BOT_API_LIFECYCLE_URL), for a mirror or a test server.
-const (
-	// DefaultSyncURL is GitHub's REST endpoint for a tarball of
-	// kubernetes/enhancements' default branch; it redirects to codeload.
-	DefaultSyncURL = "https://api.github.com/repos/kubernetes/enhancements/tarball"
-	// DefaultRelnotesURL is sig-release's releases folder: release-1.N/
-	// holds README.md and release-notes/release-notes-draft.json.
-	DefaultRelnotesURL = "https://raw.githubusercontent.com/kubernetes/sig-release/master/releases"
-	// DefaultLifecycleURL is endoflife.date's Kubernetes product file.
-	DefaultLifecycleURL = "https://raw.githubusercontent.com/endoflife-date/endoflife.date/master/products/kubernetes.md"
-	// DefaultPatchesURL is endoflife.date release-data's list of every
-	// Kubernetes patch release.
-	DefaultPatchesURL = "https://raw.githubusercontent.com/endoflife-date/release-data/main/releases/kubernetes.json"
-	// DefaultAPILifecycleURL is the folder of GitHub's tarballs of
-	// kubernetes/api (the mirror of the Go module k8s.io/api) per tag:
-	// <base>/v0.N.P.tar.gz is Kubernetes 1.N.P's, redirected to codeload.
-	DefaultAPILifecycleURL = "https://github.com/kubernetes/api/archive/refs/tags"
 )
 
 // DefaultHosts are the hosts the default sources live on.
@@ -44,44 +24,44 @@ var FirstNotes = knowledge.Version{Major: 1, Minor: 25}
 // for: prerelease-lifecycle-gen was added to k8s.io/api in 1.19.
 var FirstAPI = knowledge.Version{Major: 1, Minor: 19}
 
-// Names of the sources in the registry: the keys of their states, their
-// metrics and the lines of a report.
+// Names of the sources refresh asks for: the keys of their states, their
+// metrics and the lines of a report (the registry's names).
 const (
-	NameKEPYAML   = "kep.yaml"
-	NameLifecycle = "lifecycle"
-	NamePatches   = "patches"
+	NameKEPYAML   = sources.NameKEPYAML
+	NameLifecycle = sources.NameLifecycle
+	NamePatches   = sources.NamePatches
 	// NameAPILifecycle names the API lifecycle sources together, one per
 	// release (APIName), as Options.Only takes it.
-	NameAPILifecycle = "api-lifecycle"
+	NameAPILifecycle = sources.NameAPILifecycle
 )
 
+// Names are the names of the registry's formats refresh asks for, as
+// Options.Only takes them.
+func Names() []string {
+	var out []string
+	for _, f := range sources.Formats {
+		if f.Remote != nil {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
 // NotesName and PageName are the names of release v's notes and page.
-func NotesName(v knowledge.Version) string { return "release-notes/" + v.String() }
-func PageName(v knowledge.Version) string  { return "release-page/" + v.String() }
+func NotesName(v knowledge.Version) string { return sources.NameReleaseNotes + "/" + v.String() }
+func PageName(v knowledge.Version) string  { return sources.NameReleasePage + "/" + v.String() }
 
 // APIName is the name of release v's k8s.io/api source:
 // "api-lifecycle/1.30".
 func APIName(v knowledge.Version) string { return NameAPILifecycle + "/" + v.String() }
 
-// kind says how a source is read.
-type kind int
-
-const (
-	kindKEPYAML kind = iota
-	kindNotes
-	kindPage
-	kindLifecycle
-	kindPatches
-	kindAPI
-)
-
-// source is one entry of the registry.
+// source is one source a pass asks: one of a format's (sources.Each).
 type source struct {
 	name    string
 	url     string // as configured: may hold a token in its query, so never logged (see shown)
-	kind    kind
-	release knowledge.Version // kindNotes, kindPage, kindAPI
-	tag     string            // kindAPI: the module's tag, v0.30.14
+	format  *sources.Format
+	release knowledge.Version // EachRelease, EachAPITag
+	tag     string            // EachAPITag: the module's tag, v0.30.14
 	// optional is true for a release not known yet: a 404 means its notes
 	// are not published, not a failure. An API lifecycle source is always
 	// optional: its tag may not be published on the mirror yet.
@@ -91,56 +71,52 @@ type source struct {
 // shown is the source's URL fit to print and store.
 func (s source) shown() string { return fetch.Redact(s.url) }
 
-// URLs are where the sources live.
-type URLs struct {
-	Sync, Relnotes, Lifecycle, Patches string
-	// APILifecycle is the folder of k8s.io/api's tarballs per tag:
-	// <APILifecycle>/v0.N.P.tar.gz.
-	APILifecycle string
-}
+// URLs are where the sources live, by the registry's URL setting
+// (sources.Remote.Setting: sync, relnotes, lifecycle, patches,
+// api-lifecycle); a setting left out or empty is its default.
+type URLs map[string]string
 
-// withDefaults fills in every URL left empty.
+// withDefaults returns u with every setting of the registry filled in.
 func (u URLs) withDefaults() URLs {
-	if u.Sync == "" {
-		u.Sync = DefaultSyncURL
+	out := URLs{}
+	for _, f := range sources.Formats {
+		if r := f.Remote; r != nil {
+			out[r.Setting] = r.Default
+		}
 	}
-	if u.Relnotes == "" {
-		u.Relnotes = DefaultRelnotesURL
+	for k, v := range u {
+		if v != "" {
+			out[k] = v
+		}
 	}
-	if u.Lifecycle == "" {
-		u.Lifecycle = DefaultLifecycleURL
-	}
-	if u.Patches == "" {
-		u.Patches = DefaultPatchesURL
-	}
-	if u.APILifecycle == "" {
-		u.APILifecycle = DefaultAPILifecycleURL
-	}
-	return u
+	return out
 }
 
-// releaseURL is the URL of file under release v's folder of base (the
-// releases folder), keeping base's query (a mirror's token) at the end.
-func releaseURL(base string, v knowledge.Version, file string) string {
+// withQuery joins base, path and base's query (a mirror's token), which
+// stays at the end.
+func withQuery(base, path string) string {
 	q := ""
 	if i := strings.IndexByte(base, '?'); i >= 0 {
 		base, q = base[:i], base[i:]
 	}
-	return fmt.Sprintf("%s/release-%s/%s%s", strings.TrimRight(base, "/"), v, file, q)
+	return strings.TrimRight(base, "/") + "/" + path + q
 }
 
-// notesSource and pageSource are release v's entries.
-func notesSource(base string, v knowledge.Version, optional bool) source {
-	return source{name: NotesName(v), url: releaseURL(base, v, "release-notes/release-notes-draft.json"), kind: kindNotes, release: v, optional: optional}
+// onceSource is format f's one source.
+func onceSource(u URLs, f *sources.Format) source {
+	return source{name: f.Name, url: u[f.Remote.Setting], format: f}
 }
 
-func pageSource(base string, v knowledge.Version, optional bool) source {
-	return source{name: PageName(v), url: releaseURL(base, v, "README.md"), kind: kindPage, release: v, optional: optional}
+// releaseSource is release v's source of format f: the file under
+// release-1.N/ of its setting's folder.
+func releaseSource(u URLs, f *sources.Format, v knowledge.Version, optional bool) source {
+	url := withQuery(u[f.Remote.Setting], "release-"+v.String()+"/"+f.Remote.File)
+	return source{name: f.Name + "/" + v.String(), url: url, format: f, release: v, optional: optional}
 }
 
 // knownNotes returns the releases whose notes as data the knowledge holds:
 // those its sources name, and those a state says were read.
-func knownNotes(sources []knowledge.Source, states map[string]bool) []knowledge.Version {
+func knownNotes(srcs []knowledge.Source, states map[string]bool) []knowledge.Version {
 	seen := map[knowledge.Version]bool{}
 	var out []knowledge.Version
 	add := func(v knowledge.Version) {
@@ -149,7 +125,7 @@ func knownNotes(sources []knowledge.Source, states map[string]bool) []knowledge.
 			out = append(out, v)
 		}
 	}
-	for _, s := range sources {
+	for _, s := range srcs {
 		if s.Kind == knowledge.SourceReleaseNotesData {
 			if v, ok := relnotes.ReleaseOf(s.ID); ok {
 				add(v)
@@ -157,7 +133,11 @@ func knownNotes(sources []knowledge.Source, states map[string]bool) []knowledge.
 		}
 	}
 	for name, ok := range states {
-		if v, err := knowledge.ParseVersion(strings.TrimPrefix(name, "release-notes/")); ok && err == nil && strings.HasPrefix(name, "release-notes/") {
+		if rest, cut := strings.CutPrefix(name, sources.NameReleaseNotes+"/"); ok && cut {
+			v, err := knowledge.ParseVersion(rest)
+			if err != nil {
+				continue
+			}
 			add(v)
 		}
 	}
@@ -165,14 +145,9 @@ func knownNotes(sources []knowledge.Source, states map[string]bool) []knowledge.
 	return out
 }
 
-// apiSource is release v's k8s.io/api entry at tag: base's
-// <base>/<tag>.tar.gz, keeping base's query (a mirror's token) at the end.
-func apiSource(base string, v knowledge.Version, tag string) source {
-	q := ""
-	if i := strings.IndexByte(base, '?'); i >= 0 {
-		base, q = base[:i], base[i:]
-	}
-	return source{name: APIName(v), url: strings.TrimRight(base, "/") + "/" + tag + ".tar.gz" + q, kind: kindAPI, release: v, tag: tag, optional: true}
+// apiSource is release v's source of format f at tag: <url>/<tag>.tar.gz.
+func apiSource(u URLs, f *sources.Format, v knowledge.Version, tag string) source {
+	return source{name: f.Name + "/" + v.String(), url: withQuery(u[f.Remote.Setting], tag+".tar.gz"), format: f, release: v, tag: tag, optional: true}
 }
 
 // apiTag is one k8s.io/api tag: v0.N.P, and whether it is a pre-release
@@ -242,9 +217,9 @@ func latestAPITags(lcs []knowledge.Lifecycle) []apiTag {
 // heldAPI returns, by release, the newest k8s.io/api tag among sources and
 // the source's ID. A source whose tag is unknown (k8s.io/api@v0.37) holds
 // no tag.
-func heldAPI(sources []knowledge.Source) map[knowledge.Version]heldTag {
+func heldAPI(srcs []knowledge.Source) map[knowledge.Version]heldTag {
 	out := map[knowledge.Version]heldTag{}
-	for _, s := range sources {
+	for _, s := range srcs {
 		tag, ok := strings.CutPrefix(s.ID, apilifecycle.APIModule+"@")
 		if s.Kind != knowledge.SourceAPILifecycle || !ok {
 			continue
@@ -267,9 +242,9 @@ type heldTag struct {
 
 // apiIDsOf returns the IDs of the k8s.io/api sources of release v among
 // sources, at any tag: those a newer patch of v replaces.
-func apiIDsOf(sources []knowledge.Source, v knowledge.Version) []string {
+func apiIDsOf(srcs []knowledge.Source, v knowledge.Version) []string {
 	var out []string
-	for _, s := range sources {
+	for _, s := range srcs {
 		if s.Kind != knowledge.SourceAPILifecycle || !strings.HasPrefix(s.ID, apilifecycle.APIModule+"@") {
 			continue
 		}
