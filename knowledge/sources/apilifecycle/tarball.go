@@ -1,18 +1,14 @@
 package apilifecycle
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
-	"github.com/kepbot/kepbot/knowledge/internal/capped"
 	"github.com/kepbot/kepbot/knowledge/sources/safetar"
 )
 
@@ -67,7 +63,7 @@ func (l TarLimits) withDefaults() TarLimits {
 // Errors of ReadModuleTarGz; test with errors.Is.
 var (
 	ErrLimit      = errors.New("over a limit")
-	ErrUnsafePath = errors.New("unsafe entry name")
+	ErrUnsafePath = safetar.ErrUnsafePath
 	ErrBadTag     = errors.New("not a module tag like v0.37.2")
 )
 
@@ -122,50 +118,19 @@ func ReadModuleTarGzLimits(r io.Reader, module, tag string, lim TarLimits) (*Rel
 	var read int64 // bytes of the files read
 	var stamped time.Time
 	top, topSet := "", false // the top folder, once a package tells it
-
-	zr, err := gzip.NewReader(safetar.CapReader(r, lim.MaxCompressedBytes, "compressed bytes"))
-	var le *safetar.LimitError
-	switch {
-	case err == io.EOF:
-		return nil, errors.New("read module tarball: the stream is empty; want a .tar.gz")
-	case errors.As(err, &le):
-		return nil, fmt.Errorf("read module tarball: %w", &limitError{le})
-	case err != nil:
-		return nil, fmt.Errorf("read module tarball: not gzip data (a .tar.gz starts with the bytes 1f 8b): %w", err)
-	}
-	defer zr.Close()
-	unzipped := safetar.CapReader(zr, lim.MaxTotalBytes, "decompressed bytes")
-	tr := tar.NewReader(unzipped)
-	for n := 1; ; n++ {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			// read to the gzip trailer, whose checksum tells a cut or
-			// damaged stream
-			if _, err := io.Copy(io.Discard, unzipped); err != nil {
-				return nil, fmt.Errorf("read module tarball: after the last entry: %w", limitOr(err))
-			}
-			break
-		}
-		if err != nil && !errors.Is(err, tar.ErrInsecurePath) {
-			return nil, fmt.Errorf("read module tarball: entry %d: %w", n, limitOr(err))
-		}
-		if n > lim.MaxEntries {
-			return nil, fmt.Errorf("read module tarball: %w: more than %d entries", ErrLimit, lim.MaxEntries)
-		}
-		if hdr.Typeflag == tar.TypeXGlobalHeader {
-			if c := hdr.PAXRecords["comment"]; isCommit(c) {
+	walkLimits := safetar.Limits{MaxCompressedBytes: lim.MaxCompressedBytes, MaxTotalBytes: lim.MaxTotalBytes,
+		MaxEntries: lim.MaxEntries, MaxFileBytes: lim.MaxFileBytes}
+	err := safetar.Walk(r, walkLimits, func(e *safetar.Entry) error {
+		if e.Kind == safetar.Global {
+			if c := e.PAX["comment"]; isCommit(c) {
 				commit = c
 			}
-			continue
+			return nil
 		}
-		name, err := checkName(hdr.Name)
-		if err != nil {
-			return nil, fmt.Errorf("read module tarball: %w", err)
+		if e.ModTime.After(stamped) {
+			stamped = e.ModTime
 		}
-		if hdr.ModTime.After(stamped) {
-			stamped = hdr.ModTime
-		}
-		parts := strings.Split(name, "/")
+		parts := strings.Split(e.Name, "/")
 		if !topSet {
 			// the first package met tells the layout: <group>/<version>/
 			// at the top, or in one top folder (GitHub's api-0.37.2/)
@@ -175,66 +140,55 @@ func ReadModuleTarGzLimits(r io.Reader, module, tag string, lim TarLimits) (*Rel
 			case len(parts) >= 3 && knowledge.IsAPIVersionName(parts[2]):
 				top, topSet = parts[0], true
 			default:
-				continue // no package yet
+				return nil // no package yet
 			}
 			if err := checkTop(top, tag); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if top != "" {
 			if parts[0] != top {
-				continue // outside the top folder: not the module's
+				return nil // outside the top folder: not the module's
 			}
 			parts = parts[1:]
 		}
 		// <group>/<version>/...: an API package when version is one
 		if len(parts) < 2 || strings.HasPrefix(parts[0], ".") || !knowledge.IsAPIVersionName(parts[1]) {
-			continue
+			return nil
 		}
 		dir := parts[0] + "/" + parts[1]
-		if len(parts) == 2 && hdr.Typeflag == tar.TypeDir {
+		if len(parts) == 2 && e.Kind == safetar.Dir {
 			pkgOf(dir)
-			continue
+			return nil
 		}
 		if len(parts) != 3 || (parts[2] != RegisterFile && parts[2] != MarkersFile) {
 			if len(parts) > 2 {
 				pkgOf(dir)
 			}
-			continue
+			return nil
 		}
 		p := pkgOf(dir)
 		file := parts[2]
-		var data []byte
-		var readErr error
-		switch hdr.Typeflag {
-		case tar.TypeReg: // the reader turns the old TypeRegA into TypeReg
-			if hdr.Size > lim.MaxFileBytes {
-				readErr = fmt.Errorf("%s: %w: %d bytes, over the limit of %d; not read", file, ErrLimit, hdr.Size, lim.MaxFileBytes)
-				break
-			}
-			data, err = capped.Read(tr, lim.MaxFileBytes)
-			switch {
-			case errors.Is(err, capped.ErrTooLarge):
-				readErr = fmt.Errorf("%s: %w: over the limit of %d bytes; not read", file, ErrLimit, lim.MaxFileBytes)
-				data = nil
-			case err != nil:
-				return nil, fmt.Errorf("read module tarball: %s: %w", name, limitOr(err))
-			}
-			if read += int64(len(data)); read > lim.MaxReadBytes {
-				return nil, fmt.Errorf("read module tarball: %w: its register.go and markers files are over %d bytes together", ErrLimit, lim.MaxReadBytes)
-			}
-		default:
-			what := typeName(hdr.Typeflag)
-			if hdr.Linkname != "" {
-				what += " to " + clip(hdr.Linkname)
-			}
-			readErr = fmt.Errorf("%s is a %s; only regular files are read and links are never followed", file, what)
+		data, readErr, err := readModuleFile(e, file, lim)
+		if err != nil {
+			return err
+		}
+		if read += int64(len(data)); read > lim.MaxReadBytes {
+			return fmt.Errorf("%w: its register.go and markers files are over %d bytes together", ErrLimit, lim.MaxReadBytes)
 		}
 		if file == RegisterFile {
 			p.register, p.registerErr, p.hasRegister = data, readErr, true
 		} else {
 			p.markers, p.markersErr = data, readErr
 		}
+		return nil
+	})
+	var le *safetar.LimitError
+	switch {
+	case errors.As(err, &le):
+		return nil, fmt.Errorf("read module tarball: %w", &limitError{le})
+	case err != nil:
+		return nil, fmt.Errorf("read module tarball: %w", err)
 	}
 	dirs := make([]string, 0, len(pkgs))
 	for d := range pkgs {
@@ -265,6 +219,30 @@ func ReadModuleTarGzLimits(r io.Reader, module, tag string, lim TarLimits) (*Rel
 	return rel, nil
 }
 
+// readModuleFile reads a register.go or markers file of a package. A file
+// over the limit, a link or another kind of entry is not read: readErr
+// says why, for a Skip. err is a stream that failed.
+func readModuleFile(e *safetar.Entry, file string, lim TarLimits) (data []byte, readErr, err error) {
+	if e.Kind != safetar.File {
+		what := safetar.TypeName(e.Type)
+		if e.Link != "" {
+			what += " to " + clip(e.Link)
+		}
+		return nil, fmt.Errorf("%s is a %s; only regular files are read and links are never followed", file, what), nil
+	}
+	data, err = e.ReadAll()
+	var le *safetar.LimitError
+	switch {
+	case errors.As(err, &le) && e.Size > lim.MaxFileBytes:
+		return nil, fmt.Errorf("%s: %w: %d bytes, over the limit of %d; not read", file, ErrLimit, e.Size, lim.MaxFileBytes), nil
+	case errors.As(err, &le):
+		return nil, fmt.Errorf("%s: %w: over the limit of %d bytes; not read", file, ErrLimit, lim.MaxFileBytes), nil
+	case err != nil:
+		return nil, nil, err
+	}
+	return data, nil, nil
+}
+
 // checkTop refuses an archive whose top folder is named for another
 // version than tag: GitHub names it <repo>-<tag without v>.
 func checkTop(top, tag string) error {
@@ -274,78 +252,14 @@ func checkTop(top, tag string) error {
 	}
 	if got := "v" + top[i+1:]; got != tag {
 		if _, ok := ReleaseOfTag(got); ok {
-			return fmt.Errorf("read module tarball: the archive's top folder %s is of %s, not %s", top, got, tag)
+			return fmt.Errorf("the archive's top folder %s is of %s, not %s", top, got, tag)
 		}
 	}
 	return nil
 }
 
-// checkName returns an entry's name cleaned, or an error for a name that
-// is absolute, climbs with "..", or holds a backslash, a NUL or a drive
-// letter.
-func checkName(name string) (string, error) {
-	bad := func(why string) (string, error) {
-		return "", fmt.Errorf("%w %q: %s; a module's archive holds only relative paths", ErrUnsafePath, clip(name), why)
-	}
-	switch {
-	case len(name) > 1024:
-		return bad("longer than 1024 bytes")
-	case strings.TrimSuffix(name, "/") == "":
-		return bad("empty")
-	case strings.HasPrefix(name, "/"):
-		return bad("absolute")
-	case strings.ContainsAny(name, "\\\x00"):
-		return bad("holds a backslash or NUL")
-	case len(name) >= 2 && name[1] == ':':
-		return bad("starts with a drive letter")
-	}
-	parts := strings.Split(strings.TrimSuffix(name, "/"), "/")
-	for _, p := range parts {
-		if p == ".." {
-			return bad(`holds a ".." element`)
-		}
-	}
-	if len(parts) > 32 {
-		return bad("deeper than 32 folders")
-	}
-	clean := path.Clean(name)
-	if clean == "." || !fsValid(clean) {
-		return bad("not a local path")
-	}
-	return clean, nil
-}
-
-// fsValid reports whether name is a valid io/fs path: no empty, "." or
-// ".." element.
-func fsValid(name string) bool {
-	for _, p := range strings.Split(name, "/") {
-		if p == "" || p == "." || p == ".." {
-			return false
-		}
-	}
-	return true
-}
-
 func isCommit(s string) bool {
 	return len(s) >= 7 && len(s) <= 40 && strings.Trim(s, "0123456789abcdef") == ""
-}
-
-func typeName(t byte) string {
-	switch t {
-	case tar.TypeSymlink:
-		return "symbolic link"
-	case tar.TypeLink:
-		return "hard link"
-	case tar.TypeChar:
-		return "character device"
-	case tar.TypeBlock:
-		return "block device"
-	case tar.TypeFifo:
-		return "FIFO"
-	case tar.TypeDir:
-		return "folder"
-	}
-	return fmt.Sprintf("entry of type %q", t)
 }
 
 // limitError is the error of a stream over a limit, as safetar's
@@ -355,15 +269,3 @@ type limitError struct{ le *safetar.LimitError }
 func (e *limitError) Error() string { return e.le.Error() }
 
 func (e *limitError) Unwrap() error { return ErrLimit }
-
-// limitOr returns the limit error inside err, or err said plainly.
-func limitOr(err error) error {
-	var le *safetar.LimitError
-	switch {
-	case errors.As(err, &le):
-		return &limitError{le}
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, tar.ErrHeader):
-		return fmt.Errorf("not a complete .tar.gz (cut short or damaged): %w", err)
-	}
-	return err
-}

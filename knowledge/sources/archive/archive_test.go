@@ -151,10 +151,10 @@ func TestReadTarGzSkipsEntries(t *testing.T) {
 		got[s.Path] = s.Reason
 	}
 	want := map[string]string{
-		"keps/sig-node/11-link/kep.yaml":   kepyaml.KindLink + ": a symlink to /etc/passwd; only regular files are read and links are never followed",
-		"keps/sig-node/12-hard/kep.yaml":   kepyaml.KindLink + ": a hardlink to /etc/shadow; only regular files are read and links are never followed",
+		"keps/sig-node/11-link/kep.yaml":   kepyaml.KindLink + ": a symbolic link to /etc/passwd; only regular files are read and links are never followed",
+		"keps/sig-node/12-hard/kep.yaml":   kepyaml.KindLink + ": a hard link to /etc/shadow; only regular files are read and links are never followed",
 		"keps/sig-node/13-dev/kep.yaml":    kepyaml.KindLink + ": a character device; only regular files are read and links are never followed",
-		"keps/evil":                        kepyaml.KindLink + ": a symlink to /; only regular files are read and links are never followed",
+		"keps/evil":                        kepyaml.KindLink + ": a symbolic link to /; only regular files are read and links are never followed",
 		"keps/sig-node/15-big/kep.yaml":    kepyaml.KindTooLarge + ": 300011 bytes declared, over the limit of 262144; not read",
 		"keps/sig-node/16-laughs/kep.yaml": kepyaml.KindBomb + ": its aliases expand to more than 50000 YAML nodes (a billion-laughs alias bomb?); a real kep.yaml has a few hundred",
 		"pkg/testdata/kep.yaml":            kepyaml.KindOutside + ": only keps/**/kep.yaml are KEPs; this one is elsewhere (a test fixture?)",

@@ -126,13 +126,16 @@ func (e *Entry) ReadAll() ([]byte, error) {
 	return b, nil
 }
 
-// TypeName names a tar type flag for messages: "symlink", "hardlink", ...
+// TypeName names a tar type flag for messages: "symbolic link", "hard
+// link", ...
 func TypeName(t byte) string {
 	switch t {
 	case tar.TypeSymlink:
-		return "symlink"
+		return "symbolic link"
 	case tar.TypeLink:
-		return "hardlink"
+		return "hard link"
+	case tar.TypeDir:
+		return "folder"
 	case tar.TypeChar:
 		return "character device"
 	case tar.TypeBlock:
@@ -153,8 +156,9 @@ func TypeName(t byte) string {
 // skipped (decompressed and counted, never kept).
 //
 // Walk fails on the first unsafe name, on a broken limit (compressed bytes,
-// decompressed bytes, entries) and on a stream that is not tar.gz; the error
-// says which. An error from visit stops the walk and is returned as it is.
+// decompressed bytes, entries) and on a stream that is not tar.gz, or is
+// cut short or damaged before the gzip trailer's checksum; the error says
+// which. An error from visit stops the walk and is returned as it is.
 func Walk(r io.Reader, lim Limits, visit func(*Entry) error) error {
 	lim = lim.WithDefaults()
 	zr, err := gzip.NewReader(&capReader{r: r, max: lim.MaxCompressedBytes, what: "compressed bytes"})
@@ -167,10 +171,16 @@ func Walk(r io.Reader, lim Limits, visit func(*Entry) error) error {
 		return describe(err, "read gzip header")
 	}
 	defer zr.Close()
-	tr := tar.NewReader(&capReader{r: zr, max: lim.MaxTotalBytes, what: "decompressed bytes"})
+	unzipped := &capReader{r: zr, max: lim.MaxTotalBytes, what: "decompressed bytes"}
+	tr := tar.NewReader(unzipped)
 	for n := 1; ; n++ {
 		hdr, err := tr.Next()
 		if err == io.EOF {
+			// read to the gzip trailer, whose checksum tells a cut or
+			// damaged stream
+			if _, err := io.Copy(io.Discard, unzipped); err != nil {
+				return describe(err, "after the last entry")
+			}
 			return nil
 		}
 		if err != nil && !errors.Is(err, tar.ErrInsecurePath) {
@@ -211,7 +221,7 @@ func Walk(r io.Reader, lim Limits, visit func(*Entry) error) error {
 func CheckName(name string, lim Limits) (string, error) {
 	lim = lim.WithDefaults()
 	bad := func(why string) (string, error) {
-		return "", fmt.Errorf("%w %q: %s; an archive of kubernetes/enhancements holds only relative paths", ErrUnsafePath, clip(name), why)
+		return "", fmt.Errorf("%w %q: %s; a source's archive holds only relative paths", ErrUnsafePath, clip(name), why)
 	}
 	switch {
 	case len(name) > lim.MaxPathBytes:

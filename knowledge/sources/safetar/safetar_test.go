@@ -119,7 +119,7 @@ func TestWalkKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "dir top|file top/a.txt hello|symlink top/link|hardlink top/hard|character device top/dev|FIFO top/fifo"
+	want := "dir top|file top/a.txt hello|symbolic link top/link|hard link top/hard|character device top/dev|FIFO top/fifo"
 	if strings.Join(got, "|") != want {
 		t.Errorf("walk = %q\nwant %q", strings.Join(got, "|"), want)
 	}
