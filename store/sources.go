@@ -30,6 +30,18 @@ var (
 // maxSourceStates bounds the states kept; the registry has a few dozen.
 const maxSourceStates = 1000
 
+// SourcesReader is what reads a knowledge store's corpus, its sources and
+// their states: the part a refresh and a replica's sync share
+// (*KnowledgeStore is one).
+type SourcesReader interface {
+	LoadCorpus(ctx context.Context) (*knowledge.Corpus, error)
+	IsEmpty(ctx context.Context) (bool, error)
+	ListSources(ctx context.Context) ([]knowledge.Source, error)
+	SourceStates(ctx context.Context) (map[string]SourceState, error)
+}
+
+var _ SourcesReader = (*KnowledgeStore)(nil)
+
 // SourceState is what the refresher remembers of one source between runs:
 // how to ask it for news cheaply (ETag, Last-Modified), which parts of the
 // knowledge it gave (IDs, replaced at its next change), and how its last

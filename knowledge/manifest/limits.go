@@ -3,6 +3,8 @@ package manifest
 import (
 	"errors"
 	"fmt"
+
+	"github.com/kepbot/kepbot/knowledge/internal/limit"
 )
 
 // Limits bound what one Read takes in. A zero field takes its default
@@ -44,21 +46,11 @@ func ChatLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = d.MaxBytes
-	}
-	if l.MaxDocuments <= 0 {
-		l.MaxDocuments = d.MaxDocuments
-	}
-	if l.MaxDocumentBytes <= 0 {
-		l.MaxDocumentBytes = d.MaxDocumentBytes
-	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = d.MaxDepth
-	}
-	if l.MaxObjects <= 0 {
-		l.MaxObjects = d.MaxObjects
-	}
+	l.MaxBytes = limit.Or(l.MaxBytes, d.MaxBytes)
+	l.MaxDocuments = limit.Or(l.MaxDocuments, d.MaxDocuments)
+	l.MaxDocumentBytes = limit.Or(l.MaxDocumentBytes, d.MaxDocumentBytes)
+	l.MaxDepth = limit.Or(l.MaxDepth, d.MaxDepth)
+	l.MaxObjects = limit.Or(l.MaxObjects, d.MaxObjects)
 	return l
 }
 

@@ -148,24 +148,15 @@ func (v *Vocabulary) nearGates(w string) []string {
 	if limit == 0 {
 		return nil
 	}
-	best := limit + 1
-	var out []string
+	near := newNearest(limit)
 	mw := letterMask(lw)
 	for _, g := range v.gateList {
 		if d := len(g.name) - len(lw); d > limit || -d > limit || bits.OnesCount32(mw^g.mask) > 2*limit {
 			continue
 		}
-		d := within(lw, g.name, limit)
-		switch {
-		case d > limit || d > best:
-		case d < best:
-			best, out = d, append(out[:0], v.gateOf[g.name])
-		default:
-			if name := v.gateOf[g.name]; !containsFold(out, name) {
-				out = append(out, name)
-			}
-		}
+		near.offer(v.gateOf[g.name], within(lw, g.name, limit))
 	}
+	out := near.names
 	sort.Strings(out)
 	return out[:min(len(out), maxChoices)]
 }
@@ -176,20 +167,14 @@ func (v *Vocabulary) nearGates(w string) []string {
 func (v *Vocabulary) nearSIG(name string) (string, bool, []string) {
 	sigs := v.sigNames()
 	limit := nameLimit(len(name))
-	best := limit + 1
-	var near []string
+	nearest := newNearest(limit)
 	for _, s := range sigs {
 		if d := len(s) - len(name); d > limit || -d > limit {
 			continue
 		}
-		switch d := within(name, s, limit); {
-		case d > limit || d > best:
-		case d < best:
-			best, near = d, append(near[:0], s)
-		default:
-			near = append(near, s)
-		}
+		nearest.offer(s, within(name, s, limit))
 	}
+	near := nearest.names
 	if len(near) == 1 {
 		return near[0], true, nil
 	}
@@ -217,17 +202,11 @@ func nearKinds(w string, kinds map[string]string) []string {
 		return nil
 	}
 	limit = min(limit, 2)
-	best := limit + 1
-	var out []string
+	near := newNearest(limit)
 	for low, k := range kinds {
-		switch d := within(lw, low, limit); {
-		case d > limit || d > best:
-		case d < best:
-			best, out = d, append(out[:0], k)
-		default:
-			out = append(out, k)
-		}
+		near.offer(k, within(lw, low, limit))
 	}
+	out := near.names
 	sort.Strings(out)
 	return out[:min(len(out), maxChoices)]
 }

@@ -107,3 +107,25 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// nearest gathers the names at the least edit distance offered, within a
+// limit: the near misses offered for a gate, a SIG or an API kind.
+type nearest struct {
+	limit, best int
+	names       []string
+}
+
+func newNearest(limit int) nearest { return nearest{limit: limit, best: limit + 1} }
+
+// offer takes name at edit distance d: it replaces the names when nearer
+// than all so far, joins them when as near (once, whatever its case), and
+// is passed over when farther or beyond the limit.
+func (n *nearest) offer(name string, d int) {
+	switch {
+	case d > n.limit || d > n.best:
+	case d < n.best:
+		n.best, n.names = d, append(n.names[:0], name)
+	case !containsFold(n.names, name):
+		n.names = append(n.names, name)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/limit"
 	"github.com/kepbot/kepbot/knowledge/sources/safetar"
 )
 
@@ -42,18 +43,10 @@ func DefaultTarLimits() TarLimits {
 
 func (l TarLimits) withDefaults() TarLimits {
 	d := DefaultTarLimits()
-	if l.MaxCompressedBytes <= 0 {
-		l.MaxCompressedBytes = d.MaxCompressedBytes
-	}
-	if l.MaxTotalBytes <= 0 {
-		l.MaxTotalBytes = d.MaxTotalBytes
-	}
-	if l.MaxEntries <= 0 {
-		l.MaxEntries = d.MaxEntries
-	}
-	if l.MaxReadBytes <= 0 {
-		l.MaxReadBytes = d.MaxReadBytes
-	}
+	l.MaxCompressedBytes = limit.Or(l.MaxCompressedBytes, d.MaxCompressedBytes)
+	l.MaxTotalBytes = limit.Or(l.MaxTotalBytes, d.MaxTotalBytes)
+	l.MaxEntries = limit.Or(l.MaxEntries, d.MaxEntries)
+	l.MaxReadBytes = limit.Or(l.MaxReadBytes, d.MaxReadBytes)
 	if l.MaxFileBytes <= 0 || l.MaxFileBytes > MaxFileSize {
 		l.MaxFileBytes = d.MaxFileBytes // the parsers refuse more anyway
 	}

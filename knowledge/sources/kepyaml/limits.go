@@ -2,6 +2,8 @@ package kepyaml
 
 import (
 	"fmt"
+
+	"github.com/kepbot/kepbot/knowledge/internal/limit"
 )
 
 // Limits bound what one read takes in. A zero field takes its default.
@@ -27,18 +29,10 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MaxFileBytes <= 0 {
-		l.MaxFileBytes = d.MaxFileBytes
-	}
-	if l.MaxTotalBytes <= 0 {
-		l.MaxTotalBytes = d.MaxTotalBytes
-	}
-	if l.MaxEntries <= 0 {
-		l.MaxEntries = d.MaxEntries
-	}
-	if l.MaxCompressedBytes <= 0 {
-		l.MaxCompressedBytes = d.MaxCompressedBytes
-	}
+	l.MaxFileBytes = limit.Or(l.MaxFileBytes, d.MaxFileBytes)
+	l.MaxTotalBytes = limit.Or(l.MaxTotalBytes, d.MaxTotalBytes)
+	l.MaxEntries = limit.Or(l.MaxEntries, d.MaxEntries)
+	l.MaxCompressedBytes = limit.Or(l.MaxCompressedBytes, d.MaxCompressedBytes)
 	return l
 }
 

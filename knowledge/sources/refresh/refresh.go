@@ -22,10 +22,7 @@ import (
 
 // Store is what a refresh reads and writes; *store.KnowledgeStore is one.
 type Store interface {
-	LoadCorpus(ctx context.Context) (*knowledge.Corpus, error)
-	IsEmpty(ctx context.Context) (bool, error)
-	ListSources(ctx context.Context) ([]knowledge.Source, error)
-	SourceStates(ctx context.Context) (map[string]store.SourceState, error)
+	store.SourcesReader
 	SaveSourceStates(ctx context.Context, states map[string]store.SourceState) error
 	ReplaceWithSources(ctx context.Context, k *knowledge.Knowledge, states map[string]store.SourceState) error
 	Generation(ctx context.Context) (uint64, error)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge/internal/capped"
+	"github.com/kepbot/kepbot/knowledge/internal/limit"
 )
 
 // Limits bound what Walk reads. A zero field takes its default.
@@ -37,24 +38,12 @@ const (
 
 // WithDefaults returns l with each zero or negative field set to its default.
 func (l Limits) WithDefaults() Limits {
-	if l.MaxCompressedBytes <= 0 {
-		l.MaxCompressedBytes = DefaultMaxCompressedBytes
-	}
-	if l.MaxTotalBytes <= 0 {
-		l.MaxTotalBytes = DefaultMaxTotalBytes
-	}
-	if l.MaxEntries <= 0 {
-		l.MaxEntries = DefaultMaxEntries
-	}
-	if l.MaxFileBytes <= 0 {
-		l.MaxFileBytes = DefaultMaxFileBytes
-	}
-	if l.MaxPathBytes <= 0 {
-		l.MaxPathBytes = DefaultMaxPathBytes
-	}
-	if l.MaxPathDepth <= 0 {
-		l.MaxPathDepth = DefaultMaxPathDepth
-	}
+	l.MaxCompressedBytes = limit.Or(l.MaxCompressedBytes, DefaultMaxCompressedBytes)
+	l.MaxTotalBytes = limit.Or(l.MaxTotalBytes, DefaultMaxTotalBytes)
+	l.MaxEntries = limit.Or(l.MaxEntries, DefaultMaxEntries)
+	l.MaxFileBytes = limit.Or(l.MaxFileBytes, DefaultMaxFileBytes)
+	l.MaxPathBytes = limit.Or(l.MaxPathBytes, DefaultMaxPathBytes)
+	l.MaxPathDepth = limit.Or(l.MaxPathDepth, DefaultMaxPathDepth)
 	return l
 }
 

@@ -18,10 +18,7 @@ import (
 
 // Local is a replica's own database: the knowledge its answers come from.
 type Local interface {
-	LoadCorpus(ctx context.Context) (*knowledge.Corpus, error)
-	IsEmpty(ctx context.Context) (bool, error)
-	ListSources(ctx context.Context) ([]knowledge.Source, error)
-	SourceStates(ctx context.Context) (map[string]store.SourceState, error)
+	store.SourcesReader
 	ReplaceKnowledge(ctx context.Context, k *knowledge.Knowledge) error
 }
 
