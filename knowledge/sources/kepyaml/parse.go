@@ -251,7 +251,7 @@ func (p *parser) status(s scalar) string {
 		return w[0]
 	}
 	for _, k := range knownStatuses {
-		if d := len(t) - len(k); d >= -2 && d <= 2 && editDistance(t, k) <= 2 {
+		if d := len(t) - len(k); d >= -2 && d <= 2 && knowledge.EditDistance(t, k) <= 2 {
 			p.note("status", t, "read as %s (a typo)", k)
 			return k
 		}
