@@ -47,6 +47,14 @@ func (d *doc) addSection(title string, color int, lines []string) {
 	}
 }
 
+// addTitled appends a bold title and lines under it to the doc's lines;
+// no lines add nothing.
+func (d *doc) addTitled(title string, lines []string) {
+	if len(lines) > 0 {
+		d.lines = append(append(d.lines, "**"+title+"**"), lines...)
+	}
+}
+
 // entry is one line to pack; start is set on the first line of a section.
 type entry struct {
 	text  string

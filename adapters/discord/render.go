@@ -165,10 +165,7 @@ func kepDoc(a *knowledge.Answer) *doc {
 	links := append(append([]knowledge.Link(nil), f.Links...), a.Links...)
 	add("Links", strings.Join(linkLines(links), "\n"), false)
 	d.fields = append(d.fields, factFields(a.Facts, false)...)
-	if len(a.Items) > 0 {
-		d.lines = append(d.lines, "**What the documents said**")
-		d.lines = append(d.lines, itemLines(a.Items, f)...)
-	}
+	d.addTitled("What the documents said", itemLines(a.Items, f))
 	return d
 }
 
@@ -187,10 +184,7 @@ func releaseDoc(a *knowledge.Answer) *doc {
 	}
 	d.fields = append(d.fields, factFields(a.Facts, true)...)
 	d.lines = append(d.lines, linkLines(a.Links)...)
-	if len(a.Items) > 0 {
-		d.lines = append(d.lines, "**Highlights**")
-		d.lines = append(d.lines, itemLines(a.Items, nil)...)
-	}
+	d.addTitled("Highlights", itemLines(a.Items, nil))
 	return d
 }
 

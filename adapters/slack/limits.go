@@ -79,6 +79,11 @@ func CheckLimits(m *Message) []string {
 			bad("%s block_id has %d characters, over %d", where, runes(s), MaxBlockID)
 		}
 	}
+	elements := func(where, block string, n, max int) {
+		if n == 0 || n > max {
+			bad("%s %s has %d elements, want 1 to %d", where, block, n, max)
+		}
+	}
 	for i, b := range m.Blocks {
 		where := fmt.Sprintf("block %d", i)
 		switch b := b.(type) {
@@ -104,17 +109,13 @@ func CheckLimits(m *Message) []string {
 			}
 		case *Context:
 			id(where, b.ID)
-			if len(b.Elements) == 0 || len(b.Elements) > MaxContextElements {
-				bad("%s context has %d elements, want 1 to %d", where, len(b.Elements), MaxContextElements)
-			}
+			elements(where, "context", len(b.Elements), MaxContextElements)
 			for j, e := range b.Elements {
 				text(fmt.Sprintf("%s context element %d", where, j), e, MaxContextText)
 			}
 		case *Actions:
 			id(where, b.ID)
-			if len(b.Buttons) == 0 || len(b.Buttons) > MaxActionElements {
-				bad("%s actions has %d elements, want 1 to %d", where, len(b.Buttons), MaxActionElements)
-			}
+			elements(where, "actions", len(b.Buttons), MaxActionElements)
 			for j, bt := range b.Buttons {
 				text(fmt.Sprintf("%s button %d", where, j), bt.Text, MaxButtonText)
 				if runes(bt.Value) > MaxButtonValue {
