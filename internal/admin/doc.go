@@ -13,4 +13,6 @@
 // knowledge/sources/refresh (the pass it runs and the report it answers)
 // and knowledge/sources/fetch (what counts as this machine); it knows
 // nothing of flags, config or the command line's exit codes.
+//
+// It imports knowledge/sources/fetch, knowledge/sources/refresh.
 package admin

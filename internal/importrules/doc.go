@@ -9,4 +9,6 @@
 //   - an adapter never imports another adapter (adapters/internal/... is
 //     theirs to share), the store, or the sources;
 //   - nothing imports cmd/....
+//
+// It imports no package of the module.
 package importrules

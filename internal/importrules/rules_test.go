@@ -2,6 +2,8 @@ package importrules
 
 import (
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,6 +67,71 @@ func TestRulesCatchEachBreak(t *testing.T) {
 			t.Errorf("%s importing %s: %v; want it allowed", tc.dir, tc.imp, got)
 		case tc.rule != "" && (len(got) != 1 || !strings.Contains(got[0].Rule, tc.rule)):
 			t.Errorf("%s importing %s: %v; want the rule %q broken", tc.dir, tc.imp, got, tc.rule)
+		}
+	}
+}
+
+// TestDocsSayTheirImports: every package has a package comment, and one
+// that says what its package imports ("It imports ...") names exactly the
+// module's packages it imports, so the docs stay true as code moves.
+func TestDocsSayTheirImports(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := ModuleRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, p := range pkgs {
+		comment, found, err := packageComment(filepath.Join(root, filepath.FromSlash(p.Dir)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !found {
+			t.Errorf("%s has no package comment (a doc.go saying what it holds and imports)", p.Dir)
+			continue
+		}
+		listed, ok := docImports(comment)
+		if !ok {
+			continue
+		}
+		checked++
+		var actual []string
+		for _, imp := range p.Imports {
+			if own, in := strings.CutPrefix(imp, Module+"/"); in {
+				actual = append(actual, own)
+			}
+		}
+		slices.Sort(listed)
+		listed = slices.Compact(listed)
+		if !slices.Equal(listed, actual) {
+			t.Errorf("%s/doc.go says it imports %q; it imports %q", p.Dir, listed, actual)
+		}
+	}
+	if checked < 30 {
+		t.Errorf("only %d doc.go files say what they import", checked)
+	}
+}
+
+func TestDocImports(t *testing.T) {
+	for _, tt := range []struct {
+		comment string
+		want    []string
+		ok      bool
+	}{
+		{"Package x does y.\n\nIt imports knowledge, knowledge/sources/relnotes. It may import the\nknowledge root.", []string{"knowledge", "knowledge/sources/relnotes"}, true},
+		{"It imports no package of the module. It may import anything.", nil, true},
+		{"Package x.", nil, false},
+	} {
+		got, ok := docImports(tt.comment)
+		if ok != tt.ok || !slices.Equal(got, tt.want) {
+			t.Errorf("docImports(%q) = %q, %v; want %q, %v", tt.comment, got, ok, tt.want, tt.ok)
 		}
 	}
 }

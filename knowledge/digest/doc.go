@@ -27,4 +27,6 @@
 // knowledge.Answerer. What the root needs itself stays there: FilterKeys
 // (the order Question.Canonical writes the filters in) and IsSIGName (the
 // grammar reads sig questions with it).
+//
+// It imports knowledge.
 package digest

@@ -6,10 +6,9 @@
 // help from the root's command table), and the CachedAnswerer that keeps
 // answers between questions.
 //
-// It imports the knowledge root (the nouns and contracts: Question,
-// Answer, Knowledge, KnowledgeStore, Version, ...), the root's
-// knowledge/internal helpers and the standard library; the root never
-// imports it. Subscriptions are answered through the root's
+// It imports knowledge (the root: the nouns and contracts, Question,
+// Answer, Knowledge, KnowledgeStore, Version, ...), knowledge/internal/flat
+// and knowledge/internal/prose; the root never imports it. Subscriptions are answered through the root's
 // knowledge.SubscriptionAnswerer, so the engine does not depend on where
 // they are kept.
 package engine

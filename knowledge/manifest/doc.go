@@ -96,4 +96,6 @@
 // document whose content follows it (helm writes it right after "---";
 // some tools write it before). `kubectl version` output (see kubectl.go)
 // sets Result.ServerVersion and is neither an object nor a problem.
+//
+// It imports knowledge, knowledge/internal/limit.
 package manifest

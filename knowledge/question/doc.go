@@ -65,4 +65,7 @@
 // a "not", a subscription without saying to what, or text that asks
 // nothing kepbot answers make Read fail with what it understood and the
 // closest questions, which adapters offer as buttons.
+//
+// It imports knowledge, knowledge/digest, knowledge/internal/flat,
+// knowledge/internal/prose.
 package question

@@ -19,4 +19,6 @@
 // its own: Slack asks files.info, sends its bot token and knows its
 // sign-in page; Discord reads discordgo's attachments. Adapters never
 // import each other; what they share about downloads is here.
+//
+// It imports knowledge.
 package download

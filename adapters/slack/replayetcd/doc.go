@@ -3,4 +3,6 @@
 // (etcdstore.ReplayGuard), against an embedded etcd. They live apart from
 // package slack's own so that its test binary, whose slash benchmarks are
 // tracked, does not link the etcd server. It has no code of its own.
+//
+// It imports no package of the module.
 package replayetcd

@@ -36,4 +36,6 @@
 // them) and its names stay short (delivery.New, delivery.Config). Neither
 // knowledge nor knowledge/digest imports it; the adapters, the stores'
 // cluster guard and cmd/bot do.
+//
+// It imports knowledge, knowledge/digest.
 package delivery

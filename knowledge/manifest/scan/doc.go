@@ -9,4 +9,6 @@
 // knowledge/manifest; it opens no database (the caller hands it the
 // knowledge) and knows nothing of flags or of the command line's other
 // exit codes.
+//
+// It imports knowledge, knowledge/internal/fsreason, knowledge/manifest.
 package scan

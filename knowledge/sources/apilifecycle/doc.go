@@ -27,8 +27,9 @@
 // writes to a store, reads a file's modification time or the clock.
 //
 // It imports knowledge, knowledge/internal/fsreason,
-// knowledge/internal/lazyre, knowledge/sources/provenance,
-// knowledge/sources/safetar. It may import the knowledge root and other
+// knowledge/internal/lazyre, knowledge/internal/limit,
+// knowledge/sources/provenance, knowledge/sources/safetar. It may import the
+// knowledge root and other
 // knowledge packages; never an adapter or cmd (internal/importrules
 // enforces it).
 package apilifecycle

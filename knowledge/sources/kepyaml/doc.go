@@ -8,7 +8,8 @@
 // (see ParseFile) and every fix-up or dropped value is a Note in the Report.
 //
 // It imports knowledge, knowledge/internal/capped,
-// knowledge/internal/lazyre, knowledge/sources/provenance. It may import
+// knowledge/internal/lazyre, knowledge/internal/limit,
+// knowledge/sources/provenance. It may import
 // the knowledge root and other knowledge packages; never an adapter or cmd
 // (internal/importrules enforces it).
 package kepyaml

@@ -30,4 +30,10 @@
 // names (NameKEPYAML, NotesName). The parsers take bytes or a stream; the
 // tarballs' entries are read safely (no links, no absolute or climbing
 // names, bounded sizes) by archive and safetar as they stream.
+//
+// It imports knowledge, knowledge/internal/capped, knowledge/snapshot,
+// knowledge/sources, knowledge/sources/apilifecycle,
+// knowledge/sources/archive, knowledge/sources/fetch,
+// knowledge/sources/kepyaml, knowledge/sources/provenance,
+// knowledge/sources/relnotes, store.
 package refresh

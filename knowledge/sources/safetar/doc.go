@@ -5,7 +5,8 @@
 // It never writes to disk. Callers read the regular files they want through
 // Entry.ReadAll, which holds at most Limits.MaxFileBytes in memory.
 //
-// It imports knowledge/internal/capped. It may import the knowledge root
+// It imports knowledge/internal/capped, knowledge/internal/limit. It may
+// import the knowledge root
 // and other knowledge packages; never an adapter or cmd
 // (internal/importrules enforces it).
 package safetar
