@@ -73,7 +73,10 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	}
 	var opts refresh.Options
 	if *only != "" {
-		opts.Only = refresh.SplitOnly(*only)
+		if opts.Only, err = refresh.SplitOnly(*only); err != nil {
+			fmt.Fprintf(io.err, "bot sync: --only: %v\n", err)
+			return exitBadInput
+		}
 	}
 	opts.Force = true
 	db := cfg.DB

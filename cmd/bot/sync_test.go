@@ -396,6 +396,7 @@ func TestSyncFromLocalCopies(t *testing.T) {
 		{[]string{"--from", dir, "--url", "https://github.com/x"}, exitBadInput, "give it without --url or --only"},
 		{[]string{"extra"}, exitBadInput, `unexpected "extra"`},
 		{[]string{"--timeout", "soon"}, exitBadInput, "invalid value"},
+		{[]string{"--only", "kep.yml"}, exitBadInput, `--only: "kep.yml" is not a source; give kep.yaml, release-notes`},
 	} {
 		code, _, errs := runCmd(t, c, append([]string{"--db", path}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {

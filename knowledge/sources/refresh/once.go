@@ -2,10 +2,13 @@ package refresh
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 
+	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -66,13 +69,37 @@ func (o Once) Run(ctx context.Context) (*Report, error) {
 	return r.Run(ctx, o.Options)
 }
 
-// SplitOnly splits bot sync's --only, a comma-separated list of sources.
-func SplitOnly(s string) []string {
+// SplitOnly splits bot sync's --only, a comma-separated list of sources,
+// and checks each: a name of the registry's fetched formats (Names), or
+// one release's source of a format fetched per release (release-notes/1.36,
+// api-lifecycle/1.36). The error says which name is not one and what is.
+func SplitOnly(s string) ([]string, error) {
 	var out []string
 	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
+		if x = strings.TrimSpace(x); x == "" {
+			continue
 		}
+		if !isSourceName(x) {
+			return nil, fmt.Errorf("%q is not a source; give %s, or one release's: release-notes/1.36, api-lifecycle/1.36", x, strings.Join(Names(), ", "))
+		}
+		out = append(out, x)
 	}
-	return out
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no source given; give %s", strings.Join(Names(), ", "))
+	}
+	return out, nil
+}
+
+// isSourceName reports whether name names sources refresh asks for.
+func isSourceName(name string) bool {
+	group, release, perRelease := strings.Cut(name, "/")
+	f := sources.Named(group)
+	switch {
+	case f == nil || f.Remote == nil:
+		return false
+	case !perRelease:
+		return true
+	}
+	_, err := knowledge.ParseVersion(release)
+	return err == nil && f.Remote.Each != sources.EachOnce
 }

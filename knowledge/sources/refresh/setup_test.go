@@ -183,7 +183,24 @@ func TestOnceSteps(t *testing.T) {
 	if !errors.As(err, &le) {
 		t.Errorf("a missing local copy: %v; want a *LocalError", err)
 	}
-	if got := SplitOnly(" kep.yaml, ,lifecycle,"); !slices.Equal(got, []string{"kep.yaml", "lifecycle"}) {
-		t.Errorf("SplitOnly = %q", got)
+	if got, err := SplitOnly(" kep.yaml, ,lifecycle,release-notes/1.36,api-lifecycle/1.19"); err != nil ||
+		!slices.Equal(got, []string{"kep.yaml", "lifecycle", "release-notes/1.36", "api-lifecycle/1.19"}) {
+		t.Errorf("SplitOnly = %q, %v", got, err)
+	}
+}
+
+// TestSplitOnlyRefuses: a name that is not a source the registry fetches,
+// or a release of a format fetched once, is refused with the names that
+// are, rather than making a pass that asks nothing.
+func TestSplitOnlyRefuses(t *testing.T) {
+	for _, only := range []string{"bogus", "kep.yaml,bogus", "lifecycle/1.30", "release-notes/x", "website", "release-note", " , "} {
+		got, err := SplitOnly(only)
+		if err == nil {
+			t.Errorf("SplitOnly(%q) = %q; want an error", only, got)
+			continue
+		}
+		if !strings.Contains(err.Error(), "kep.yaml, release-notes, lifecycle, patches, release-page, api-lifecycle") {
+			t.Errorf("SplitOnly(%q): %v; want the sources named", only, err)
+		}
 	}
 }
