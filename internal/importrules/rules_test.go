@@ -11,18 +11,7 @@ import (
 // TestLayoutKeepsItsImportRules reads every package of the module and
 // fails on any import a rule forbids.
 func TestLayoutKeepsItsImportRules(t *testing.T) {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := Read(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, pkgs := modulePackages(t)
 	seen := map[string]bool{}
 	for _, p := range pkgs {
 		seen[p.Dir] = true
@@ -75,18 +64,7 @@ func TestRulesCatchEachBreak(t *testing.T) {
 // that says what its package imports ("It imports ...") names exactly the
 // module's packages it imports, so the docs stay true as code moves.
 func TestDocsSayTheirImports(t *testing.T) {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := Read(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, pkgs := modulePackages(t)
 	checked := 0
 	for _, p := range pkgs {
 		comment, found, err := packageComment(filepath.Join(root, filepath.FromSlash(p.Dir)))
@@ -134,4 +112,20 @@ func TestDocImports(t *testing.T) {
 			t.Errorf("docImports(%q) = %q, %v; want %q, %v", tt.comment, got, ok, tt.want, tt.ok)
 		}
 	}
+}
+
+// modulePackages reads every package of the module this test runs in.
+func modulePackages(t *testing.T) (root string, pkgs []Package) {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root, err = ModuleRoot(wd); err != nil {
+		t.Fatal(err)
+	}
+	if pkgs, err = Read(root); err != nil {
+		t.Fatal(err)
+	}
+	return root, pkgs
 }
