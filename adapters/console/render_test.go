@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kepbot/kepbot/internal/goldentest"
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/engine"
@@ -21,28 +22,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
 
 func render(t *testing.T, a *knowledge.Answer) []byte {
 	t.Helper()
@@ -150,7 +129,7 @@ func handAnswers() map[string]*knowledge.Answer {
 func TestRenderGolden(t *testing.T) {
 	for name, a := range handAnswers() {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "hand/"+name+".txt", render(t, a))
+			goldentest.Compare(t, filepath.Join("testdata", "hand/"+name+".txt"), render(t, a), *update)
 		})
 	}
 }
@@ -174,7 +153,7 @@ func TestRenderParsedAndHelp(t *testing.T) {
 			} else {
 				a = question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})
 			}
-			golden(t, "engine/"+name+".txt", render(t, a))
+			goldentest.Compare(t, filepath.Join("testdata", "engine/"+name+".txt"), render(t, a), *update)
 		})
 	}
 }
@@ -289,7 +268,7 @@ func TestRenderSynthetic(t *testing.T) {
 		"search_cjk": "search 港口", "release_from_kep_yaml": "1.44", "sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
 	} {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "synthetic/"+name+".txt", render(t, question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+			goldentest.Compare(t, filepath.Join("testdata", "synthetic/"+name+".txt"), render(t, question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})), *update)
 		})
 	}
 }
@@ -359,7 +338,7 @@ func TestRenderFreeText(t *testing.T) {
 		"ambiguous": "is widget stable?",
 	} {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "free/"+name+".txt", render(t, asker.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})))
+			goldentest.Compare(t, filepath.Join("testdata", "free/"+name+".txt"), render(t, asker.Ask(context.Background(), q, knowledge.Origin{Platform: "console"})), *update)
 		})
 	}
 }

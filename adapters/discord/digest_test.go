@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kepbot/kepbot/internal/goldentest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
 )
@@ -63,8 +64,8 @@ func TestRenderDigestGolden(t *testing.T) {
 			}
 			m := render(a, 1)[0]
 			checkMessageInert(t, format, m)
-			golden(t, filepath.Join("testdata", "golden", "digest_"+format+".json"), encodeJSON(t, digestPost{
-				Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Nonce: "golden", EnforceNonce: true}))
+			post := encodeJSON(t, digestPost{Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Nonce: "golden", EnforceNonce: true})
+			goldentest.Compare(t, filepath.Join("testdata", "golden", "digest_"+format+".json"), post, *update)
 		})
 	}
 }

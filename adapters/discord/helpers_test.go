@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -142,25 +141,4 @@ func (l *logBuffer) String() string {
 func testLogger(t testing.TB) (zerolog.Logger, *logBuffer) {
 	buf := &logBuffer{}
 	return zerolog.New(buf).Level(zerolog.DebugLevel), buf
-}
-
-// golden compares got with the file at path, or writes it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (go test -update writes it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got; go test -update rewrites it):\n%s", path, diff)
-	}
 }

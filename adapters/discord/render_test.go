@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kepbot/kepbot/internal/goldentest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/question"
@@ -82,7 +83,7 @@ func TestRenderGolden(t *testing.T) {
 			for _, m := range msgs {
 				payloads = append(payloads, m.response())
 			}
-			golden(t, filepath.Join("testdata", "golden", name+".json"), encodeJSON(t, payloads))
+			goldentest.Compare(t, filepath.Join("testdata", "golden", name+".json"), encodeJSON(t, payloads), *update)
 		})
 	}
 }

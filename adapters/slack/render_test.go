@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	slackapi "github.com/slack-go/slack"
 
+	"github.com/kepbot/kepbot/internal/goldentest"
 	"github.com/kepbot/kepbot/knowledge"
 )
 
@@ -90,21 +91,7 @@ func TestGolden(t *testing.T) {
 			}
 			pretty.WriteByte('\n')
 			path := filepath.Join("testdata", "golden", name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
-				t.Errorf("%s differs (-want +got):\n%s", path, diff)
-			}
+			goldentest.Compare(t, path, pretty.Bytes(), *update)
 			assertSlackGoReads(t, m)
 		})
 	}
