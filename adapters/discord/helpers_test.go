@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/kepbot/kepbot/internal/logtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
@@ -120,23 +120,7 @@ func (c *countRecorder) counts() (answered, failed map[string]int) {
 	return maps.Clone(c.answered), maps.Clone(c.failed)
 }
 
-// logBuffer collects log lines from several goroutines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type logBuffer = logtest.Buffer
 
 func testLogger(t testing.TB) (zerolog.Logger, *logBuffer) {
 	buf := &logBuffer{}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/logging"
+	"github.com/kepbot/kepbot/internal/logtest"
 	"github.com/kepbot/kepbot/knowledge"
 )
 
@@ -98,23 +99,7 @@ func listAnswer(v string, n int) *knowledge.Answer {
 	return a
 }
 
-// logBuffer collects log lines safely from many goroutines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type logBuffer = logtest.Buffer
 
 // testLogger logs at debug level through the production redactor into buf.
 func testLogger(buf *logBuffer, secrets ...string) zerolog.Logger {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -20,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kepbot/kepbot/internal/logtest"
 	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/store"
 )
@@ -224,20 +224,4 @@ func waitHealthy(t *testing.T, base string, done <-chan int, logs *syncBuffer) {
 	t.Fatalf("serve not ready within 30 s; log:\n%s", logs.String())
 }
 
-// syncBuffer is a bytes.Buffer safe for the logger and the test at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = logtest.Buffer

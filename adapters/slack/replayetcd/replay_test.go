@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/kepbot/kepbot/adapters/slack"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/etcdtest"
+	"github.com/kepbot/kepbot/internal/logtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/engine"
@@ -43,23 +43,7 @@ func (c *counting) Answer(ctx context.Context, q knowledge.Question) (*knowledge
 	return c.Answerer.Answer(ctx, q)
 }
 
-// logBuffer collects log lines from many goroutines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type logBuffer = logtest.Buffer
 
 // knowledgeEngine is the built-in snapshot in a bbolt file of the test's,
 // answering subscriptions from shared: one replica's engine. Anyone may
