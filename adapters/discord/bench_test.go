@@ -1,12 +1,10 @@
 package discord
 
 import (
-	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -15,8 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/knowledge/engine"
-	"github.com/kepbot/kepbot/knowledge/snapshot"
-	"github.com/kepbot/kepbot/store"
+	"github.com/kepbot/kepbot/store/storetest"
 )
 
 // BenchmarkInteractionHTTP is a /k8s command over HTTP interactions end to
@@ -26,18 +23,7 @@ import (
 // embed rendered and encoded. Each iteration is a new interaction, signed
 // before the timer starts, as Discord sends them.
 func BenchmarkInteractionHTTP(b *testing.B) {
-	db, err := store.Open(filepath.Join(b.TempDir(), "kepbot.db"), store.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = db.Close() })
-	k, err := snapshot.Load()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
-		b.Fatal(err)
-	}
+	db := storetest.SnapshotDB(b)
 	ans := engine.NewCachedAnswerer(engine.New(db.Knowledge()), 4096)
 	for _, tt := range []struct {
 		name string

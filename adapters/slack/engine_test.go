@@ -3,7 +3,6 @@ package slack
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,8 +12,8 @@ import (
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/knowledge/question"
-	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
+	"github.com/kepbot/kepbot/store/storetest"
 )
 
 // realEngine opens a bbolt file in a temporary folder, loads the built-in
@@ -22,18 +21,7 @@ import (
 // manifests of scans as chat does (manifest.ChatReader).
 func realEngine(tb testing.TB) (*engine.Engine, *store.KnowledgeStore) {
 	tb.Helper()
-	db, err := store.Open(filepath.Join(tb.TempDir(), "kepbot.db"), store.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = db.Close() })
-	k, err := snapshot.Load()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
-		tb.Fatal(err)
-	}
+	db := storetest.SnapshotDB(tb)
 	return engine.New(db.Knowledge(), engine.WithManifestReader(manifest.ChatReader)), db.Knowledge()
 }
 

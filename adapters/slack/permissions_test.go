@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,8 +16,8 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/engine"
-	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
+	"github.com/kepbot/kepbot/store/storetest"
 )
 
 // refusal is what the engine says to someone who may not change a
@@ -30,18 +29,7 @@ const refusal = "Only workspace admins and owners"
 // adapter put in Origin.CanManage.
 func subscriptionEngine(tb testing.TB) (*engine.Engine, *store.DB) {
 	tb.Helper()
-	db, err := store.Open(filepath.Join(tb.TempDir(), "kepbot.db"), store.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = db.Close() })
-	k, err := snapshot.Load()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
-		tb.Fatal(err)
-	}
+	db := storetest.SnapshotDB(tb)
 	svc := digest.NewSubscriptions(digest.SubscriptionConfig{
 		Store: db.Subscriptions(), Ledger: db.Subscriptions(), Knowledge: db.Knowledge(),
 		CanManage: func(_ context.Context, o knowledge.Origin) (bool, error) { return o.CanManage, nil },

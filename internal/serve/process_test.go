@@ -4,32 +4,19 @@ import (
 	"bytes"
 	"context"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kepbot/kepbot/adapters/slack"
-	"github.com/kepbot/kepbot/knowledge/snapshot"
-	"github.com/kepbot/kepbot/store"
+	"github.com/kepbot/kepbot/store/storetest"
 )
 
 // process is a Process over a new database holding the built-in
 // snapshot, serving Slack's HTTP endpoints on addr.
 func process(t *testing.T, addr string, stderr *bytes.Buffer) Process {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	k, err := snapshot.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.SnapshotDB(t)
 	c := httpConfig(t)
 	c.HTTP.Addr = addr
 	c.Sources.Refresh = false

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,8 +25,7 @@ import (
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge"
 	kengine "github.com/kepbot/kepbot/knowledge/engine"
-	"github.com/kepbot/kepbot/knowledge/snapshot"
-	"github.com/kepbot/kepbot/store"
+	"github.com/kepbot/kepbot/store/storetest"
 )
 
 const signingSecret = "8f14e45fceea167a5a36dedd4bea2543"
@@ -36,18 +34,7 @@ const signingSecret = "8f14e45fceea167a5a36dedd4bea2543"
 // and returns the knowledge engine over it, with the store's readiness.
 func engine(t *testing.T) (*kengine.Engine, func() error) {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "kepbot.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	k, err := snapshot.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.SnapshotDB(t)
 	ready := func() error {
 		empty, err := db.Knowledge().IsEmpty(context.Background())
 		if err == nil && empty {

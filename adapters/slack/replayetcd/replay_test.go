@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -25,9 +24,9 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/engine"
-	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store"
 	"github.com/kepbot/kepbot/store/etcdstore"
+	"github.com/kepbot/kepbot/store/storetest"
 )
 
 const secret = "8f14e45fceea167a5a36dedd4bea2543"
@@ -50,18 +49,7 @@ type logBuffer = logtest.Buffer
 // manage subscriptions here; who may is the adapter's test, not this one.
 func knowledgeEngine(tb testing.TB, shared store.Shared) knowledge.Answerer {
 	tb.Helper()
-	db, err := store.Open(filepath.Join(tb.TempDir(), "kepbot.db"), store.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = db.Close() })
-	k, err := snapshot.Load()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := db.Knowledge().ReplaceKnowledge(context.Background(), k); err != nil {
-		tb.Fatal(err)
-	}
+	db := storetest.SnapshotDB(tb)
 	var opts []engine.Option
 	if shared != nil {
 		opts = append(opts, engine.WithSubscriptions(digest.NewSubscriptions(digest.SubscriptionConfig{
