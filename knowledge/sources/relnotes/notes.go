@@ -50,7 +50,7 @@ func ParseNotes(v knowledge.Version, name string, data []byte, stamp provenance.
 	p.finish()
 	sort.Slice(p.changes, func(i, j int) bool { return p.changes[i].PR < p.changes[j].PR })
 	c := &knowledge.Corpus{
-		Sources:   []knowledge.Source{notesSource(v, stamp.Date)},
+		Sources:   []knowledge.Source{releaseSource(v, knowledge.SourceReleaseNotesData, "release notes", NotesFile, stamp.Date)},
 		Changes:   p.changes,
 		APIClaims: p.apiClaims(),
 		Skipped:   p.skips,

@@ -72,7 +72,7 @@ func ParsePage(v knowledge.Version, name string, data []byte, stamp provenance.S
 		warn(fmt.Sprintf("no line gives the day of \"Kubernetes v%s.0 released\"", v))
 	}
 	return &knowledge.Corpus{
-		Sources:  []knowledge.Source{pageSource(v, stamp.Date)},
+		Sources:  []knowledge.Source{releaseSource(v, knowledge.SourceReleasePage, "release page", PageFile, stamp.Date)},
 		Releases: []knowledge.Release{{Version: v, Date: day, Theme: th, Sources: []string{PageSourceID(v)}}},
 	}, warnings, nil
 }
@@ -248,15 +248,4 @@ func releaseDay(v knowledge.Version, lines []string, warn func(string)) string {
 // "sig-release/release-1.36/README.md".
 func PageSourceID(v knowledge.Version) string {
 	return "sig-release/release-" + v.String() + "/README.md"
-}
-
-func pageSource(v knowledge.Version, asOf string) knowledge.Source {
-	return knowledge.Source{
-		ID:   PageSourceID(v),
-		Name: "Kubernetes " + v.String() + " release page (sig-release)",
-		Kind: knowledge.SourceReleasePage,
-		Lang: "en",
-		AsOf: asOf,
-		URL:  repoURL + "release-" + v.String() + "/README.md",
-	}
 }

@@ -56,15 +56,15 @@ func NotesSourceID(v knowledge.Version) string {
 	return "sig-release/release-" + v.String() + "/release-notes-draft.json"
 }
 
-func notesSource(v knowledge.Version, asOf string) knowledge.Source {
-	return knowledge.Source{
-		ID:   NotesSourceID(v),
-		Name: "Kubernetes " + v.String() + " release notes (sig-release)",
-		Kind: knowledge.SourceReleaseNotesData,
-		Lang: "en",
-		AsOf: asOf,
-		URL:  repoURL + "release-" + v.String() + "/release-notes/release-notes-draft.json",
+// releaseSource is the Source of one file of release v's folder in
+// sig-release: its notes as data (NotesFile) or its page (PageFile).
+func releaseSource(v knowledge.Version, kind knowledge.SourceKind, what, file, asOf string) knowledge.Source {
+	id := NotesSourceID(v)
+	if kind == knowledge.SourceReleasePage {
+		id = PageSourceID(v)
 	}
+	return knowledge.Source{ID: id, Name: "Kubernetes " + v.String() + " " + what + " (sig-release)", Kind: kind, Lang: "en", AsOf: asOf,
+		URL: repoURL + "release-" + v.String() + "/" + file}
 }
 
 // releaseDirRe is a release's folder name in sig-release.
