@@ -102,7 +102,7 @@ func releaseFacts(rf *knowledge.ReleaseFacts) []knowledge.Fact {
 		fs = append(fs, knowledge.Fact{Name: "Theme", Value: rf.Theme})
 	}
 	if c := rf.Enhancements; !c.IsZero() {
-		fs = append(fs, knowledge.Fact{Name: "Enhancements", Value: strconv.Itoa(c.Total) + ": " + c.StageText()})
+		fs = append(fs, knowledge.Fact{Name: "Enhancements", Value: c.FieldText()})
 	}
 	return fs
 }

@@ -201,3 +201,27 @@ func TestSourceWithoutDate(t *testing.T) {
 		t.Errorf("sources line not found in %s", b)
 	}
 }
+
+// TestReleaseCardCounts: the card's enhancements field gives the total
+// when the announcement counted one, and the counts by stage alone when
+// only kep.yaml's are known (no "0:" before them), as Discord and the
+// terminal do.
+func TestReleaseCardCounts(t *testing.T) {
+	for _, tt := range []struct {
+		counts knowledge.Counts
+		want   string
+	}{
+		{knowledge.Counts{Total: 45, Stable: 17, Beta: 18, Alpha: 10}, "45: 17 GA, 18 beta, 10 alpha"},
+		{knowledge.Counts{Stable: 3, Beta: 2, Alpha: 1}, "3 GA, 2 beta, 1 alpha"},
+	} {
+		var got string
+		for _, f := range releaseFacts(&knowledge.ReleaseFacts{Version: "1.36", Enhancements: tt.counts}) {
+			if f.Name == "Enhancements" {
+				got = f.Value
+			}
+		}
+		if got != tt.want {
+			t.Errorf("counts %+v: Enhancements %q, want %q", tt.counts, got, tt.want)
+		}
+	}
+}
