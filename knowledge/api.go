@@ -458,6 +458,22 @@ func (l *APILifecycle) DeprecatedIn(v Version) bool {
 // three long (flowcontrol v1beta1 → v1beta2 → v1beta3 → v1).
 const maxReplacementSteps = 16
 
+// Bridge returns l's own replacement when the end of its chain, rep
+// (looked up as r), came only with l's removal while l's own replacement
+// was served before it: a cluster older than that removal moves to the
+// bridge first (flowcontrol v1beta2 to v1beta3, served since 1.26, before
+// 1.29 brings v1). ok is false when there is no such step.
+func (t *APITable) Bridge(l *APILifecycle, rep APIRef, r *APILifecycle) (bridge *APILifecycle, ok bool) {
+	if r == nil || l.Replacement == nil || *l.Replacement == rep || l.Removed.IsZero() || r.Introduced.Less(l.Removed) {
+		return nil, false
+	}
+	d, known := t.Lookup(*l.Replacement)
+	if !known || d.Introduced.IsZero() || !d.Introduced.Less(l.Removed) {
+		return nil, false
+	}
+	return d, true
+}
+
 // ReplacementIn returns what to use instead of l in release v: its
 // replacement, followed along the replacements' own replacements to the
 // first served in v and not deprecated there; failing that, the most

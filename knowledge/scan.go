@@ -81,6 +81,10 @@ type ScanFinding struct {
 	// from (zero when unknown: before the oldest release read).
 	Replacement *APIRef
 	AvailableIn Version
+	// Bridge is what a cluster on From moves to first when Replacement is
+	// not served there yet and the type's own replacement is (APITable.Bridge;
+	// nil otherwise, and when From is at or past AvailableIn).
+	Bridge *APILifecycle
 }
 
 // ScanUnknown is an object of an API version Kubernetes does not build
@@ -144,6 +148,9 @@ func (t *APITable) Scan(objs []ManifestObject, from, to Version) *ScanReport {
 				f.Replacement = &ref
 				if rep != nil {
 					f.AvailableIn = rep.Introduced
+				}
+				if b, ok := t.Bridge(l, ref, rep); ok && (from.IsZero() || from.Less(f.AvailableIn)) {
+					f.Bridge = b
 				}
 			}
 		}
@@ -217,6 +224,7 @@ type ScanGroup struct {
 	Status      ScanStatus
 	Replacement *APIRef
 	AvailableIn Version
+	Bridge      *APILifecycle
 	Objects     []ManifestObject
 }
 
@@ -228,7 +236,8 @@ func GroupFindings(fs []ScanFinding) []ScanGroup {
 			out[n-1].Objects = append(out[n-1].Objects, f.Object)
 			continue
 		}
-		out = append(out, ScanGroup{API: f.API, Status: f.Status, Replacement: f.Replacement, AvailableIn: f.AvailableIn, Objects: []ManifestObject{f.Object}})
+		out = append(out, ScanGroup{API: f.API, Status: f.Status, Replacement: f.Replacement, AvailableIn: f.AvailableIn, Bridge: f.Bridge,
+			Objects: []ManifestObject{f.Object}})
 	}
 	return out
 }
@@ -259,6 +268,9 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 			s := "use " + g.Replacement.String()
 			if !g.AvailableIn.IsZero() {
 				s += " (served since " + g.AvailableIn.String() + ")"
+			}
+			if b := g.Bridge; b != nil {
+				s += "; before " + g.API.Removed.String() + ", " + b.API.String() + " (served since " + b.Introduced.String() + ")"
 			}
 			parts = append(parts, s)
 		} else {

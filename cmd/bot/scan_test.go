@@ -170,6 +170,36 @@ func TestScanFollowsReplacementChains(t *testing.T) {
 	}
 }
 
+// TestScanNamesTheBridge: flowcontrol v1beta2 goes in 1.29, where v1 comes;
+// a cluster on 1.28 cannot apply v1 yet, so the text says to move to
+// v1beta3 (served since 1.26) first, as the API card does. From 1.29 on,
+// or when the replacement is served where the cluster is, it says nothing
+// more; the JSON keeps its one replacement.
+func TestScanNamesTheBridge(t *testing.T) {
+	flowBeta2 := strings.Replace(flowBeta1, "v1beta1", "v1beta2", 1)
+	const bridge = "before 1.29, flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema (served since 1.26)"
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--from", "1.28", "--to", "1.29"}, true},
+		{[]string{"--to", "1.31"}, true}, // from unknown: said, as the API card says it
+		{[]string{"--from", "1.29", "--to", "1.31"}, false},
+	} {
+		code, out, errs := run(t, flowBeta2, nil, append(append([]string{"scan", "--db", scanDB(t)}, tc.args...), "-")...)
+		if code != scan.ExitRemoved || !strings.Contains(out, "use flowcontrol.apiserver.k8s.io/v1 FlowSchema (served since 1.29)") {
+			t.Errorf("%v: exit %d\n%s%s", tc.args, code, out, errs)
+		}
+		if strings.Contains(out, bridge) != tc.want {
+			t.Errorf("%v: says the bridge %v, want %v:\n%s", tc.args, !tc.want, tc.want, out)
+		}
+	}
+	_, got := scanJSONOf(t, flowBeta2, "--from", "1.28", "--to", "1.29", "-")
+	if len(got.Findings) != 1 || got.Findings[0].Replacement == nil || got.Findings[0].Replacement.APIVersion != "flowcontrol.apiserver.k8s.io/v1" {
+		t.Errorf("JSON findings %+v; want the one replacement, v1", got.Findings)
+	}
+}
+
 // TestScanReleaseNotesWinOverMarkers: the markers say the v1alpha1
 // ValidatingAdmissionPolicy goes in 1.32; the 1.33 release notes (PR
 // 129207) record its removal there.

@@ -203,19 +203,15 @@ func apiLine(t *knowledge.APITable, l *knowledge.APILifecycle, ref knowledge.Ver
 	return strings.Join(parts, " · ")
 }
 
-// bridge names l's own replacement when the end of its chain (rep, r)
-// came only with l's removal, so a cluster older than that release must
-// move to the replacement first: "; before 1.29, use
+// bridge names l's own replacement when a cluster older than l's removal
+// must move to it first (APITable.Bridge): "; before 1.29,
 // flowcontrol.apiserver.k8s.io/v1beta3 (served since 1.26)". "" otherwise.
 func bridge(t *knowledge.APITable, l *knowledge.APILifecycle, rep knowledge.APIRef, r *knowledge.APILifecycle) string {
-	if l.Replacement == nil || *l.Replacement == rep || l.Removed.IsZero() || r.Introduced.Less(l.Removed) {
+	d, ok := t.Bridge(l, rep, r)
+	if !ok {
 		return ""
 	}
-	d, ok := t.Lookup(*l.Replacement)
-	if !ok || d.Introduced.IsZero() || !d.Introduced.Less(l.Removed) {
-		return ""
-	}
-	return "; before " + l.Removed.String() + ", " + l.Replacement.String() + " (served since " + d.Introduced.String() + ")"
+	return "; before " + l.Removed.String() + ", " + d.API.String() + " (served since " + d.Introduced.String() + ")"
 }
 
 // levelWords is how a lifeline starts: "alpha (off unless its feature
