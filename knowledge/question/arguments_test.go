@@ -75,14 +75,13 @@ func TestMendedArguments(t *testing.T) {
 	}
 }
 
-// TestPullRequests: pr N is read by the grammar once the engine answers
-// it; until then a pull request, typed or linked, is offered what answers
-// it, and a KEP's link is never taken for a pull request, nor the other
-// way round.
+// TestPullRequests: pr N is read by the grammar, a pull request typed or
+// linked in chat is read as it, and a KEP's link is never taken for a pull
+// request, nor the other way round.
 func TestPullRequests(t *testing.T) {
 	for in, want := range map[string]string{"130135": "pr 130135", "#130135": "pr 130135"} {
 		q, err := parsePR([]string{in})
-		if err != nil || (knowledge.Question{Kind: askPR, Words: q.Words}.Canonical() != want && prQuestions) || q.Words != strings.TrimPrefix(want, "pr ") {
+		if err != nil || q.Canonical() != want || q.Words != strings.TrimPrefix(want, "pr ") {
 			t.Errorf("parsePR(%q) = %+v, %v; want %s", in, q, err, want)
 		}
 	}
@@ -91,18 +90,14 @@ func TestPullRequests(t *testing.T) {
 			t.Errorf("parsePR(%q) = %+v; want bad input", in, q)
 		}
 	}
-	_, err := Parse("pr 130135")
-	if (err == nil) != prQuestions {
-		t.Errorf("Parse(pr 130135): %v, though prQuestions is %v", err, prQuestions)
+	if q, err := Parse("pr 130135"); err != nil || q.Canonical() != "pr 130135" {
+		t.Errorf("Parse(pr 130135) = %q, %v", q.Canonical(), err)
 	}
 	r := NewReader(StaticKEPs(syntheticKEPs()))
 	for _, in := range []string{"https://github.com/kubernetes/kubernetes/pull/130135", "PR #130135 pls", "what does pull request 130135 do"} {
 		q, err := r.Read(context.Background(), in)
-		switch {
-		case prQuestions && (err != nil || q.Canonical() != "pr 130135"):
+		if err != nil || q.Canonical() != "pr 130135" {
 			t.Errorf("Read(%q) = %q, %v; want pr 130135", in, q.Canonical(), err)
-		case !prQuestions && err == nil:
-			t.Errorf("Read(%q) = %q; want an offer until the engine answers pull requests", in, q.Canonical())
 		}
 	}
 	for in, want := range map[string]string{
@@ -141,19 +136,15 @@ func TestTraditionalChinese(t *testing.T) {
 	}
 }
 
-// TestPullRequestsOnceAnswered reads pull requests as the reader will once
-// the engine answers them (prQuestions): the grammar's pr N, and every
-// way of typing or linking one.
+// TestPullRequestsOnceAnswered reads pull requests: the grammar's pr N,
+// and every way of typing or linking one.
 func TestPullRequestsOnceAnswered(t *testing.T) {
-	saved := prQuestions
-	prQuestions = true
-	defer func() { prQuestions = saved }()
 	r := NewReader(StaticKEPs(syntheticKEPs()))
 	for _, in := range []string{"pr 130135", "PR #130135", "https://github.com/kubernetes/kubernetes/pull/130135",
 		"what's this PR about https://github.com/kubernetes/kubernetes/pull/130135/files", "这个 PR https://github.com/kubernetes/kubernetes/pull/130135 是哪个版本的",
 		"what does pull request 130135 do"} {
 		q, err := r.Read(context.Background(), in)
-		if err != nil || q.Kind != askPR || q.Words != "130135" {
+		if err != nil || q.Kind != knowledge.AskPR || q.Words != "130135" {
 			t.Errorf("Read(%q) = %+v, %v; want the pull request 130135", in, q, err)
 		}
 	}

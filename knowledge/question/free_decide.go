@@ -38,7 +38,7 @@ func (r *reading) decide(v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 		k.Kind = knowledge.AskHelp
 		return k, nil
 	case len(r.prs) > 0:
-		return r.pullRequest(k, v)
+		return r.pullRequest(k)
 	case r.intents.has(intentScan) && len(r.keps) == 0,
 		r.intents.has(intentBreak|intentMine) && len(r.versions) == 1 && len(r.keps) == 0,
 		r.intents.has(intentMine) && len(r.versions) == 2:

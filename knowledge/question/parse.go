@@ -18,8 +18,8 @@ const MaxRunes = 1000
 // sig NAME [VERSION], subscribe deprecations [filters], unsubscribe
 // deprecations and subscriptions, api KIND|GROUP/VERSION [KIND] [in
 // VERSION], scan [FROM] TO (its manifests after the first line, taken as
-// they are: see SplitScan), pr N once the engine answers pull requests
-// (prQuestions), and the yes/no questions is kep N STAGE [in VERSION] and
+// they are: see SplitScan), pr N
+// and the yes/no questions is kep N STAGE [in VERSION] and
 // is VERSION supported. Case, spacing, smart quotes, full-width
 // characters and a leading v do not matter; control characters are dropped.
 // It fails with an *knowledge.Error of code knowledge.EBADINPUT whose message says what was wrong
@@ -140,9 +140,7 @@ func parseNormalized(s string) (knowledge.Question, error) {
 	case "scan":
 		return parseScan(args)
 	case "pr":
-		if prQuestions { // once the engine answers pull requests (pr.go)
-			return parsePR(args)
-		}
+		return parsePR(args)
 	}
 	if name, ok := strings.CutPrefix(head, "sig-"); ok && name != "" {
 		return parseSIG(name, low[1:])

@@ -10,8 +10,7 @@ package question
 // for a question about one attribute, the attribute the answer puts
 // first), or "?" — the reader must say what it understood and offer
 // questions, never answer — with the questions it must offer after it
-// ("?gate KMSv1|gate KMSv2"). pr(n, offer) is the pull-request question
-// once the engine answers it (prQuestions), and until then the offer.
+// ("?gate KMSv1|gate KMSv2").
 
 // case22 is one question of the table.
 type case22 struct {
@@ -34,15 +33,6 @@ const (
 var classNames22 = map[int]string{
 	clArgTypo: "1 typos in arguments", clBestMatch: "2 clear best match", clAttribute: "3 attributes",
 	clChinese: "4 chinese", clLinks: "5 links and slang", clNew: "6 new questions",
-}
-
-// pr is the question a pull request link or "PR 130135" is read as: pr N
-// once the grammar has it, else the reader's offer (offer: "?kep 4639").
-func pr(n, offer string) string {
-	if prQuestions {
-		return "pr " + n
-	}
-	return offer
 }
 
 var phrasings22 = []case22{
@@ -350,9 +340,9 @@ var phrasings22 = []case22{
 	{clLinks, "https://github.com/kubernetes/enhancements/blob/master/keps/sig-node/1287-in-place-update-pod-resources/README.md", "kep 1287", ""},
 	{clLinks, "https://github.com/kubernetes/enhancements/blob/master/keps/sig-network/3866-nftables-proxy/kep.yaml 这个现在什么状态", "kep 3866", "status"},
 	{clLinks, "这个 KEP https://kep.k8s.io/4639 在 1.33 是 beta 吗", "is kep 4639 beta in 1.33", ""},
-	{clLinks, "https://github.com/kubernetes/kubernetes/pull/130135", pr("130135", "?kep 4639|1.33 notices"), ""},
-	{clLinks, "what's this PR about https://github.com/kubernetes/kubernetes/pull/130135", pr("130135", "?kep 4639|1.33 notices"), ""},
-	{clLinks, "https://github.com/kubernetes/kubernetes/pull/12345", pr("12345", "?"), ""},
+	{clLinks, "https://github.com/kubernetes/kubernetes/pull/130135", "pr 130135", ""},
+	{clLinks, "what's this PR about https://github.com/kubernetes/kubernetes/pull/130135", "pr 130135", ""},
+	{clLinks, "https://github.com/kubernetes/kubernetes/pull/12345", "pr 12345", ""},
 	{clLinks, "https://github.com/kubernetes/enhancements/pull/4000", "?", ""},
 	{clLinks, "https://github.com/kubernetes/kubernetes/issues/12345", "?", ""},
 	{clLinks, "kep.k8s.io/5040 计划什么时候 GA", "kep 5040", "status"},
@@ -360,14 +350,14 @@ var phrasings22 = []case22{
 	{clLinks, "<https://github.com/kubernetes/enhancements/issues/3866|#3866>", "kep 3866", ""},
 	{clLinks, "https://github.com/kubernetes/enhancements/tree/master/keps/sig-node", "sig node", ""},
 	{clLinks, "大佬们 https://kep.k8s.io/2400 这个现在 GA 了吗", "is kep 2400 ga", ""},
-	{clLinks, "这个 PR https://github.com/kubernetes/kubernetes/pull/130135 是哪个版本的", pr("130135", "?kep 4639|1.33 notices"), ""},
-	{clLinks, "https://github.com/kubernetes/kubernetes/pull/130135/files", pr("130135", "?kep 4639|1.33 notices"), ""},
+	{clLinks, "这个 PR https://github.com/kubernetes/kubernetes/pull/130135 是哪个版本的", "pr 130135", ""},
+	{clLinks, "https://github.com/kubernetes/kubernetes/pull/130135/files", "pr 130135", ""},
 	{clLinks, "kep.k8s.io/753 和 kep.k8s.io/4639", "?kep 753|kep 4639", ""},
 	{clLinks, "https://kep.k8s.io/4639 属于哪个 SIG", "kep 4639", "sig"},
 	{clLinks, "https://github.com/kubernetes/enhancements/tree/master/keps/sig-storage/5040-remove-gitrepo-driver 啥时候移除", "kep 5040", "status"},
 	{clLinks, "https://kubernetes.io/blog/2024/04/17/kubernetes-v1-30-release/", "?", ""},
-	{clLinks, "PR #130135 是什么", pr("130135", "?kep 4639|1.33 notices"), ""},
-	{clLinks, "what does pr 130135 do", pr("130135", "?kep 4639|1.33 notices"), ""},
+	{clLinks, "PR #130135 是什么", "pr 130135", ""},
+	{clLinks, "what does pr 130135 do", "pr 130135", ""},
 	{clLinks, "quick q: is 1.31 still supported rn", "is 1.31 supported", ""},
 	{clLinks, "thx, what went GA in 1.30 asap", "1.30 ga", ""},
 	{clLinks, "fyi anyone know when 1.29 goes eol?", "1.29 eol", ""},
@@ -409,12 +399,12 @@ var phrasings22 = []case22{
 	// written after the reader was tuned on the above, measured once first
 	{clLinks, "大佬们 https://github.com/kubernetes/enhancements/issues/4639 这个是什么状态", "kep 4639", "status"},
 	{clLinks, "求问 kep.k8s.io/3866 在 1.31 是 beta 吗", "is kep 3866 beta in 1.31", ""},
-	{clLinks, "这个 PR 合进哪个版本了 https://github.com/kubernetes/kubernetes/pull/129731", pr("129731", "?kep 753|1.33 notices"), ""},
-	{clLinks, "这个PR是干嘛的 https://github.com/kubernetes/kubernetes/pull/132000", pr("132000", "?"), ""},
-	{clLinks, "which release was PR 132000 merged in", pr("132000", "?"), ""},
-	{clLinks, "see kubernetes/kubernetes#130135", pr("130135", "?"), ""},
+	{clLinks, "这个 PR 合进哪个版本了 https://github.com/kubernetes/kubernetes/pull/129731", "pr 129731", ""},
+	{clLinks, "这个PR是干嘛的 https://github.com/kubernetes/kubernetes/pull/132000", "pr 132000", ""},
+	{clLinks, "which release was PR 132000 merged in", "pr 132000", ""},
+	{clLinks, "see kubernetes/kubernetes#130135", "pr 130135", ""},
 	{clLinks, "yo what's new in 1.35 fr", "1.35", ""},
-	{clLinks, "where can i read about pr 129207", pr("129207", "?"), ""},
+	{clLinks, "where can i read about pr 129207", "pr 129207", ""},
 	{clLinks, "kubernetes/enhancements#3866 GA 了吗", "is kep 3866 ga", ""},
 	{clLinks, "各位 https://github.com/kubernetes/enhancements/tree/master/keps/sig-node/2400-node-swap 现在 GA 了吗", "is kep 2400 ga", ""},
 	{clLinks, "急！1.32 删了哪些 API", "1.32 removals", ""},

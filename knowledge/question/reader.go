@@ -261,7 +261,7 @@ var grammarWords = map[string]bool{
 	"gate": true, "featuregate": true, "feature-gate": true, "search": true, "find": true, "diff": true,
 	"upgrade": true, "sig": true, "subscribe": true, "unsubscribe": true, "subscriptions": true,
 	"supported": true, "latest": true, "eol": true, "patches": true, "urgent": true,
-	"api": true, "apiversion": true, "scan": true,
+	"api": true, "apiversion": true, "scan": true, "pr": true,
 }
 
 // inGrammar reports whether normalised text starts as a question of the
@@ -273,7 +273,7 @@ func inGrammar(norm string) bool {
 	if hasLinkHost(head) || hasURLPrefix(head) {
 		return false // kep.k8s.io/753: a link, read as chat
 	}
-	if grammarWords[head] || strings.HasPrefix(head, "sig-") || looksVersion(head) || head == "pr" && prQuestions {
+	if grammarWords[head] || strings.HasPrefix(head, "sig-") || looksVersion(head) {
 		return true
 	}
 	_, ok, _ := kepToken(head)

@@ -41,7 +41,6 @@ type Vocabulary struct {
 	alias    map[string]int32 // an alias phrase (aliases.go) → its KEP
 	scratch  sync.Pool        // *scratch, for resolve
 	byLen    [][]near         // English terms by length, with their letters, for misspellings
-	prs      map[int]prRef    // a pull request of kubernetes/kubernetes → the first KEP its release-note entry links
 }
 
 // vocabKEP is one KEP as the vocabulary knows it.
@@ -78,8 +77,7 @@ const maxNames = 24
 // NewVocabulary indexes keps. It never fails; a nil or empty list gives a
 // vocabulary that knows no feature.
 func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
-	v := &Vocabulary{gates: map[string]int32{}, gateOf: map[string]string{}, sigs: map[string]bool{}, alias: map[string]int32{},
-		prs: map[int]prRef{}}
+	v := &Vocabulary{gates: map[string]int32{}, gateOf: map[string]string{}, sigs: map[string]bool{}, alias: map[string]int32{}}
 	owner := gateOwners(keps)
 	index := make(map[*knowledge.KEP]int32, len(keps))
 	for i, k := range keps {
@@ -123,11 +121,6 @@ func NewVocabulary(keps []*knowledge.KEP) *Vocabulary {
 		}
 		if len(terms) > maxNames {
 			terms = terms[:maxNames]
-		}
-		for _, ch := range k.Changes {
-			if _, dup := v.prs[ch.PR]; !dup && ch.PR > 0 {
-				v.prs[ch.PR] = prRef{kep: i, release: ch.Release}
-			}
 		}
 		for n, ts := range terms {
 			for _, t := range dedupe(ts) {
