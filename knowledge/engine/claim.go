@@ -25,7 +25,7 @@ func (e *Engine) answerKEPClaim(ctx context.Context, q knowledge.Question) (*kno
 	if err != nil {
 		return nil, err
 	}
-	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + e.otherWord(ctx, q) + " " + a.Text
+	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + otherWord(c, q) + " " + a.Text
 	return a, nil
 }
 
@@ -57,17 +57,9 @@ func notOutVerdict(f *knowledge.KEPFacts, s knowledge.Stage, v, released knowled
 // stage asked about in the release asked about though kep.yaml does not:
 // " The 1.33 release notes (PR #130135) say beta in 1.33; I go by
 // kep.yaml." "" when none does.
-func (e *Engine) otherWord(ctx context.Context, q knowledge.Question) string {
-	if q.Version.IsZero() {
-		return ""
-	}
-	var k *knowledge.KEP
-	if c := e.cat.Load(); c != nil {
-		k = c.byNum[q.KEP]
-	} else if found, err := e.kb.FindKEPByNumber(ctx, q.KEP); err == nil {
-		k = found
-	}
-	if k == nil {
+func otherWord(c *catalog, q knowledge.Question) string {
+	k := c.byNum[q.KEP]
+	if q.Version.IsZero() || k == nil {
 		return ""
 	}
 	for _, d := range k.Disagreements {

@@ -54,7 +54,7 @@
 //     some of them its runners-up;
 //   - free_api.go reads an API's lifecycle; free_scan.go says how to ask
 //     what only a scan answers (it needs the manifests); pr.go reads pull
-//     requests (pr N, once the engine answers them);
+//     requests (pr N);
 //   - focus.go finds the one attribute asked of a KEP or a release ("which
 //     SIG owns KEP 1287"), for the answer to put first;
 //   - arguments.go reads a misspelt gate or SIG of the grammar as the one
