@@ -34,15 +34,10 @@ func newRefreshAdapter(cfg *config.Config, setup refresh.Setup, db *store.DB, en
 	dg *delivery.Service, m *metrics.Metrics, stale *refresh.StaleNotes, warm func(context.Context) error, log zerolog.Logger) (*refreshAdapter, error) {
 	log = log.With().Str("component", "refresh").Logger()
 	rc := setup.Config(db.Knowledge())
+	swap := swapAnswers(eng, cache, warm, log)
 	rc.Apply = func(ctx context.Context, write func() error) error {
-		if err := eng.Swap(ctx, write); err != nil {
+		if err := swap(ctx, write); err != nil {
 			return err
-		}
-		cache.Invalidate()
-		if warm != nil { // the question reader's names of features, before the next question needs them
-			if err := warm(ctx); err != nil {
-				log.Warn().Err(err).Msg("load the names of features")
-			}
 		}
 		if trig := dg.Trigger(); trig != nil {
 			rep, err := trig.OnKnowledgeChanged(ctx)
@@ -92,3 +87,22 @@ func (m sourceMetrics) Observe(o refresh.Outcome) {
 }
 
 func (m sourceMetrics) Generation(g uint64) { m.s.Generation(g) }
+
+// swapAnswers returns what runs write, which replaces the knowledge, and
+// moves the answers to it: the engine's catalog, the answer cache, and the
+// question reader's names of features (warm, when set) before the next
+// question needs them. The refresh loop and a replica's sync swap alike.
+func swapAnswers(eng *kengine.Engine, cache *kengine.CachedAnswerer, warm func(context.Context) error, log zerolog.Logger) func(context.Context, func() error) error {
+	return func(ctx context.Context, write func() error) error {
+		if err := eng.Swap(ctx, write); err != nil {
+			return err
+		}
+		cache.Invalidate()
+		if warm != nil {
+			if err := warm(ctx); err != nil {
+				log.Warn().Err(err).Msg("load the names of features")
+			}
+		}
+		return nil
+	}
+}

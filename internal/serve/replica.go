@@ -27,16 +27,7 @@ func newReplica(cfg *config.Config, setup refresh.Setup, id string, shared *etcd
 	src, mc := sourceMetrics{m.Sources()}, m.Cluster() // Cluster registers its metrics: once
 	rc := cluster.ReplicaConfig{ID: id, Shared: shared, TTL: cfg.Store.Etcd.LeaseTTL, Local: kb, Digests: dg, Gateways: gateways,
 		Generation: src.Generation, Leading: mc.Leading, Elected: mc.Elected, Log: log,
-		Swap: func(ctx context.Context, write func() error) error {
-			if err := eng.Swap(ctx, write); err != nil {
-				return err
-			}
-			cache.Invalidate()
-			if err := warm(ctx); err != nil {
-				log.Error().Err(err).Msg("load the names of features")
-			}
-			return nil
-		},
+		Swap:    swapAnswers(eng, cache, warm, log),
 		Sources: func(states map[string]store.SourceState) { stale.Update(states, time.Now(), cfg.Sources.StaleAfter) },
 	}
 	if cfg.Sources.Refresh {
