@@ -474,6 +474,13 @@ func (t *APITable) Bridge(l *APILifecycle, rep APIRef, r *APILifecycle) (bridge 
 	return d, true
 }
 
+// BridgeWords says what a cluster older than l's removal moves to first,
+// b (APITable.Bridge): "; before 1.29, flowcontrol.apiserver.k8s.io/v1beta3
+// FlowSchema (served since 1.26)", written after the replacement.
+func BridgeWords(l, b *APILifecycle) string {
+	return "; before " + l.Removed.String() + ", " + b.API.String() + " (served since " + b.Introduced.String() + ")"
+}
+
 // ReplacementIn returns what to use instead of l in release v: its
 // replacement, followed along the replacements' own replacements to the
 // first served in v and not deprecated there; failing that, the most

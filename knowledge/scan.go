@@ -270,7 +270,7 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 				s += " (served since " + g.AvailableIn.String() + ")"
 			}
 			if b := g.Bridge; b != nil {
-				s += "; before " + g.API.Removed.String() + ", " + b.API.String() + " (served since " + b.Introduced.String() + ")"
+				s += BridgeWords(g.API, b)
 			}
 			parts = append(parts, s)
 		} else {

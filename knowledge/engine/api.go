@@ -211,7 +211,7 @@ func bridge(t *knowledge.APITable, l *knowledge.APILifecycle, rep knowledge.APIR
 	if !ok {
 		return ""
 	}
-	return "; before " + l.Removed.String() + ", " + d.API.String() + " (served since " + d.Introduced.String() + ")"
+	return knowledge.BridgeWords(l, d)
 }
 
 // levelWords is how a lifeline starts: "alpha (off unless its feature
