@@ -201,10 +201,7 @@ func Short(s string) string {
 }
 
 // Plural writes "1 deprecation" or "3 deprecations".
-func Plural(n int, one, many string) string { return plural(n, one, many) }
-
-// plural writes "1 deprecation" or "3 deprecations".
-func plural(n int, one, many string) string {
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
@@ -213,11 +210,7 @@ func plural(n int, one, many string) string {
 
 // Quote returns a document's words fit to quote: whitespace collapsed to
 // single spaces, cut at max runes with "…".
-func Quote(s string, max int) string { return quote(s, max) }
-
-// quote returns a document's words fit to quote: whitespace collapsed to
-// single spaces, cut at max runes with "…".
-func quote(s string, max int) string {
+func Quote(s string, max int) string {
 	// One pass that stops once it holds more than max runes: documents'
 	// words run to kilobytes, and only the start of them is shown. Runs of
 	// non-space bytes are copied whole.

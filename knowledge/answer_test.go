@@ -20,8 +20,8 @@ func TestQuoteMatchesPlainVersion(t *testing.T) {
 	for _, s := range []string{"", " ", "a", "ab", "a b", "  a  b  ", "abc def ghi", "稳定 版\u3000本\u2003x",
 		strings.Repeat("ab ", 50), strings.Repeat("字", 30), "x\u0085y\u00a0z\n\tw"} {
 		for max := 2; max < 40; max++ {
-			if got, want := quote(s, max), plain(s, max); got != want {
-				t.Errorf("quote(%q, %d) = %q, want %q", s, max, got, want)
+			if got, want := Quote(s, max), plain(s, max); got != want {
+				t.Errorf("Quote(%q, %d) = %q, want %q", s, max, got, want)
 			}
 		}
 	}

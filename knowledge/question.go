@@ -324,9 +324,6 @@ var topicAliases = map[string]string{
 	"pull": "pr", "pulls": "pr", "prs": "pr",
 }
 
-// HelpTopics returns every help topic, in the order help shows them: what
-// "help TOPIC" accepts besides aliases, and what "did you mean" offers.
-func HelpTopics() []string { return helpTopics() }
 
 // HelpTopic returns the help topic that name is, or an alias of ("removed"
 // is deprecations), and false when it is neither. Case does not matter.
@@ -338,12 +335,9 @@ func HelpTopic(name string) (string, bool) {
 	return c.Topic, true
 }
 
-// Usage returns the usage line of a help topic: "Usage: kep NUMBER, e.g.
-// kep 4639." For a topic it does not know, it points to help.
-func Usage(topic string) string { return usage(topic) }
-
-// helpTopics returns every topic name, for "did you mean".
-func helpTopics() []string {
+// HelpTopics returns every help topic, in the order help shows them: what
+// "help TOPIC" accepts besides aliases, and what "did you mean" offers.
+func HelpTopics() []string {
 	out := make([]string, 0, len(commands)+len(topicAliases))
 	for _, c := range commands {
 		out = append(out, c.Topic)
@@ -365,8 +359,9 @@ func findCommand(topic string) *command {
 	return nil
 }
 
-// usage returns the usage line of a topic: "Usage: kep NUMBER, e.g. kep 4639."
-func usage(topic string) string {
+// Usage returns the usage line of a help topic: "Usage: kep NUMBER, e.g.
+// kep 4639." For a topic it does not know, it points to help.
+func Usage(topic string) string {
 	c := findCommand(topic)
 	if c == nil {
 		return "Try help to see what I can answer."
@@ -377,7 +372,7 @@ func usage(topic string) string {
 // BadInput returns an EBADINPUT *Error whose message says what was wrong
 // and ends with the usage line of topic.
 func BadInput(topic, format string, args ...any) *Error {
-	return &Error{Code: EBADINPUT, Message: fmt.Sprintf(format, args...) + " " + usage(topic)}
+	return &Error{Code: EBADINPUT, Message: fmt.Sprintf(format, args...) + " " + Usage(topic)}
 }
 
 // HelpAnswer builds the answer to `help` (topic "") or `help TOPIC`. It fails
@@ -393,8 +388,8 @@ func HelpAnswer(topic string) (*Answer, error) {
 	}
 	c := findCommand(topic)
 	if c == nil {
-		return nil, &Error{Code: EBADINPUT, Message: "I have no help on that topic. Topics: " + strings.Join(helpTopics(), ", ") + ".",
-			Suggestions: prose.PrefixAll("help ", ClosestWords(strings.ToLower(topic), helpTopics()))}
+		return nil, &Error{Code: EBADINPUT, Message: "I have no help on that topic. Topics: " + strings.Join(HelpTopics(), ", ") + ".",
+			Suggestions: prose.PrefixAll("help ", ClosestWords(strings.ToLower(topic), HelpTopics()))}
 	}
 	a := &Answer{Kind: KindHelp, Title: "kepbot help: " + c.Topic, Query: "help " + c.Topic,
 		Text: c.Usage + ": " + c.Summary + "."}

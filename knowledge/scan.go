@@ -209,12 +209,12 @@ func objectLess(a, b ManifestObject) bool {
 // Summary writes the report in one line: "14 objects: 2 removed by 1.36,
 // 1 deprecated, 3 not built-in."
 func (r *ScanReport) Summary() string {
-	parts := []string{fmt.Sprintf("%d removed by %s", r.Count(ScanRemoved), r.To), plural(r.Count(ScanDeprecated), "deprecated", "deprecated")}
+	parts := []string{fmt.Sprintf("%d removed by %s", r.Count(ScanRemoved), r.To), Plural(r.Count(ScanDeprecated), "deprecated", "deprecated")}
 	if n := r.Count(ScanNotYetServed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d not served yet in %s", n, r.To))
 	}
 	parts = append(parts, fmt.Sprintf("%d not built-in", len(r.Unknown)))
-	return plural(r.Objects, "object", "objects") + ": " + strings.Join(parts, ", ") + "."
+	return Plural(r.Objects, "object", "objects") + ": " + strings.Join(parts, ", ") + "."
 }
 
 // ScanGroup is the findings of one API type and status: what an answer
