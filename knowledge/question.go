@@ -324,7 +324,6 @@ var topicAliases = map[string]string{
 	"pull": "pr", "pulls": "pr", "prs": "pr",
 }
 
-
 // HelpTopic returns the help topic that name is, or an alias of ("removed"
 // is deprecations), and false when it is neither. Case does not matter.
 func HelpTopic(name string) (string, bool) {

@@ -24,9 +24,10 @@ func newBuilder(lim Limits) *builder {
 	return &builder{lim: lim.withDefaults(), report: Report{Skipped: map[string]int{}}}
 }
 
-// isKEPYAML reports whether rel (relative to the repository root) is a
-// kep.yaml this package reads, and whether it is a kep.yaml at all.
-func isKEPYAML(rel string) (read, named bool) {
+// IsKEPYAML reports whether rel (slash-separated, relative to the
+// repository root) is a kep.yaml this package reads (under keps/), and
+// whether it is named kep.yaml at all.
+func IsKEPYAML(rel string) (read, named bool) {
 	if path.Base(rel) != "kep.yaml" {
 		return false, false
 	}

@@ -73,7 +73,7 @@ func LoadDir(dir string, lim Limits) (*Result, error) {
 			}
 			return nil
 		}
-		read, named := isKEPYAML(rel)
+		read, named := IsKEPYAML(rel)
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			if named {

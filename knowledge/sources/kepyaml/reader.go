@@ -19,15 +19,10 @@ func NewReader(lim Limits) *Reader { return &Reader{b: newBuilder(lim)} }
 // Limits returns the limits the Reader applies, defaults filled in.
 func (r *Reader) Limits() Limits { return r.b.lim }
 
-// IsKEPYAML reports whether rel (slash-separated, relative to the
-// repository root) is a kep.yaml this package reads (under keps/), and
-// whether it is named kep.yaml at all.
-func IsKEPYAML(rel string) (read, named bool) { return isKEPYAML(rel) }
-
 // Add parses the kep.yaml at rel. A file outside keps/ becomes a Skip (a
 // test fixture), as does one that does not parse or breaks a limit.
 func (r *Reader) Add(rel string, data []byte) {
-	read, named := isKEPYAML(rel)
+	read, named := IsKEPYAML(rel)
 	switch {
 	case !named:
 	case !read:
@@ -41,7 +36,7 @@ func (r *Reader) Add(rel string, data []byte) {
 // constants, msg the rest of the reason. A file named kep.yaml counts among
 // the files read.
 func (r *Reader) Skip(rel, kind, msg string) {
-	if _, named := isKEPYAML(rel); named {
+	if _, named := IsKEPYAML(rel); named {
 		r.b.report.Files++
 	}
 	r.b.skip(rel, kind, msg)
