@@ -191,7 +191,7 @@ func TestAPILifecycleNewerPatchReplacesItsRelease(t *testing.T) {
 		t.Fatal("the older patch's Widget is not known before the pass")
 	}
 
-	rep, err := r.Run(t.Context(), Options{Only: []string{NameAPILifecycle}})
+	rep, err := r.Run(t.Context(), Options{Only: []string{sources.NameAPILifecycle}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestAPILifecycleFailuresKeepTheKnowledge(t *testing.T) {
 		good := u.File(path)
 		u.Set(path, nil)
 		defer u.Set(path, good)
-		rep, err := r.Run(t.Context(), Options{Only: []string{NameAPILifecycle}})
+		rep, err := r.Run(t.Context(), Options{Only: []string{sources.NameAPILifecycle}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +273,7 @@ func TestAPILifecycleFailuresKeepTheKnowledge(t *testing.T) {
 		u.Set(path, withoutEntry(t, good, "/flowcontrol/v1/"+apilifecycle.MarkersFile))
 		defer u.Set(path, good)
 		before := corpusOf(kb)
-		rep, err := r.Run(t.Context(), Options{Only: []string{NameAPILifecycle}})
+		rep, err := r.Run(t.Context(), Options{Only: []string{sources.NameAPILifecycle}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +292,7 @@ func TestAPILifecycleFailuresKeepTheKnowledge(t *testing.T) {
 		}
 		n := len(u.Requests(path))
 		clock.Add(time.Minute)
-		rep, _ = r.Run(t.Context(), Options{Only: []string{NameAPILifecycle}})
+		rep, _ = r.Run(t.Context(), Options{Only: []string{sources.NameAPILifecycle}})
 		if o := outcome(t, rep, "api-lifecycle/1.36"); o.Result != ResultWaiting || len(u.Requests(path)) != n {
 			t.Errorf("during the backoff: %s, %d requests (were %d)", o.Line(), len(u.Requests(path)), n)
 		}
@@ -321,7 +321,7 @@ func TestAPILifecycleOnly(t *testing.T) {
 	}
 
 	clock.Add(time.Hour)
-	rep, err = r.Run(t.Context(), Options{Only: []string{NameAPILifecycle}})
+	rep, err = r.Run(t.Context(), Options{Only: []string{sources.NameAPILifecycle}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +331,7 @@ func TestAPILifecycleOnly(t *testing.T) {
 		if strings.Contains(o.URL, "sekrit") || strings.Contains(o.Line(), "sekrit") {
 			t.Errorf("the token was reported: %s", o.URL)
 		}
-		if !strings.HasPrefix(o.Name, NameAPILifecycle+"/") {
+		if !strings.HasPrefix(o.Name, sources.NameAPILifecycle+"/") {
 			t.Errorf("--only api-lifecycle asked %s", o.Name)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
 )
 
@@ -37,7 +38,7 @@ func (p *pass) apply(ctx context.Context) error {
 		got := p.parts[name]
 		st := p.states[name]
 		drop := append(slices.Clone(st.IDs), got.corpus.SourceIDs()...)
-		if name == NameKEPYAML {
+		if name == sources.NameKEPYAML {
 			for _, s := range merged.Sources {
 				if s.Kind == knowledge.SourceKEPYAML {
 					drop = append(drop, s.ID)

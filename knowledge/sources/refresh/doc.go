@@ -27,9 +27,9 @@
 //
 // Which sources there are, where they live by default and how their bytes
 // are read is the registry's; refresh names none but by the registry's
-// names (NameKEPYAML, NotesName). The parsers take bytes or a stream; the
-// tarballs' entries are read safely (no links, no absolute or climbing
-// names, bounded sizes) by archive and safetar as they stream.
+// names (sources.NameKEPYAML, NotesName). The parsers take bytes or a
+// stream; the tarballs' entries are read safely (no links, no absolute or
+// climbing names, bounded sizes) by archive and safetar as they stream.
 //
 // It imports knowledge, knowledge/internal/capped, knowledge/snapshot,
 // knowledge/sources, knowledge/sources/apilifecycle,

@@ -15,7 +15,7 @@ import (
 // be: what ApplyLocal takes as kep.yaml's news (`bot sync --from`). Every
 // error is about the copy at p, naming it.
 func ReadLocalKEPYAML(p string, lim kepyaml.Limits) (Local, error) {
-	f := sources.Named(NameKEPYAML)
+	f := sources.Named(sources.NameKEPYAML)
 	info, err := os.Stat(p)
 	if err != nil {
 		return Local{}, fmt.Errorf("read %s: %w", p, err)
@@ -42,7 +42,7 @@ func ReadLocalKEPYAML(p string, lim kepyaml.Limits) (Local, error) {
 		return Local{}, fmt.Errorf("%s was refused: %w", p, err)
 	}
 	return Local{
-		Name: NameKEPYAML, URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(),
+		Name: sources.NameKEPYAML, URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(),
 		Corpus: got.Corpus, Commit: got.Commit, Detail: got.Detail,
 	}, nil
 }

@@ -122,8 +122,8 @@ type Options struct {
 	// Force asks every source now, even one backing off after failures;
 	// a server's rate limit is still honoured.
 	Force bool
-	// Only limits the pass to these sources (NameKEPYAML, "release-notes",
-	// "release-page", NameLifecycle, NamePatches, NameAPILifecycle, or one
+	// Only limits the pass to these sources (sources.NameKEPYAML, "release-notes",
+	// "release-page", sources.NameLifecycle, sources.NamePatches, sources.NameAPILifecycle, or one
 	// release's NotesName, PageName or APIName); empty means every source.
 	Only []string
 }
@@ -203,7 +203,7 @@ func (p *pass) wanted(src source) bool {
 }
 
 // wantsGroup reports whether the pass's Only lets some source of group
-// (NameAPILifecycle) be asked: the group, or one of its releases.
+// (sources.NameAPILifecycle) be asked: the group, or one of its releases.
 func (p *pass) wantsGroup(group string) bool {
 	if len(p.opts.Only) == 0 {
 		return true
@@ -308,7 +308,7 @@ func (p *pass) walkAPI(ctx context.Context, f *sources.Format) error {
 		return err
 	}
 	lcs := c.lifecycles
-	if got := p.parts[NameLifecycle]; got != nil {
+	if got := p.parts[sources.NameLifecycle]; got != nil {
 		lcs = append(slices.Clone(lcs), got.corpus.Lifecycles...)
 	}
 	held := heldAPI(c.sources)
@@ -543,7 +543,7 @@ func commitFromETag(etag string) string {
 // Local is a source's news read from a local copy rather than fetched:
 // `bot sync --from DIR|FILE` for kep.yaml on a machine without network.
 type Local struct {
-	Name   string // the source it stands for: NameKEPYAML
+	Name   string // the source it stands for: sources.NameKEPYAML
 	URL    string // a file:// URL of the copy
 	Corpus *knowledge.Corpus
 	Commit string

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -36,7 +37,7 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 	if !rep.Applied || rep.Severity() != SeverityNone {
 		t.Fatalf("first pass: applied %v, severity %d:%s", rep.Applied, rep.Severity(), lines(rep))
 	}
-	for _, name := range []string{NameKEPYAML, NameLifecycle, NamePatches, "release-notes/1.25", "release-notes/1.36", "release-page/1.36"} {
+	for _, name := range []string{sources.NameKEPYAML, sources.NameLifecycle, sources.NamePatches, "release-notes/1.25", "release-notes/1.36", "release-page/1.36"} {
 		if o := outcome(t, rep, name); o.Result != ResultUpdated {
 			t.Errorf("%s: %s", name, o.Line())
 		}
@@ -46,12 +47,12 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 			t.Errorf("%s: %s; want not published", name, o.Line())
 		}
 	}
-	if c := countsBut(rep, NameAPILifecycle+"/"); c[ResultUpdated] != 27 {
+	if c := countsBut(rep, sources.NameAPILifecycle+"/"); c[ResultUpdated] != 27 {
 		t.Errorf("results %v; want 27 sources read (kep.yaml, lifecycle, patches, 12 notes, 12 pages)", c)
 	}
 	apis := 0
 	for _, o := range rep.Outcomes {
-		if strings.HasPrefix(o.Name, NameAPILifecycle+"/") {
+		if strings.HasPrefix(o.Name, sources.NameAPILifecycle+"/") {
 			apis++
 			if o.Result != ResultUpdated && o.Result != ResultNotModified {
 				t.Errorf("%s; want it read, or held already", o.Line())
@@ -71,7 +72,7 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Applied || rep.Generation != gen || countsBut(rep, NameAPILifecycle+"/")[ResultNotModified] != 27 || rep.Counts()[ResultNotModified] != 27+apis {
+	if rep.Applied || rep.Generation != gen || countsBut(rep, sources.NameAPILifecycle+"/")[ResultNotModified] != 27 || rep.Counts()[ResultNotModified] != 27+apis {
 		t.Errorf("second pass: applied %v, generation %d (was %d), results %v", rep.Applied, rep.Generation, gen, rep.Counts())
 	}
 	reqs := u.Requests("/enhancements.tar.gz")
@@ -82,7 +83,7 @@ func TestRunReadsEverySourceThenAsksIfAnythingChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := states[NameKEPYAML]; st.Commit != "64765b4b02389318f2113119dd9e491479f978a0" || st.ETag == "" || !st.Checked.Equal(clock.Now()) || st.Result != ResultNotModified {
+	if st := states[sources.NameKEPYAML]; st.Commit != "64765b4b02389318f2113119dd9e491479f978a0" || st.ETag == "" || !st.Checked.Equal(clock.Now()) || st.Result != ResultNotModified {
 		t.Errorf("kep.yaml state %+v", st)
 	}
 	srcs, _ := kb.ListSources(t.Context())
@@ -120,7 +121,7 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 			fault: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", http.StatusInternalServerError) }},
 		{name: "gone: a known release's notes answer 404", path: notes, source: "release-notes/1.36", result: ResultFailed, severity: SeverityFailure, says: "HTTP 404",
 			fault: http.NotFound},
-		{name: "rate limited", path: "/enhancements.tar.gz", source: NameKEPYAML, result: ResultRateLimited, severity: SeverityFailure, says: "rate limited until 2031-02-03T09:00:00Z",
+		{name: "rate limited", path: "/enhancements.tar.gz", source: sources.NameKEPYAML, result: ResultRateLimited, severity: SeverityFailure, says: "rate limited until 2031-02-03T09:00:00Z",
 			fault: func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("X-RateLimit-Remaining", "0")
 				w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
@@ -128,18 +129,18 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 			}},
 		{name: "connection reset mid-body", path: notes, source: "release-notes/1.36", result: ResultFailed, severity: SeverityFailure, says: "could not fetch it",
 			fault: resetAfterAThird(good)},
-		{name: "truncated archive", path: "/enhancements.tar.gz", source: NameKEPYAML, result: ResultFailed, severity: SeverityBadInput, says: "was refused: read kep.yaml tarball",
+		{name: "truncated archive", path: "/enhancements.tar.gz", source: sources.NameKEPYAML, result: ResultFailed, severity: SeverityBadInput, says: "was refused: read kep.yaml tarball",
 			body: nil},
 		{name: "invalid JSON", path: notes, source: "release-notes/1.36", result: ResultFailed, severity: SeverityBadInput, says: "was refused",
 			body: []byte(`{"123": {"pr_number": 123, "text": "cut here`)},
-		{name: "slow server beyond the timeout", path: "/lifecycle/kubernetes.md", source: NameLifecycle, result: ResultFailed, severity: SeverityFailure, says: "timed out",
+		{name: "slow server beyond the timeout", path: "/lifecycle/kubernetes.md", source: sources.NameLifecycle, result: ResultFailed, severity: SeverityFailure, says: "timed out",
 			fault: func(w http.ResponseWriter, r *http.Request) {
 				select {
 				case <-r.Context().Done():
 				case <-time.After(5 * time.Second):
 				}
 			}},
-		{name: "huge body beyond the cap", path: "/patches/kubernetes.json", source: NamePatches, result: ResultFailed, severity: SeverityBadInput, says: "over the cap",
+		{name: "huge body beyond the cap", path: "/patches/kubernetes.json", source: sources.NamePatches, result: ResultFailed, severity: SeverityBadInput, says: "over the cap",
 			fault: func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(http.StatusOK)
 				chunk := bytes.Repeat([]byte(" "), 1<<20)
@@ -366,7 +367,7 @@ func TestApplyErrorKeepsTheKnowledge(t *testing.T) {
 		t.Errorf("generation %d after a failed apply", g)
 	}
 	rep, err := r.Run(t.Context(), Options{})
-	if err != nil || !rep.Applied || outcome(t, rep, NameKEPYAML).Result != ResultUpdated {
+	if err != nil || !rep.Applied || outcome(t, rep, sources.NameKEPYAML).Result != ResultUpdated {
 		t.Errorf("the next pass: %v%s; want every source read again (no ETag kept from the failed apply)", err, lines(rep))
 	}
 }

@@ -24,17 +24,6 @@ var FirstNotes = knowledge.Version{Major: 1, Minor: 25}
 // for: prerelease-lifecycle-gen was added to k8s.io/api in 1.19.
 var FirstAPI = knowledge.Version{Major: 1, Minor: 19}
 
-// Names of the sources refresh asks for: the keys of their states, their
-// metrics and the lines of a report (the registry's names).
-const (
-	NameKEPYAML   = sources.NameKEPYAML
-	NameLifecycle = sources.NameLifecycle
-	NamePatches   = sources.NamePatches
-	// NameAPILifecycle names the API lifecycle sources together, one per
-	// release (APIName), as Options.Only takes it.
-	NameAPILifecycle = sources.NameAPILifecycle
-)
-
 // Names are the names of the registry's formats refresh asks for, as
 // Options.Only takes them.
 func Names() []string {
@@ -53,7 +42,7 @@ func PageName(v knowledge.Version) string  { return sources.NameReleasePage + "/
 
 // APIName is the name of release v's k8s.io/api source:
 // "api-lifecycle/1.30".
-func APIName(v knowledge.Version) string { return NameAPILifecycle + "/" + v.String() }
+func APIName(v knowledge.Version) string { return sources.NameAPILifecycle + "/" + v.String() }
 
 // source is one source a pass asks: one of a format's (sources.Each).
 type source struct {
