@@ -148,13 +148,15 @@ func isArchive(path string) bool {
 
 var notesBase = filepath.Base(relnotes.NotesFile)
 
-func isJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".json") }
+// IsJSON reports whether path names a JSON file: the data formats are,
+// the documents are not.
+func IsJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".json") }
 
 // isNotesFile reports whether path is a release's notes as data:
 // release-notes-draft.json in a release-1.N folder.
 func isNotesFile(path string) bool {
 	_, ok := relnotes.ReleaseOf(filepath.ToSlash(path))
-	return ok && isJSON(path) && filepath.Base(path) == notesBase
+	return ok && IsJSON(path) && filepath.Base(path) == notesBase
 }
 
 func readNotes(in Input) (*Part, error) {
@@ -173,7 +175,7 @@ func readNotes(in Input) (*Part, error) {
 // in a release-1.N folder, or a file whose first heading names a release
 // and which gives the day of "v1.N.0 released".
 func isPage(path string, data []byte) bool {
-	if isJSON(path) {
+	if IsJSON(path) {
 		return false
 	}
 	if _, ok := pageInFolder(path); ok {
@@ -211,13 +213,13 @@ func readPage(in Input) (*Part, error) {
 
 // endoflife.date: the lifecycle of each release and every patch release.
 
-func isLifecycle(path string, data []byte) bool { return !isJSON(path) && lifecycle.IsLifecycle(data) }
-func isPatches(path string, data []byte) bool   { return isJSON(path) && lifecycle.IsPatches(data) }
+func isLifecycle(path string, data []byte) bool { return !IsJSON(path) && lifecycle.IsLifecycle(data) }
+func isPatches(path string, data []byte) bool   { return IsJSON(path) && lifecycle.IsPatches(data) }
 
 // isPatchesFile reports whether a walk should pick up a JSON file as
 // release-data's patch list, by its first bytes.
 func isPatchesFile(path string) bool {
-	if !isJSON(path) {
+	if !IsJSON(path) {
 		return false
 	}
 	f, err := os.Open(path)
@@ -297,7 +299,7 @@ func isDocument(path string) bool {
 	return false
 }
 
-func isText(path string, data []byte) bool { return !isJSON(path) && utf8.Valid(data) }
+func isText(path string, data []byte) bool { return !IsJSON(path) && utf8.Valid(data) }
 
 // isChineseNote reports whether a text holds Chinese characters: such a
 // document is read as a Chinese release note.

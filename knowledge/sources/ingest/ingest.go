@@ -220,7 +220,7 @@ func (r *Result) loadFile(path string) {
 		}
 	}
 	limit := int64(MaxDocumentBytes)
-	if isJSON(path) {
+	if sources.IsJSON(path) {
 		limit = MaxDataBytes
 	}
 	data, err := readCapped(path, limit)
@@ -238,7 +238,7 @@ func (r *Result) loadFile(path string) {
 			return
 		}
 	}
-	if isJSON(path) {
+	if sources.IsJSON(path) {
 		r.warn(path, "not a file kepbot reads; expected a release-1.N/release-notes/release-notes-draft.json or release-data's kubernetes.json")
 		return
 	}
@@ -255,8 +255,6 @@ func (r *Result) loadStream(f *sources.Format, path string) {
 	part, err := f.Stream(sources.Input{Name: path, Limits: kepyaml.DefaultLimits()}, file)
 	r.addWhole(f, path, part, err)
 }
-
-func isJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".json") }
 
 func (r *Result) warn(path, problem string) {
 	r.Warnings = append(r.Warnings, Warning{Path: path, Problem: problem})
