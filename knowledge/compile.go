@@ -31,7 +31,7 @@ func Compile(c *Corpus) *Knowledge {
 			continue
 		}
 		kp.History = nil
-		kp.FeatureGates = append([]string(nil), kp.FeatureGates...)
+		kp.FeatureGates = realGates(kp.FeatureGates) // a copy, without kep.yaml's placeholders (None, NA, TBD)
 		keps[kp.Number] = &kp
 	}
 	mentions := append([]Mention(nil), c.Mentions...)
@@ -94,6 +94,8 @@ func Compile(c *Corpus) *Knowledge {
 	checkReleaseNotes(keps, names)
 	addLifecycles(c.Lifecycles, c.Patches, rel)
 	k.APIs, k.APIReleases = compileAPIs(c, k.Sources)
+	k.FeatureGates, k.GateReads = compileGates(c.GateTables)
+	gateKEPs(k.FeatureGates, keps)
 
 	for _, r := range rels {
 		sortItems(r.Items)
@@ -316,6 +318,7 @@ func ownerOf(gates map[string]int, names []string) int {
 // release is out when a source says so as a fact of its own: support
 // dates with a release day (endoflife.date), a patch release, a release
 // of the API modules read (k8s.io/api is tagged from released branches),
+// a release whose code's feature gates were read (from its tag),
 // or a release day a document gives that is not after the document's own
 // date (a release page of a cycle in progress names a day still to come).
 // Zero when no source says: then nothing bounds what kep.yaml says.
@@ -339,6 +342,9 @@ func ReleasedThrough(c *Corpus) Version {
 		if l.Released != "" {
 			bump(l.Release)
 		}
+	}
+	for _, t := range c.GateTables {
+		bump(t.Release) // read from the code of its tag: it is out
 	}
 	for _, p := range c.Patches {
 		bump(p.Release)

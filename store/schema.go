@@ -36,7 +36,11 @@ import (
 //
 // Version 5 added the apis bucket (the joined API lifecycle table). Opening
 // a version 4 database adds it empty: the next ingest or sync fills it.
-const SchemaVersion = 5
+//
+// Version 6 added the feature_gates bucket (the feature gates each
+// release's code declares). Opening a version 5 database adds it empty:
+// the next ingest or sync fills it.
+const SchemaVersion = 6
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
@@ -54,9 +58,12 @@ var (
 	bucketChanges  = []byte("release_changes")
 	bucketPatches  = []byte("release_patches")
 	bucketAPIs     = []byte("apis")
+	// bucketFeatureGates is the releases' declared gates (featuregates.go);
+	// bucketGates is kep.yaml's gate names indexed to their KEPs (gates.go).
+	bucketFeatureGates = []byte("feature_gates")
 
 	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus,
-		bucketChanges, bucketPatches, bucketAPIs}
+		bucketChanges, bucketPatches, bucketAPIs, bucketFeatureGates}
 )
 
 // Keys in the meta bucket.

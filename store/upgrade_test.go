@@ -338,3 +338,47 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 		t.Errorf("the old knowledge does not read: %v", err)
 	}
 }
+
+// TestOpenUpgradesSchema5: a schema 5 database (no feature_gates bucket)
+// opens as schema 6, its knowledge read as before and no feature gates
+// until the next ingest or sync.
+func TestOpenUpgradesSchema5(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v5.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := sampleKnowledge()
+	mustReplace(t, db, k)
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketFeatureGates); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("5"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatalf("Open of a schema 5 database: %v", err)
+	}
+	defer db.Close()
+	gates, reads, err := db.Knowledge().ListFeatureGates(t.Context())
+	if err != nil || len(gates) != 0 || len(reads) != 0 {
+		t.Errorf("ListFeatureGates = %d gates, %d releases, %v; want none, no error", len(gates), len(reads), err)
+	}
+	if _, err := db.Knowledge().FindKEPByNumber(t.Context(), k.KEPs[0].Number); err != nil {
+		t.Errorf("the old knowledge does not read: %v", err)
+	}
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketFeatureGates) == nil {
+			t.Error("no feature_gates bucket after open")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -26,6 +26,11 @@ type Sources struct {
 	// APIService groups (k8s.io/apiextensions-apiserver, kube-aggregator)
 	// are not refreshed: they come from `bot ingest` or the snapshot.
 	APILifecycleURL string `yaml:"api_lifecycle_url"`
+	// FeatureGatesURL is the Go module proxy whose zips of
+	// k8s.io/kubernetes and k8s.io/client-go give each new release's
+	// feature gates (BOT_FEATURE_GATES_URL; default
+	// https://proxy.golang.org).
+	FeatureGatesURL string `yaml:"feature_gates_url"`
 	// AllowHosts are hosts fetched from besides GitHub's
 	// (BOT_SOURCES_ALLOW_HOSTS, comma-separated). Plain http:// is fetched
 	// only from loopback hosts (127.0.0.1, ::1, localhost).
@@ -57,6 +62,7 @@ const (
 	EnvLifecycleURL    = "BOT_LIFECYCLE_URL"
 	EnvPatchesURL      = "BOT_PATCHES_URL"
 	EnvAPILifecycleURL = "BOT_API_LIFECYCLE_URL"
+	EnvFeatureGatesURL = "BOT_FEATURE_GATES_URL"
 	EnvAllowHosts      = "BOT_SOURCES_ALLOW_HOSTS"
 	EnvRefreshInterval = "BOT_REFRESH_INTERVAL"
 	EnvStaleAfter      = "BOT_STALE_AFTER"
@@ -73,7 +79,7 @@ func (s *Sources) applyEnv(getenv func(string) string) error {
 		dst  *string
 		name string
 	}{{&s.SyncURL, EnvSyncURL}, {&s.RelnotesURL, EnvRelnotesURL}, {&s.LifecycleURL, EnvLifecycleURL}, {&s.PatchesURL, EnvPatchesURL},
-		{&s.APILifecycleURL, EnvAPILifecycleURL}} {
+		{&s.APILifecycleURL, EnvAPILifecycleURL}, {&s.FeatureGatesURL, EnvFeatureGatesURL}} {
 		if x := strings.TrimSpace(getenv(v.name)); x != "" {
 			*v.dst = x
 		}
@@ -114,6 +120,7 @@ func (s *Sources) problems() []string {
 		{"sources.sync_url", EnvSyncURL, s.SyncURL}, {"sources.relnotes_url", EnvRelnotesURL, s.RelnotesURL},
 		{"sources.lifecycle_url", EnvLifecycleURL, s.LifecycleURL}, {"sources.patches_url", EnvPatchesURL, s.PatchesURL},
 		{"sources.api_lifecycle_url", EnvAPILifecycleURL, s.APILifecycleURL},
+		{"sources.feature_gates_url", EnvFeatureGatesURL, s.FeatureGatesURL},
 	} {
 		if u.val == "" {
 			continue

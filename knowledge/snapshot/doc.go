@@ -2,7 +2,9 @@
 // fresh clone answers before anything is ingested. It holds numbers, stages,
 // releases, dates, counts, SIGs, feature-gate names, KEP names, every
 // release-note entry (its PR, kinds, KEP links) and the typed changes each
-// states (knowledge.Effect: what, what happened, the replacement); never a
+// states (knowledge.Effect: what, what happened, the replacement), and the
+// feature gates each release's code declares (stage, default, lock, module,
+// as runs of releases alike); never a
 // sentence of any document (Build strips them).
 //
 // Rebuild it from ../shared with `go generate ./knowledge/snapshot` (or

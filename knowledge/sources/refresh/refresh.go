@@ -222,7 +222,7 @@ func (p *pass) wantsGroup(group string) bool {
 // last k8s.io/api's releases (see walkAPI). It fails only when the corpus
 // the API sources are worked out from cannot be read.
 func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
-	var perRelease, perTag []*sources.Format
+	var perRelease, perTag, gates []*sources.Format
 	for i := range sources.Formats {
 		f := &sources.Formats[i]
 		switch {
@@ -233,11 +233,18 @@ func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
 			perRelease = append(perRelease, f)
 		case f.Remote.Each == sources.EachAPITag:
 			perTag = append(perTag, f)
+		case f.Remote.Each == sources.EachGateTag:
+			gates = append(gates, f)
 		}
 	}
 	p.walkReleases(ctx, srcs, perRelease)
 	for _, f := range perTag {
 		if err := p.walkAPI(ctx, f); err != nil {
+			return err
+		}
+	}
+	for _, f := range gates {
+		if err := p.walkGates(ctx, f); err != nil {
 			return err
 		}
 	}
