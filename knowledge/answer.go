@@ -94,13 +94,26 @@ type ErrorFacts struct {
 
 // KEPFacts is the KEP part of a kep (or gate) answer.
 type KEPFacts struct {
-	Number       int               `json:"number"`
-	Title        string            `json:"title"`
-	SIG          string            `json:"sig,omitempty"`
-	Status       string            `json:"status,omitempty"`
-	Stage        Stage             `json:"stage,omitempty"`
-	Milestones   map[string]string `json:"milestones"` // stages reached: stage name to "1.29"
-	Targets      map[string]string `json:"targets"`    // stages planned, not reached
+	Number     int               `json:"number"`
+	Title      string            `json:"title"`
+	SIG        string            `json:"sig,omitempty"`
+	Status     string            `json:"status,omitempty"`
+	Stage      Stage             `json:"stage,omitempty"`
+	Milestones map[string]string `json:"milestones"` // stages reached: stage name to "1.29"
+	Targets    map[string]string `json:"targets"`    // stages planned, not reached
+	// Missed are the Targets whose release is out: planned for it, not
+	// reached ("GA was planned for 1.28, not reached").
+	Missed map[string]string `json:"missed,omitempty"`
+	// Unconfirmed are the Targets of a release that came out after kep.yaml
+	// was written, which nothing that shipped confirms: still plans.
+	Unconfirmed map[string]string `json:"unconfirmed,omitempty"`
+	// Shipped are the stages what shipped dates (the code of a release
+	// declaring one of the KEP's own gates at the stage, release notes):
+	// they outrank kep.yaml.
+	Shipped []ShippedStage `json:"shipped,omitempty"`
+	// KEPYAML are kep.yaml's milestones as written, plans or not: where
+	// they differ from what shipped, answers say both.
+	KEPYAML      map[string]string `json:"kep_yaml,omitempty"`
 	FeatureGates []string          `json:"feature_gates"`
 	Links        []Link            `json:"links"`
 	Timeline     []Step            `json:"timeline,omitempty"`
@@ -342,8 +355,11 @@ func kepStatusLead(name string, k *KEPFacts) string {
 	} else {
 		parts = append(parts, "no stage reached yet")
 	}
-	if planned := ReachedList(k.Targets); planned != "" {
+	if planned := ReachedList(Without(k.Targets, k.Missed)); planned != "" {
 		parts = append(parts, "planned (not reached) "+planned)
+	}
+	if missed := ReachedList(k.Missed); missed != "" {
+		parts = append(parts, "planned for a release that is out, not reached: "+missed)
 	}
 	return name + ": " + strings.Join(parts, "; ") + "."
 }
@@ -389,4 +405,18 @@ func ReachedList(m map[string]string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Without returns the entries of m whose keys are not in drop.
+func Without(m, drop map[string]string) map[string]string {
+	if len(drop) == 0 {
+		return m
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if _, ok := drop[k]; !ok {
+			out[k] = v
+		}
+	}
+	return out
 }

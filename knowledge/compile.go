@@ -13,9 +13,11 @@ import (
 // item without a KEP number.
 //
 // Stage truth: for a KEP whose kep.yaml is known, a release's items are the
-// stages the KEP reached in that release per kep.yaml, and release notes only
-// lend their words. For a KEP only the notes know, the items are what the
-// notes state.
+// stages the KEP reached in that release: as what shipped dates them (the
+// code declaring one of its own feature gates at the stage, release notes
+// that date it: KEP.Shipped), else per kep.yaml; other release documents
+// only lend their words. For a KEP only the notes know, the items are what
+// the notes state.
 func Compile(c *Corpus) *Knowledge {
 	k := &Knowledge{Sources: dedupeSources(c.Sources), Skipped: c.Skipped}
 	langOf, names := map[string]string{}, map[string]string{}
@@ -33,6 +35,12 @@ func Compile(c *Corpus) *Knowledge {
 		kp.History = nil
 		kp.FeatureGates = realGates(kp.FeatureGates) // a copy, without kep.yaml's placeholders (None, NA, TBD)
 		keps[kp.Number] = &kp
+	}
+	yamlGates := map[int][]string{} // kep.yaml's own gate names, before documents add theirs
+	for n, kp := range keps {
+		if kp.HasYAML() {
+			yamlGates[n] = kp.FeatureGates
+		}
 	}
 	mentions := append([]Mention(nil), c.Mentions...)
 	sortMentions(mentions, langOf)
@@ -57,9 +65,17 @@ func Compile(c *Corpus) *Knowledge {
 		}
 	}
 
+	through := yamlThrough(c)
 	for _, kp := range keps {
 		kp.Released = released // what is planned and what is reached
+		if kp.HasYAML() {
+			kp.YAMLThrough = through
+		}
 	}
+	// what shipped (the code's gates, the release notes) dates a KEP's
+	// stages before kep.yaml's plans are read
+	k.FeatureGates, k.GateReads = compileGates(c.GateTables)
+	addShipped(keps, yamlGates, k.FeatureGates, k.GateReads, c.Changes)
 	shareGates(keps)
 	checkDisagreements(keps, gates, names)
 
@@ -94,7 +110,6 @@ func Compile(c *Corpus) *Knowledge {
 	checkReleaseNotes(keps, names)
 	addLifecycles(c.Lifecycles, c.Patches, rel)
 	k.APIs, k.APIReleases = compileAPIs(c, k.Sources)
-	k.FeatureGates, k.GateReads = compileGates(c.GateTables)
 	gateKEPs(k.FeatureGates, keps)
 
 	for _, r := range rels {

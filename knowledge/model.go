@@ -215,7 +215,7 @@ type KEP struct {
 	// release first.
 	Changes []Change `json:"changes,omitempty"`
 	// Disagreements are the claims documents make about this KEP that the
-	// trusted record does not support (kep.yaml is trusted for stages and names).
+	// trusted record does not support (what shipped is trusted for stages, then kep.yaml; kep.yaml for names).
 	Disagreements []Disagreement `json:"disagreements,omitempty"`
 	// SharedGates are the other KEPs that name one of k's feature gates,
 	// with their kep.yaml status, by gate then KEP number: a KEP withdrawn
@@ -225,6 +225,14 @@ type KEP struct {
 	// knowledge was compiled (see ReleasedThrough): a kep.yaml milestone
 	// after it is planned, not reached. Zero when no source says.
 	Released Version `json:"released,omitzero"`
+	// YAMLThrough is the newest release out by kep.yaml's own date (its
+	// commit's day): a milestone of a release that came out after it is a
+	// plan until what shipped confirms it. Zero when not known.
+	YAMLThrough Version `json:"yaml_through,omitzero"`
+	// Shipped are the stages what shipped dates (the code of a release
+	// declaring one of the KEP's own feature gates at the stage, release
+	// notes that date it), by stage: they outrank kep.yaml's milestones.
+	Shipped []ShippedStage `json:"shipped,omitempty"`
 }
 
 // SharedGate is another KEP that names one of a KEP's feature gates.
@@ -381,13 +389,22 @@ func statusRank(k *KEP) int {
 // PreferKEP reports whether a should answer before b for a name or a
 // feature gate they share: a live KEP before one withdrawn or replaced
 // (which never answers for its successor), the further its work went,
-// then the further it graduated, then the newer.
+// then the further it graduated, then the one that reached that stage
+// first (PodLevelResources' KEP-2837, beta since 1.34, before KEP-5526,
+// beta in 1.37, which builds on it), then the newer.
 func PreferKEP(a, b *KEP) bool {
 	if ra, rb := statusRank(a), statusRank(b); ra != rb {
 		return ra < rb
 	}
-	if sa, sb := a.CurrentStage(), b.CurrentStage(); sa != sb {
+	sa, sb := a.CurrentStage(), b.CurrentStage()
+	if sa != sb {
 		return sa > sb
+	}
+	if sa.IsGraduation() {
+		va, vb := a.Reached()[sa], b.Reached()[sb]
+		if !va.IsZero() && !vb.IsZero() && va != vb {
+			return va.Less(vb)
+		}
 	}
 	return a.Number > b.Number
 }

@@ -34,9 +34,30 @@ func olderLayout(b []byte, format byte, n int) []byte {
 	return append([]byte{format}, b[1:len(b)-n]...)
 }
 
-// releasedBytes is what schema 5 adds at the end of a KEP: Released (two
-// zero bytes when it is not set) and SharedGates (one, when there are none).
-const releasedBytes = 3
+// releasedBytes is what schema 5 and 6 add at the end of a KEP: Released
+// (two zero bytes when it is not set), SharedGates (one, when there are
+// none) and Shipped (one, when there are none).
+const releasedBytes = 3 + shippedBytes
+
+// shippedBytes is what schema 6 adds at the end of a KEP: YAMLThrough (two
+// zero bytes when it is not set) and Shipped (one when there are none).
+const shippedBytes = 3
+
+// TestDecodeReadsSchema5KEPs: a schema 5 database's KEPs (no Shipped)
+// still read, as today's with no stage dated by what shipped until the
+// next replace.
+func TestDecodeReadsSchema5KEPs(t *testing.T) {
+	for _, kp := range sampleKnowledge().KEPs {
+		kp.Shipped, kp.YAMLThrough = nil, knowledge.Version{}
+		got, err := decodeKEP(olderLayout(encodeKEP(nil, &kp), fmtKEPv5, shippedBytes))
+		if err != nil {
+			t.Fatalf("KEP-%d: %v", kp.Number, err)
+		}
+		if diff := cmp.Diff(&kp, got, equateEmpty); diff != "" {
+			t.Errorf("KEP-%d (-want +got):\n%s", kp.Number, diff)
+		}
+	}
+}
 
 // TestDecodeReadsSchema4KEPs: a schema 3 or 4 database's KEPs (no
 // Released) still read, as today's with Released zero: no bound on what

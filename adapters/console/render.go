@@ -175,7 +175,8 @@ func (r *renderer) kepFacts(f *knowledge.KEPFacts) {
 	r.fact("Stage", f.Stage.Label())
 	r.fact("Status", f.Status)
 	r.fact("Reached", stageMap(f.Milestones))
-	r.fact("Planned", stageMap(f.Targets))
+	r.fact("Planned", stageMap(knowledge.Without(f.Targets, f.Missed)))
+	r.fact("Not reached", stageMap(f.Missed))
 	r.fact("Feature gates", strings.Join(f.FeatureGates, ", "))
 	r.fact("Timeline", Timeline(f.Timeline))
 }

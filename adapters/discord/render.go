@@ -155,7 +155,8 @@ func kepDoc(a *knowledge.Answer) *doc {
 	add("SIG", esc(f.SIG, maxWord), true)
 	add("Status", esc(f.Status, maxWord), true)
 	add("Reached", stageMap(f.Milestones), true)
-	add("Planned", stageMap(f.Targets), true)
+	add("Planned", stageMap(knowledge.Without(f.Targets, f.Missed)), true)
+	add("Not reached", stageMap(f.Missed), true)
 	add("Timeline", timeline(f.Timeline), false)
 	var gates []string
 	for _, g := range f.FeatureGates {
