@@ -51,8 +51,10 @@ type ManifestRead struct {
 	// Kubernetes objects (no apiVersion and kind: a values file).
 	Documents, NotObjects int
 	// ServerVersion is the release a pasted `kubectl version` names as the
-	// server's; zero when none was pasted.
+	// server's; zero when none was pasted, or when the one pasted names no
+	// server (Kubectl says one was pasted).
 	ServerVersion Version
+	Kubectl       bool
 }
 
 // ScanStatus is what a scan found of an object at the target release.

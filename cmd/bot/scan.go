@@ -12,9 +12,10 @@ import (
 
 // runScan reads manifests (files, folders read recursively for .yaml,
 // .yml and .json, - for stdin) and says which objects use API versions
-// removed or deprecated by --to. Exit: 0 nothing found, 4 deprecations
-// only, 5 something removed (or not served yet), 2 bad arguments or
-// nothing readable, 3 broken on kepbot's side.
+// removed or deprecated by --to. Its exit codes are scan.ExitCodes: 0
+// nothing found, 4 deprecations only, 5 something removed (or not served
+// yet), 3 an input could not be read (or kepbot broke), 2 bad arguments,
+// 130 and 143 when a signal stopped it.
 func runScan(ctx context.Context, io stdio, args []string) int {
 	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fs.SetOutput(io.err)
@@ -22,6 +23,7 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 	toFlag := fs.String("to", "", "the release you go to, e.g. 1.36 (`VERSION`, required)")
 	fromFlag := fs.String("from", "", "the release you run now (`VERSION`); a kubectl version output among the inputs gives it otherwise")
 	asJSON := fs.Bool("json", false, "print one JSON object: from, to, objects, findings, unknown, errors")
+	ignoreUnreadable := fs.Bool("ignore-unreadable", false, "list the inputs that cannot be read or parsed without exiting 3 for them")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitBadInput
@@ -51,16 +53,69 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 		return fail(exitFailure, "%v", err)
 	}
 	defer db.Close()
-	code, err := scan.Run(ctx, db.Knowledge(), scan.Request{From: from, To: to, Paths: paths, Stdin: io.in, JSON: *asJSON,
-		Problem: func(line string) { fmt.Fprintf(io.err, "bot scan: %s\n", line) }}, io.out)
+	var problems []string
+	req := scan.Request{From: from, To: to, Paths: paths, Stdin: io.in, JSON: *asJSON,
+		IgnoreUnreadable: *ignoreUnreadable,
+		Problem:          func(line string) { problems = append(problems, line) },
+		Note:             func(line string) { fmt.Fprintf(io.err, "bot scan: note: %s\n", line) }}
+	code, err, stopped := untilInterrupted(ctx, func() (int, error) { return scan.Run(ctx, db.Knowledge(), req, io.out) })
+	if stopped {
+		fmt.Fprintf(io.err, "bot scan: %v; the scan was stopped\n", context.Cause(ctx))
+		return code
+	}
+	if err == nil && len(problems) > 0 {
+		fmt.Fprintf(io.err, "bot scan: %s\n", unreadableWords(problems, *ignoreUnreadable))
+	}
 	var bad *scan.InputError
 	switch {
 	case errors.Is(err, scan.ErrNoLifecycle):
 		return fail(exitFailure, "the database at %s holds no API lifecycle; run bot ingest with ../shared/data/api-lifecycle (or bot sync), or use --db with a new path to start from the built-in snapshot", dbPath())
 	case errors.As(err, &bad):
+		for _, p := range problems {
+			fmt.Fprintf(io.err, "bot scan: %s\n", p)
+		}
 		return fail(exitBadInput, "%s", bad.Message)
 	case err != nil:
 		return fail(exitFailure, "%v", err)
 	}
 	return code
+}
+
+// unreadableWords says, in one line for standard error, what could not be
+// read and what it does to the exit code.
+func unreadableWords(problems []string, ignored bool) string {
+	s := "could not read or parse " + problems[0]
+	if len(problems) > 1 {
+		s += fmt.Sprintf(" (and %d more, listed in the report)", len(problems)-1)
+	}
+	if ignored {
+		return s + "; passed over (--ignore-unreadable)"
+	}
+	return s + "; exit 3 unless something is removed (5); --ignore-unreadable passes over them"
+}
+
+// untilInterrupted runs f, and returns early when a signal stops the
+// command (stopped, with its exit code: 130, 143): a read of a silent
+// stdin or a pipe does not see a context, and a scan only reads, so it
+// may be left behind as the process ends.
+func untilInterrupted(ctx context.Context, f func() (int, error)) (code int, err error, stopped bool) {
+	type result struct {
+		code int
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, e := f()
+		done <- result{c, e}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.err, false
+	case <-ctx.Done():
+		if c, ok := interruptedCode(ctx); ok {
+			return c, nil, true
+		}
+		r := <-done
+		return r.code, r.err, false
+	}
 }

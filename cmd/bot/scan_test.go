@@ -94,7 +94,7 @@ func TestScanExitCodes(t *testing.T) {
 		{"not a release", []string{"scan", "--db", db, "--to", "latest", dir}, exitBadInput, "not a release"},
 		{"--from after --to", []string{"scan", "--db", db, "--from", "1.36", "--to", "1.33", dir}, exitBadInput, "not older than"},
 		{"no inputs", []string{"scan", "--db", db, "--to", "1.33"}, exitBadInput, "give the manifests"},
-		{"nothing readable", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "missing.yaml")}, exitBadInput, "nothing readable"},
+		{"nothing readable", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "missing.yaml")}, scan.ExitUnreadable, "no such file"},
 		{"nothing found", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "fine.yaml")}, exitOK, "0 removed by 1.33"},
 		{"only a CRD", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "only-crd.yaml")}, exitOK, "1 not built-in"},
 		{"deprecated only", []string{"scan", "--db", db, "--to", "1.30", filepath.Join(dir, "flow3.yaml")}, scan.ExitDeprecated, "1 deprecated"},

@@ -64,6 +64,7 @@ func ReadInputs(ctx context.Context, paths []string, stdin io.Reader) *knowledge
 		if all.ServerVersion.IsZero() {
 			all.ServerVersion = r.ServerVersion
 		}
+		all.Kubectl = all.Kubectl || r.Kubectl
 	}
 	return all
 }

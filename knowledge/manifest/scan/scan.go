@@ -9,13 +9,6 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// Exit codes of bot scan, for CI: what the manifests hold decides them.
-const (
-	ExitClean      = 0 // nothing removed or deprecated
-	ExitDeprecated = 4 // only deprecations
-	ExitRemoved    = 5 // something is not served in the target
-)
-
 // ErrNoLifecycle is Run's error when the knowledge holds no API lifecycle
 // to check against; the caller says where the knowledge came from.
 var ErrNoLifecycle = errors.New("the knowledge holds no API lifecycle")
@@ -44,8 +37,13 @@ type Request struct {
 	Paths []string  // files, folders, StdinArg
 	Stdin io.Reader // read for StdinArg
 	JSON  bool      // one JSON object instead of text
-	// Problem is told each input that could not be read when none could.
-	Problem func(line string)
+	// IgnoreUnreadable lists what could not be read without making the
+	// exit ExitUnreadable (but nothing readable at all is an InputError).
+	IgnoreUnreadable bool
+	// Problem is told each input that could not be read, and Note what
+	// the report should not be read without (a kubectl version naming no
+	// server); each line once, for standard error.
+	Problem, Note func(line string)
 }
 
 // Run scans the request's inputs and writes the report to out. It returns
@@ -66,13 +64,15 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 		return 0, inputError("%s", knowledge.ErrorMessage(err))
 	}
 	read := ReadInputs(ctx, req.Paths, req.Stdin)
-	if read.Documents == 0 && len(read.Objects) == 0 {
-		if req.Problem != nil {
-			for _, p := range read.Problems {
-				req.Problem(ProblemText(p))
-			}
-		}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	tell(req.Problem, read.Problems)
+	if read.Documents == 0 && len(read.Objects) == 0 && len(read.Problems) > 0 && req.IgnoreUnreadable {
 		return 0, inputError("nothing readable: none of the inputs held a YAML or JSON document")
+	}
+	if from.IsZero() && read.Kubectl && read.ServerVersion.IsZero() && req.Note != nil {
+		req.Note("the kubectl version output among the inputs names no server version (kubectl could not reach the cluster?), so the release you run is unknown; give --from")
 	}
 	if from.IsZero() && !read.ServerVersion.IsZero() {
 		from = read.ServerVersion
@@ -93,18 +93,21 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 	if err != nil {
 		return 0, err
 	}
-	return ExitCode(report), nil
+	unreadable := len(read.Problems)
+	if req.IgnoreUnreadable {
+		unreadable = 0
+	}
+	return ExitCode(report, unreadable), nil
 }
 
-// ExitCode is the exit code a report calls for.
-func ExitCode(report *knowledge.ScanReport) int {
-	switch {
-	case report.Breaks():
-		return ExitRemoved
-	case report.Count(knowledge.ScanDeprecated) > 0:
-		return ExitDeprecated
+// tell tells f each problem, when f is set.
+func tell(f func(string), problems []knowledge.ManifestProblem) {
+	if f == nil {
+		return
 	}
-	return ExitClean
+	for _, p := range problems {
+		f(ProblemText(p))
+	}
 }
 
 // sourcesByID lists the knowledge's sources by ID, for naming what a
