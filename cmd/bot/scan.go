@@ -5,9 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/manifest/scan"
+	"github.com/kepbot/kepbot/knowledge/snapshot"
+	"github.com/kepbot/kepbot/store"
 )
 
 // runScan reads manifests (files, folders read recursively for .yaml,
@@ -48,17 +52,21 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 	if len(paths) == 0 {
 		return fail(exitBadInput, "give the manifests to scan: files, folders (read recursively for .yaml, .yml and .json), or - for stdin")
 	}
-	db, err := openKnowledge(ctx, dbPath(), func(n string) { fmt.Fprintf(io.err, "bot scan: note: %s\n", n) })
-	if err != nil {
+	kb, where, closeDB, err := scanKnowledge(fs, io.getenv, dbPath())
+	var bad *scan.InputError
+	switch {
+	case errors.As(err, &bad):
+		return fail(exitBadInput, "%s", bad.Message)
+	case err != nil:
 		return fail(exitFailure, "%v", err)
 	}
-	defer db.Close()
+	defer closeDB()
 	var problems []string
 	req := scan.Request{From: from, To: to, Paths: paths, Stdin: io.in, JSON: *asJSON,
 		IgnoreUnreadable: *ignoreUnreadable,
 		Problem:          func(line string) { problems = append(problems, line) },
 		Note:             func(line string) { fmt.Fprintf(io.err, "bot scan: note: %s\n", line) }}
-	code, err, stopped := untilInterrupted(ctx, func() (int, error) { return scan.Run(ctx, db.Knowledge(), req, io.out) })
+	code, err, stopped := untilInterrupted(ctx, func() (int, error) { return scan.Run(ctx, kb, req, io.out) })
 	if stopped {
 		fmt.Fprintf(io.err, "bot scan: %v; the scan was stopped\n", context.Cause(ctx))
 		return code
@@ -66,10 +74,9 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 	if err == nil && len(problems) > 0 {
 		fmt.Fprintf(io.err, "bot scan: %s\n", unreadableWords(problems, *ignoreUnreadable))
 	}
-	var bad *scan.InputError
 	switch {
 	case errors.Is(err, scan.ErrNoLifecycle):
-		return fail(exitFailure, "the database at %s holds no API lifecycle; run bot ingest with ../shared/data/api-lifecycle (or bot sync), or use --db with a new path to start from the built-in snapshot", dbPath())
+		return fail(exitFailure, "%s holds no API lifecycle; run bot ingest with ../shared/data/api-lifecycle (or bot sync) into it, or leave out --db to scan with the built-in snapshot", where)
 	case errors.As(err, &bad):
 		for _, p := range problems {
 			fmt.Fprintf(io.err, "bot scan: %s\n", p)
@@ -118,4 +125,29 @@ func untilInterrupted(ctx context.Context, f func() (int, error)) (code int, err
 		r := <-done
 		return r.code, r.err, false
 	}
+}
+
+// scanKnowledge opens what a scan reads, and nothing for writing: the
+// database of --db or $BOT_DB, or ./data/kepbot.db when it exists, read-only
+// under a shared lock (scans in parallel share it); otherwise the built-in
+// snapshot in memory, so a scan in CI writes no ./data into the working
+// tree and runs in a read-only folder. where names it for messages.
+func scanKnowledge(flags *flag.FlagSet, getenv func(string) string, path string) (kb scan.Knowledge, where string, closeDB func(), err error) {
+	given := flags.Lookup("db").Value.String() != "" || getenv("BOT_DB") != ""
+	_, statErr := os.Stat(path)
+	if given && errors.Is(statErr, fs.ErrNotExist) {
+		return nil, "", nil, &scan.InputError{Message: fmt.Sprintf("there is no database at %s; a scan only reads one: make it with bot ingest or bot sync, or leave out --db (and $BOT_DB) to scan with the built-in snapshot", path)}
+	}
+	if statErr == nil || given {
+		db, err := store.Open(path, store.Options{Timeout: lockTimeout, ReadOnly: true})
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return db.Knowledge(), "the database at " + path, func() { db.Close() }, nil
+	}
+	k, err := snapshot.Load()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return scan.InMemory(k), "the built-in snapshot", func() {}, nil
 }

@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge/manifest/scan"
+	"github.com/kepbot/kepbot/store"
 )
 
 const ingressBeta = "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\n"
@@ -189,5 +191,66 @@ func TestReadmeScanExitCodes(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "<!-- scan exit codes: generated from scan.ExitCodes, checked by go test ./cmd/bot -->\n"+want.String()) {
 		t.Errorf("the README's scan exit codes are not scan.ExitCodes; write them as:\n%s", want.String())
+	}
+}
+
+// TestScanReleaseMessagesAreTheCommandLines: a scan's release errors name
+// its flags, never the chat's "scan 1.25 1.30" or "Usage: scan [FROM] TO".
+func TestScanReleaseMessagesAreTheCommandLines(t *testing.T) {
+	db := scanDB(t)
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		says  string
+	}{
+		{[]string{"--from", "1.30", "--to", "1.25", "-"}, deployment, "--from 1.30 is not older than --to 1.25: --from is the release you run, --to the one you go to (bot scan --from 1.25 --to 1.30 …)"},
+		{[]string{"--to", "1.99", "-"}, deployment, "or older (bot sync brings newer releases"},
+		{[]string{"--to", "1.33", "-"}, "Server Version: v1.35.1\n", "server runs 1.35, which is not older than --to 1.33"},
+	} {
+		code, _, errs := run(t, tc.stdin, nil, append([]string{"scan", "--db", db}, tc.args...)...)
+		if code != exitBadInput || !strings.Contains(errs, tc.says) || strings.Contains(errs, "Usage: scan") || strings.Contains(errs, ": scan 1.") {
+			t.Errorf("%v: exit %d, %q; want 2 saying %q in the command line's words", tc.args, code, errs, tc.says)
+		}
+	}
+}
+
+// TestScanOnlyReads: without --db (or $BOT_DB) and with no ./data/kepbot.db,
+// a scan answers from the built-in snapshot and writes nothing into the
+// working tree; with one, two scans share it (read-only, a shared lock)
+// while a third holder reads it too; a --db that does not exist is a bad
+// argument, not a new database.
+func TestScanOnlyReads(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k8s/cron.yaml": cronBeta})
+	t.Chdir(dir)
+	code, out, errs := run(t, "", nil, "scan", "--to", "1.25", "k8s")
+	if code != scan.ExitRemoved || !strings.Contains(out, "Removed in 1.25: batch/v1beta1 CronJob") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the scan left %v in the working tree; want k8s alone", entries)
+	}
+	db := scanDB(t)
+	held, err := store.Open(db, store.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i], _, _ = run(t, "", nil, "scan", "--db", db, "--to", "1.25", "k8s")
+		}()
+	}
+	wg.Wait()
+	if codes[0] != scan.ExitRemoved || codes[1] != scan.ExitRemoved {
+		t.Errorf("two scans sharing a database beside a reader: exits %v; want 5 and 5", codes)
+	}
+	code, _, errs = run(t, "", nil, "scan", "--db", filepath.Join(dir, "none.db"), "--to", "1.25", "k8s")
+	if _, err := os.Stat(filepath.Join(dir, "none.db")); code != exitBadInput || err == nil || !strings.Contains(errs, "no database at") {
+		t.Errorf("exit %d (%q), file made: %v; want 2 and no file", code, errs, err == nil)
 	}
 }

@@ -283,7 +283,7 @@ func (s *stream) flush() error {
 
 func (s *stream) resetDoc() {
 	if cap(s.buf) > 1<<20 && len(s.buf) < 64<<10 {
-		s.buf = make([]byte, 1, 64<<10) // let a big document's buffer go
+		s.buf = append(make([]byte, 0, 64<<10), '\n') // let a big document's buffer go
 	}
 	s.buf = s.buf[:1]
 	s.start, s.content, s.flags, s.badLine, s.over, s.tmpl = 0, false, 0, 0, false, ""

@@ -53,6 +53,12 @@ func (o *output) writeText(w io.Writer) error {
 			fmt.Fprintf(bw, "  %s\n", ProblemText(p))
 		}
 	}
+	if gs := skipGroups(o.read.Skipped); len(gs) > 0 {
+		fmt.Fprintf(bw, "\nPassed over:\n")
+		for _, g := range gs {
+			fmt.Fprintf(bw, "  %s: %s\n", strings.Join(g.files, ", "), g.reason)
+		}
+	}
 	if n := o.read.NotObjects; n > 0 {
 		fmt.Fprintf(bw, "\n%s not a Kubernetes object (no apiVersion and kind), passed over.\n", knowledge.Plural(n, "document was", "documents were"))
 	}
@@ -67,6 +73,29 @@ func (o *output) writeText(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// skipGroup is the inputs passed over for one reason.
+type skipGroup struct {
+	reason string
+	files  []string
+}
+
+// skipGroups gathers what was passed over by reason, in the order first
+// seen, so each reason is said once.
+func skipGroups(skipped []knowledge.ManifestSkip) []skipGroup {
+	var out []skipGroup
+	at := map[string]int{}
+	for _, s := range skipped {
+		i, ok := at[s.Reason]
+		if !ok {
+			i = len(out)
+			at[s.Reason] = i
+			out = append(out, skipGroup{reason: s.Reason})
+		}
+		out[i].files = append(out[i].files, s.File)
+	}
+	return out
 }
 
 // objectText names an object where it is: "prod/web  app.yaml:12
@@ -123,12 +152,13 @@ func sourceRefs(sources map[string]knowledge.Source, ids []string) []SourceJSON 
 // The JSON of bot scan --json: one object.
 type (
 	JSON struct {
-		From     *string       `json:"from"`
-		To       string        `json:"to"`
-		Objects  int           `json:"objects"`
-		Findings []FindingJSON `json:"findings"`
-		Unknown  []UnknownJSON `json:"unknown"`
-		Errors   []ErrorJSON   `json:"errors"`
+		From     *string                  `json:"from"`
+		To       string                   `json:"to"`
+		Objects  int                      `json:"objects"`
+		Findings []FindingJSON            `json:"findings"`
+		Unknown  []UnknownJSON            `json:"unknown"`
+		Errors   []ErrorJSON              `json:"errors"`
+		Skipped  []knowledge.ManifestSkip `json:"skipped"`
 	}
 	FindingJSON struct {
 		File         string           `json:"file"`
@@ -145,7 +175,17 @@ type (
 		DeprecatedIn *string          `json:"deprecated_in"`
 		RemovedIn    *string          `json:"removed_in"`
 		Replacement  *ReplacementJSON `json:"replacement"`
-		Sources      []SourceJSON     `json:"sources"`
+		// ReplacementBefore is what a cluster older than Until moves to
+		// first, when Replacement is not served there yet (the text's
+		// "before 1.29, …").
+		ReplacementBefore *BridgeJSON  `json:"replacement_before"`
+		Sources           []SourceJSON `json:"sources"`
+	}
+	BridgeJSON struct {
+		APIVersion  string  `json:"api_version"`
+		Kind        string  `json:"kind"`
+		AvailableIn *string `json:"available_in"`
+		Until       string  `json:"until"`
 	}
 	ReplacementJSON struct {
 		APIVersion  string  `json:"api_version"`
@@ -179,7 +219,10 @@ type (
 func (o *output) writeJSON(w io.Writer) error {
 	r := o.report
 	out := JSON{To: r.To.String(), Objects: r.Objects, From: versionPtr(r.From),
-		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}}
+		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}, Skipped: o.read.Skipped}
+	if out.Skipped == nil {
+		out.Skipped = []knowledge.ManifestSkip{}
+	}
 	for _, f := range r.Findings {
 		ob := f.Object
 		fj := FindingJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
@@ -188,6 +231,9 @@ func (o *output) writeJSON(w io.Writer) error {
 			DeprecatedIn: versionPtr(f.DeprecatedIn), RemovedIn: versionPtr(f.RemovedIn)}
 		if f.Replacement != nil {
 			fj.Replacement = &ReplacementJSON{APIVersion: f.Replacement.GroupVersion(), Kind: f.Replacement.Kind, AvailableIn: versionPtr(f.AvailableIn)}
+		}
+		if b := f.Bridge; b != nil {
+			fj.ReplacementBefore = &BridgeJSON{APIVersion: b.API.GroupVersion(), Kind: b.API.Kind, AvailableIn: versionPtr(b.Introduced), Until: f.API.Removed.String()}
 		}
 		fj.Sources = o.findingSources(f)
 		out.Findings = append(out.Findings, fj)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -60,8 +61,8 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 		return 0, ErrNoLifecycle
 	}
 	from, to := req.From, req.To
-	if err := knowledge.CheckScanReleases(t, from, to); err != nil {
-		return 0, inputError("%s", knowledge.ErrorMessage(err))
+	if err := checkReleases(t, from, to, "--from "+from.String()); err != nil {
+		return 0, err
 	}
 	read := ReadInputs(ctx, req.Paths, req.Stdin)
 	if err := ctx.Err(); err != nil {
@@ -76,8 +77,8 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 	}
 	if from.IsZero() && !read.ServerVersion.IsZero() {
 		from = read.ServerVersion
-		if err := knowledge.CheckScanReleases(t, from, to); err != nil {
-			return 0, inputError("the kubectl version among the inputs says the server runs %s: %s", from, knowledge.ErrorMessage(err))
+		if err := checkReleases(t, from, to, "the kubectl version among the inputs says the server runs "+from.String()+", which"); err != nil {
+			return 0, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -98,6 +99,27 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 		unreadable = 0
 	}
 	return ExitCode(report, unreadable), nil
+}
+
+// checkReleases says, in the command line's words, why a scan from from
+// to to cannot be made: to is newer than the API sources know, or from
+// (which fromWords names) is not older than to.
+func checkReleases(t *knowledge.APITable, from, to knowledge.Version, fromWords string) error {
+	latest := t.Latest()
+	switch {
+	case latest.Less(to):
+		return inputError("I don't know Kubernetes %s: the newest release my API sources know is %s; give --to %s or older (bot sync brings newer releases into a database)", to, latest, latest)
+	case !from.IsZero() && !from.Less(to):
+		if !strings.HasPrefix(fromWords, "--from") {
+			return inputError("%s is not older than --to %s: give a --to newer than the release the cluster runs", fromWords, to)
+		}
+		msg := fmt.Sprintf("%s is not older than --to %s: --from is the release you run, --to the one you go to", fromWords, to)
+		if to.Less(from) {
+			msg += fmt.Sprintf(" (bot scan --from %s --to %s …)", to, from)
+		}
+		return inputError("%s", msg)
+	}
+	return nil
 }
 
 // tell tells f each problem, when f is set.
@@ -123,3 +145,15 @@ func sourcesByID(ctx context.Context, kb Knowledge) map[string]knowledge.Source 
 	}
 	return out
 }
+
+// InMemory is the Knowledge of k held in memory: the built-in snapshot,
+// for a scan given no database, which then reads and writes no file.
+func InMemory(k *knowledge.Knowledge) Knowledge { return memory{k} }
+
+type memory struct{ k *knowledge.Knowledge }
+
+func (m memory) ListAPIs(context.Context) ([]knowledge.APILifecycle, []knowledge.Version, error) {
+	return m.k.APIs, m.k.APIReleases, nil
+}
+
+func (m memory) ListSources(context.Context) ([]knowledge.Source, error) { return m.k.Sources, nil }
