@@ -20,7 +20,19 @@ type ManifestObject struct {
 	Name       string `json:"name,omitempty"`
 	Namespace  string `json:"namespace,omitempty"`
 	Template   string `json:"template,omitempty"` // the helm template it came from ("# Source:")
+	// Source says what found an object of a live cluster (SourceMetrics,
+	// SourceObject, SourceHelmRelease); "" for a file's. HelmRelease names
+	// the Helm release whose manifest holds it.
+	Source      string `json:"source,omitempty"`
+	HelmRelease string `json:"helm_release,omitempty"`
 }
+
+// What found an object of a live cluster: ManifestObject.Source.
+const (
+	SourceMetrics     = "metrics"      // the apiserver's apiserver_requested_deprecated_apis
+	SourceObject      = "object"       // an object's managedFields
+	SourceHelmRelease = "helm-release" // the manifest of a Helm release's latest deployed revision
+)
 
 // DisplayName names the object for a person: namespace/name, or the name
 // alone, each made safe to show (SafeValue); "(no name)" when it has none.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/manifest/scan"
@@ -26,7 +28,9 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 	dbPath := dbFlag(fs, io.getenv)
 	toFlag := fs.String("to", "", "the release you go to, e.g. 1.36 (`VERSION`, required)")
 	fromFlag := fs.String("from", "", "the release you run now (`VERSION`); a kubectl version output among the inputs gives it otherwise")
-	asJSON := fs.Bool("json", false, "print one JSON object: from, to, objects, findings, unknown, errors")
+	asJSON := fs.Bool("json", false, "print one JSON object: from, to, objects, findings, unknown, errors (--format json)")
+	format := fs.String("format", scan.FormatText, "the report's `FORM`: "+strings.Join(scan.Formats, ", ")+" (SARIF 2.1.0, for code scanning)")
+	failOn := fs.String("fail-on", "deprecated", "the least `FINDING` that makes the exit non-zero: deprecated (exit 4 or 5), or removed (deprecations alone exit 0)")
 	ignoreUnreadable := fs.Bool("ignore-unreadable", false, "list the inputs that cannot be read or parsed without exiting 3 for them")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -49,6 +53,15 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 			return fail(exitBadInput, "--from %q is not a release like 1.32", *fromFlag)
 		}
 	}
+	if *asJSON {
+		*format = scan.FormatJSON
+	}
+	if !slices.Contains(scan.Formats, *format) {
+		return fail(exitBadInput, "--format %q is not one of %s", *format, strings.Join(scan.Formats, ", "))
+	}
+	if *failOn != "deprecated" && *failOn != "removed" {
+		return fail(exitBadInput, "--fail-on %q is not deprecated or removed", *failOn)
+	}
 	if len(paths) == 0 {
 		return fail(exitBadInput, "give the manifests to scan: files, folders (read recursively for .yaml, .yml and .json), or - for stdin")
 	}
@@ -62,7 +75,8 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 	}
 	defer closeDB()
 	var problems []string
-	req := scan.Request{From: from, To: to, Paths: paths, Stdin: io.in, JSON: *asJSON,
+	base, _ := os.Getwd()
+	req := scan.Request{From: from, To: to, Paths: paths, Stdin: io.in, Format: *format, BaseDir: base,
 		IgnoreUnreadable: *ignoreUnreadable,
 		Problem:          func(line string) { problems = append(problems, line) },
 		Note:             func(line string) { fmt.Fprintf(io.err, "bot scan: note: %s\n", line) }}
@@ -73,6 +87,9 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 	}
 	if err == nil && len(problems) > 0 {
 		fmt.Fprintf(io.err, "bot scan: %s\n", unreadableWords(problems, *ignoreUnreadable))
+	}
+	if err == nil && code == scan.ExitDeprecated && *failOn == "removed" {
+		code = scan.ExitClean
 	}
 	switch {
 	case errors.Is(err, scan.ErrNoLifecycle):

@@ -24,7 +24,7 @@ type ExitMeaning struct {
 // its help and its README table.
 var ExitCodes = []ExitMeaning{
 	{ExitClean, "nothing found (objects not built into Kubernetes do not count; nor an empty or comment-only file)"},
-	{ExitDeprecated, "only deprecations"},
+	{ExitDeprecated, "only deprecations (0 with --fail-on removed)"},
 	{ExitRemoved, "something is removed, never served, or not served yet in --to (wins over 3 and 4)"},
 	{ExitUnreadable, "an input could not be read or parsed (--ignore-unreadable lists it and passes over it), or kepbot broke: the database cannot be opened or holds no API lifecycle"},
 	{ExitBadInput, "bad arguments: no --to, a release kepbot does not know (1.99), --from not older than --to, no input"},

@@ -89,7 +89,11 @@ func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem, []kno
 		}
 		if !info.IsDir() {
 			// Named on its own, a pipe is read as stdin is: <(helm template …).
-			if why := nameReason(info.Name()); why != "" {
+			why := nameReason(info.Name())
+			if why == "" && inChart(p) {
+				why = ReasonChart
+			}
+			if why != "" {
 				skipped = append(skipped, knowledge.ManifestSkip{File: p, Reason: why})
 				continue
 			}
@@ -154,6 +158,25 @@ func nameReason(name string) string {
 		return ReasonKustomization
 	}
 	return ""
+}
+
+// inChart reports whether file p lies in a Helm chart's templates folder
+// (a pre-commit hook names each changed file, templates included).
+func inChart(p string) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	for dir := filepath.Dir(abs); ; {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		if filepath.Base(dir) == "templates" && isChart(parent) {
+			return true
+		}
+		dir = parent
+	}
 }
 
 // isChart reports whether folder dir is a Helm chart: it holds Chart.yaml.

@@ -74,7 +74,7 @@ func TestReadInputsPassesOver(t *testing.T) {
 	}
 	done := make(chan *knowledge.ManifestRead, 1)
 	go func() {
-		done <- ReadInputs(context.Background(), []string{dir, filepath.Join(dir, "chart", "Chart.yaml")}, strings.NewReader(""))
+		done <- ReadInputs(context.Background(), []string{dir, filepath.Join(dir, "chart", "Chart.yaml"), filepath.Join(dir, "chart", "templates", "ingress.yaml")}, strings.NewReader(""))
 	}()
 	var read *knowledge.ManifestRead
 	select {
@@ -87,7 +87,7 @@ func TestReadInputsPassesOver(t *testing.T) {
 	}
 	want := map[string]string{
 		"chart": ReasonChart, "kust/kustomization.yaml": ReasonKustomization, "kust/pipe.yaml": ReasonNotRegular,
-		"kust/loop.yaml": ReasonLinkedFolder, "chart/Chart.yaml": ReasonChart,
+		"kust/loop.yaml": ReasonLinkedFolder, "chart/Chart.yaml": ReasonChart, "chart/templates/ingress.yaml": ReasonChart,
 	}
 	got := map[string]string{}
 	for _, s := range read.Skipped {

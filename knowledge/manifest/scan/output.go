@@ -16,6 +16,7 @@ type output struct {
 	report  *knowledge.ScanReport
 	read    *knowledge.ManifestRead
 	sources map[string]knowledge.Source
+	baseDir string // what SARIF's file locations are relative to
 }
 
 // writeText writes the summary, then each API with its findings' objects

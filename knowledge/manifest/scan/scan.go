@@ -10,6 +10,16 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
+// The forms of a report: Request.Format.
+const (
+	FormatText  = "text"
+	FormatJSON  = "json"
+	FormatSARIF = "sarif"
+)
+
+// Formats lists the forms a report can take, for --format.
+var Formats = []string{FormatText, FormatJSON, FormatSARIF}
+
 // ErrNoLifecycle is Run's error when the knowledge holds no API lifecycle
 // to check against; the caller says where the knowledge came from.
 var ErrNoLifecycle = errors.New("the knowledge holds no API lifecycle")
@@ -37,7 +47,15 @@ type Request struct {
 	To    knowledge.Version
 	Paths []string  // files, folders, StdinArg
 	Stdin io.Reader // read for StdinArg
-	JSON  bool      // one JSON object instead of text
+	// Format is how the report is written: FormatText (also ""),
+	// FormatJSON or FormatSARIF.
+	Format string
+	// BaseDir is the folder SARIF's file locations are relative to (the
+	// repository's root in CI); "" leaves paths as given.
+	BaseDir string
+	// Read, when set, gives the objects to check instead of Paths: the
+	// objects of a live cluster.
+	Read func(ctx context.Context) (*knowledge.ManifestRead, error)
 	// IgnoreUnreadable lists what could not be read without making the
 	// exit ExitUnreadable (but nothing readable at all is an InputError).
 	IgnoreUnreadable bool
@@ -64,7 +82,14 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 	if err := checkReleases(t, from, to, "--from "+from.String()); err != nil {
 		return 0, err
 	}
-	read := ReadInputs(ctx, req.Paths, req.Stdin)
+	var read *knowledge.ManifestRead
+	if req.Read != nil {
+		if read, err = req.Read(ctx); err != nil {
+			return 0, err
+		}
+	} else {
+		read = ReadInputs(ctx, req.Paths, req.Stdin)
+	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -85,10 +110,13 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 		return 0, err
 	}
 	report := t.Scan(read.Objects, from, to)
-	o := &output{t: t, report: report, read: read, sources: sourcesByID(ctx, kb)}
-	if req.JSON {
+	o := &output{t: t, report: report, read: read, sources: sourcesByID(ctx, kb), baseDir: req.BaseDir}
+	switch req.Format {
+	case FormatJSON:
 		err = o.writeJSON(out)
-	} else {
+	case FormatSARIF:
+		err = o.writeSARIF(out)
+	default:
 		err = o.writeText(out)
 	}
 	if err != nil {
