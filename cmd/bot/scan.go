@@ -31,6 +31,7 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object: from, to, objects, findings, unknown, errors (--format json)")
 	format := fs.String("format", scan.FormatText, "the report's `FORM`: "+strings.Join(scan.Formats, ", ")+" (SARIF 2.1.0, for code scanning)")
 	failOn := fs.String("fail-on", "deprecated", "the least `FINDING` that makes the exit non-zero: deprecated (exit 4 or 5), or removed (deprecations alone exit 0)")
+	cl := clusterFlags(fs)
 	ignoreUnreadable := fs.Bool("ignore-unreadable", false, "list the inputs that cannot be read or parsed without exiting 3 for them")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -62,8 +63,13 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 	if *failOn != "deprecated" && *failOn != "removed" {
 		return fail(exitBadInput, "--fail-on %q is not deprecated or removed", *failOn)
 	}
-	if len(paths) == 0 {
-		return fail(exitBadInput, "give the manifests to scan: files, folders (read recursively for .yaml, .yml and .json), or - for stdin")
+	switch {
+	case *cl.cluster && len(paths) > 0:
+		return fail(exitBadInput, "give either --cluster or the manifests to scan, not both")
+	case !*cl.cluster && (*cl.kubeconfig != "" || *cl.context != ""):
+		return fail(exitBadInput, "--kubeconfig and --context are for --cluster")
+	case len(paths) == 0 && !*cl.cluster:
+		return fail(exitBadInput, "give the manifests to scan: files, folders (read recursively for .yaml, .yml and .json), or - for stdin; or --cluster")
 	}
 	kb, where, closeDB, err := scanKnowledge(fs, io.getenv, dbPath())
 	var bad *scan.InputError
@@ -80,6 +86,13 @@ func runScan(ctx context.Context, io stdio, args []string) int {
 		IgnoreUnreadable: *ignoreUnreadable,
 		Problem:          func(line string) { problems = append(problems, line) },
 		Note:             func(line string) { fmt.Fprintf(io.err, "bot scan: note: %s\n", line) }}
+	if *cl.cluster {
+		read, err := cl.reader(io.err)
+		if err != nil {
+			return fail(exitFailure, "%v", err)
+		}
+		req.Read = read
+	}
 	code, err, stopped := untilInterrupted(ctx, func() (int, error) { return scan.Run(ctx, kb, req, io.out) })
 	if stopped {
 		fmt.Fprintf(io.err, "bot scan: %v; the scan was stopped\n", context.Cause(ctx))

@@ -103,6 +103,14 @@ func skipGroups(skipped []knowledge.ManifestSkip) []skipGroup {
 // (document 2, item 3; template chart/templates/web.yaml)".
 func objectText(o knowledge.ManifestObject) string {
 	name := o.DisplayName()
+	switch o.Source {
+	case knowledge.SourceMetrics:
+		return fmt.Sprintf("requests to %s since the apiserver started (its apiserver_requested_deprecated_apis metric)", knowledge.SafeValue(o.Name))
+	case knowledge.SourceObject:
+		return fmt.Sprintf("%s  %s (a writer used this version: its managedFields)", name, o.File)
+	case knowledge.SourceHelmRelease:
+		return fmt.Sprintf("%s  Helm release %s, template %s  (%s, document %d)", name, knowledge.SafeValue(o.HelmRelease), knowledge.SafeValue(o.Template), o.File, o.Document)
+	}
 	where := []string{fmt.Sprintf("document %d", o.Document)}
 	if o.Item > 0 {
 		where = append(where, fmt.Sprintf("item %d", o.Item))
@@ -171,6 +179,8 @@ type (
 		Name         string           `json:"name"`
 		Namespace    string           `json:"namespace"`
 		Template     string           `json:"template,omitempty"`
+		Source       string           `json:"source,omitempty"`       // a cluster's: metrics, object, helm-release
+		HelmRelease  string           `json:"helm_release,omitempty"` // the Helm release whose manifest holds it
 		Status       string           `json:"status"`
 		Level        string           `json:"level"`
 		DeprecatedIn *string          `json:"deprecated_in"`
@@ -228,6 +238,7 @@ func (o *output) writeJSON(w io.Writer) error {
 		ob := f.Object
 		fj := FindingJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
 			APIVersion: ob.APIVersion, Kind: ob.Kind, Name: ob.Name, Namespace: ob.Namespace, Template: ob.Template,
+			Source: ob.Source, HelmRelease: ob.HelmRelease,
 			Status: string(f.Status), Level: string(f.API.Level()),
 			DeprecatedIn: versionPtr(f.DeprecatedIn), RemovedIn: versionPtr(f.RemovedIn)}
 		if f.Replacement != nil {

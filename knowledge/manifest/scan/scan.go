@@ -54,8 +54,9 @@ type Request struct {
 	// repository's root in CI); "" leaves paths as given.
 	BaseDir string
 	// Read, when set, gives the objects to check instead of Paths: the
-	// objects of a live cluster.
-	Read func(ctx context.Context) (*knowledge.ManifestRead, error)
+	// objects of a live cluster. It may keep only the objects check says
+	// would be findings; its Documents counts the objects it looked at.
+	Read func(ctx context.Context, check func(apiVersion, kind string) bool) (*knowledge.ManifestRead, error)
 	// IgnoreUnreadable lists what could not be read without making the
 	// exit ExitUnreadable (but nothing readable at all is an InputError).
 	IgnoreUnreadable bool
@@ -84,7 +85,7 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 	}
 	var read *knowledge.ManifestRead
 	if req.Read != nil {
-		if read, err = req.Read(ctx); err != nil {
+		if read, err = req.Read(ctx, findsIn(t, to)); err != nil {
 			return 0, err
 		}
 	} else {
@@ -110,6 +111,9 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 		return 0, err
 	}
 	report := t.Scan(read.Objects, from, to)
+	if req.Read != nil {
+		report.Objects = read.Documents // the objects looked at, not only those kept
+	}
 	o := &output{t: t, report: report, read: read, sources: sourcesByID(ctx, kb), baseDir: req.BaseDir}
 	switch req.Format {
 	case FormatJSON:
@@ -148,6 +152,21 @@ func checkReleases(t *knowledge.APITable, from, to knowledge.Version, fromWords 
 		return inputError("%s", msg)
 	}
 	return nil
+}
+
+// findsIn returns whether an object of an apiVersion and kind would be a
+// finding at to, remembering each answer.
+func findsIn(t *knowledge.APITable, to knowledge.Version) func(apiVersion, kind string) bool {
+	seen := map[[2]string]bool{}
+	return func(apiVersion, kind string) bool {
+		k := [2]string{apiVersion, kind}
+		f, ok := seen[k]
+		if !ok {
+			f = len(t.Scan([]knowledge.ManifestObject{{APIVersion: apiVersion, Kind: kind}}, knowledge.Version{}, to).Findings) > 0
+			seen[k] = f
+		}
+		return f
+	}
 }
 
 // tell tells f each problem, when f is set.
