@@ -57,3 +57,49 @@ func TestServeChatsOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestChatScansAPastedManifest: in the terminal chat, a multi-document
+// manifest pasted after `scan 1.36` is scanned as one input (the
+// extensions/v1beta1 Ingress and batch/v1beta1 CronJob removed, the
+// Deployment fine), blank lines between ``` lines included, and the next
+// line is a question again.
+func TestChatScansAPastedManifest(t *testing.T) {
+	db := scanDB(t)
+	docs := "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\n  namespace: shop\n---\n" +
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n---\n" +
+		"apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: nightly\n"
+	for name, paste := range map[string]string{
+		"up to a blank line":     docs + "\n",
+		"between ``` lines":      "```yaml\n" + strings.Replace(docs, "---\n", "\n---\n\n", -1) + "```\n",
+		"up to the end of input": docs,
+		"a mention, FROM and TO": docs + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			scan := "scan 1.36"
+			if name == "a mention, FROM and TO" {
+				scan = "@kepbot scan 1.32 1.36"
+			}
+			input := scan + "\n" + paste
+			if name != "up to the end of input" {
+				input += "kep 4639\nquit\n"
+			}
+			code, out, errs := run(t, input, nil, "--db", db)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			for _, want := range []string{"Paste the manifests, then an empty line.", "3 objects: 2 removed by 1.36",
+				"Removed in 1.22: extensions/v1beta1 Ingress", "use networking.k8s.io/v1 Ingress", "1 object: shop/web (document 1)",
+				"Removed in 1.25: batch/v1beta1 CronJob", "1 object: nightly (document 3)"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the chat's answer lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, "read as") || strings.Count(out, "k8s> ") > 3 {
+				t.Errorf("a line of the manifest was answered as a question:\n%s", out)
+			}
+			if name != "up to the end of input" && !strings.Contains(out, "KEP-4639: OCI images as VolumeSource") {
+				t.Errorf("the question after the manifest was not answered:\n%s", out)
+			}
+		})
+	}
+}
