@@ -15,7 +15,7 @@ import (
 // message in chat; YAML that has blank lines goes between ``` lines, as in
 // a Slack or Discord code block, and ends at the closing ```. End of input
 // (Ctrl-D) ends them too.
-const ManifestHint = "Paste the manifests, then an empty line. YAML with empty lines in it goes between ``` lines, as in Slack and Discord."
+const ManifestHint = "Paste the manifests, then an empty line.\n(YAML that has empty lines goes between ``` lines, as in Slack and Discord.)"
 
 // maxManifestBytes is about as much of a pasted manifest as is kept:
 // chat's limit (manifest.ChatLimits), and a line more, so that the reader

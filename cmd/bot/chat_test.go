@@ -87,7 +87,7 @@ func TestChatScansAPastedManifest(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			for _, want := range []string{"Paste the manifests, then an empty line.", "3 objects: 2 removed by 1.36",
+			for _, want := range []string{"Paste the manifests, then an empty line.\n", "3 objects: 2 removed by 1.36",
 				"Removed in 1.22: extensions/v1beta1 Ingress", "use networking.k8s.io/v1 Ingress", "1 object: shop/web (document 1)",
 				"Removed in 1.25: batch/v1beta1 CronJob", "1 object: nightly (document 3)"} {
 				if !strings.Contains(out, want) {
