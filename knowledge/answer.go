@@ -44,10 +44,23 @@ type SubscriptionAnswerer interface {
 // Answer is a platform-neutral reply. Every adapter draws it within its
 // platform's limits; `bot ask --json` prints it as it is.
 type Answer struct {
-	Kind     Kind           `json:"kind"`
-	Title    string         `json:"title"`
-	Text     string         `json:"text"` // a short plain-text summary
-	KEP      *KEPFacts      `json:"kep,omitempty"`
+	Kind  Kind   `json:"kind"`
+	Title string `json:"title"`
+	Text  string `json:"text"` // a short plain-text summary
+	// Verdict is the answer of a yes/no question (is kep N ga, is 1.31
+	// supported, is X on by default in 1.33): "yes", "no" or "unknown";
+	// "" for any other question.
+	Verdict string    `json:"verdict,omitempty"`
+	KEP     *KEPFacts `json:"kep,omitempty"`
+	// Gate is what each release's code declares about a feature gate (a
+	// gate answer).
+	Gate *GateFacts `json:"gate,omitempty"`
+	// Changes are the feature gates whose declaration differs from the
+	// release before (a gate_changes answer).
+	Changes []GateChange `json:"changes,omitempty"`
+	// Gates is what an upgrade does to the feature gates: those removed on
+	// the way and the defaults that flip.
+	Gates    *UpgradeGates  `json:"gates,omitempty"`
 	Release  *ReleaseFacts  `json:"release,omitempty"`
 	Facts    []Fact         `json:"facts,omitempty"`
 	Releases []ReleaseFacts `json:"releases,omitempty"` // the releases answer: every known release

@@ -102,7 +102,7 @@ func compileGates(tables []GateTable) ([]FeatureGate, []GatesRead) {
 			g.Introduced = first
 		}
 		for _, r := range reads {
-			if !last.Less(r.Release) || !readsAny(r, g) {
+			if !last.Less(r.Release) || !readsLast(r, g) {
 				continue
 			}
 			g.RemovedIn = r.Release
@@ -119,9 +119,23 @@ func compileGates(tables []GateTable) ([]FeatureGate, []GatesRead) {
 	return out, reads
 }
 
-// readsAny reports whether r read a component of g: kubeadm for kubeadm's
+// ReadsGate reports whether r read a component of g: kubeadm for kubeadm's
 // gates; else any module that declared it (k8s.io/kubernetes when none is
-// known).
+// known). Only then does r not declaring g say it is not declared.
+func (r GatesRead) ReadsGate(g *FeatureGate) bool { return readsAny(r, g) }
+
+// readsLast reports whether r read the module of g's newest declaration
+// (kubeadm for kubeadm's gates; k8s.io/kubernetes when none is known): a
+// gate k8s.io/controller-manager alone declared last is not known gone in
+// a release that did not read it.
+func readsLast(r GatesRead, g *FeatureGate) bool {
+	if g.Kubeadm || len(g.Components) == 0 {
+		return readsAny(r, g)
+	}
+	return r.Reads(g.Components[0])
+}
+
+// readsAny is GatesRead.ReadsGate.
 func readsAny(r GatesRead, g *FeatureGate) bool {
 	if g.Kubeadm {
 		return r.Reads(ComponentKubeadm)

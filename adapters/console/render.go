@@ -58,6 +58,10 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		}
 	}
 	r.started = true
+	gatesFirst := a.Kind == knowledge.KindGate || a.Kind == knowledge.KindGateChanges
+	if gatesFirst {
+		r.gates(a) // a gate's card: the code's table before its KEP
+	}
 	if a.KEP != nil || hasReleaseFacts(a.Release) || len(a.Facts) > 0 || len(a.Releases) > 0 {
 		r.section()
 		r.col = factColumn(a.Facts)
@@ -80,9 +84,15 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		// An upgrade: what breaks a cluster or needs doing comes before
 		// what graduated.
 		r.notices("APIs that stop being served:", apis)
+		if !gatesFirst {
+			r.gates(a)
+		}
 		r.notices("Removals, deprecations and upgrade notes:", others)
 		r.items(a)
 	} else {
+		if !gatesFirst {
+			r.gates(a)
+		}
 		r.items(a)
 		r.notices("APIs that stop being served:", apis)
 		r.notices("Notices:", others)

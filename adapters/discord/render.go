@@ -76,6 +76,9 @@ func render(a *knowledge.Answer, max int) []Message {
 		d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 		d.lines = append(d.lines, itemLines(a.ItemsWithoutSharedSIG(), nil)...)
 	}
+	if a.Kind == knowledge.KindGate || a.Kind == knowledge.KindGateChanges {
+		d.addGates(a)
+	}
 	d.addNotices(a.Notices, a.Notes)
 	return d.messages(max)
 }

@@ -32,6 +32,7 @@ func diffDoc(a *knowledge.Answer) *doc {
 	d.lines = noteLines(a.Notes)
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
 	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
+	d.addUpgradeGates(a) // gates gone, then defaults that flip: render_gates.go
 	items := itemLines(a.Items, nil)
 	if isUpgrade(a) {
 		d.addSection(titleNotices, colorNotice, noticeLines(others))

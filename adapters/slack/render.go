@@ -257,6 +257,7 @@ func (r *renderer) answer() {
 	if a.KEP != nil {
 		r.timeline(a.KEP.Timeline)
 	}
+	extra = append(gateEntries(a), extra...) // render_gates.go
 	all := newEntryList(a, extra, r.o.Whole)
 	if !r.o.Whole {
 		r.entries(all)

@@ -42,6 +42,10 @@ var engineGoldens = map[string]RenderOptions{
 	"engine_action_required":     {Slash: true},
 	"engine_deprecations":        {Slash: true},
 	"engine_supported":           {Slash: true},
+	"engine_gate":                {Slash: true},
+	"engine_gate_default":        {Slash: true},
+	"engine_gate_changes":        {Slash: true},
+	"engine_upgrade_gates":       {Slash: true},
 }
 
 // captureAnswers asks the real engine, with subscriptions, over a real
@@ -87,6 +91,10 @@ func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
 		"engine_action_required":     ask.Ask(ctx, "1.42 action required", from),
 		"engine_deprecations":        ask.Ask(ctx, "1.42 deprecations", from),
 		"engine_supported":           ask.Ask(ctx, "supported", from),
+		"engine_gate":                ask.Ask(ctx, "gate LampProbes", from),
+		"engine_gate_default":        ask.Ask(ctx, "is KettleLegacy on by default in 1.42", from),
+		"engine_gate_changes":        ask.Ask(ctx, "1.42 gates", from),
+		"engine_upgrade_gates":       ask.Ask(ctx, "upgrade 1.40 1.42", from),
 	}
 	set, err := digest.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
 	if err != nil {

@@ -52,6 +52,9 @@ type catalog struct {
 	index   *searchIndex
 	// apis is the API lifecycle table (empty when the knowledge has none).
 	apis *knowledge.APITable
+	// gates are the feature gates each release's code declares (empty when
+	// the knowledge has none): gate_table.go.
+	gates *knowledge.GateIndex
 	// released is the newest release the sources say is out (see
 	// ReleasedThrough): a release after it is planned.
 	released knowledge.Version
@@ -181,6 +184,9 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 		return nil, fmt.Errorf("list API lifecycles: %w", err)
 	}
 	c.apis = knowledge.NewAPITable(types, apiReleases)
+	if c.gates, err = readGates(ctx, kb); err != nil {
+		return nil, err
+	}
 	for _, r := range c.releases {
 		for _, id := range r.Sources {
 			if c.sources[id].Kind == knowledge.SourceReleaseNotesData {
@@ -310,7 +316,8 @@ func knownReleases(rels []knowledge.Release) string {
 }
 
 // releasedThrough is ReleasedThrough over the catalog: the releases'
-// support dates, patches and announced days, and the API modules read.
+// support dates, patches and announced days, the API modules read and the
+// releases whose code's feature gates were read.
 func (c *catalog) releasedThrough() knowledge.Version {
 	corpus := &knowledge.Corpus{}
 	for _, s := range c.sources {
@@ -326,6 +333,9 @@ func (c *catalog) releasedThrough() knowledge.Version {
 	newest := knowledge.ReleasedThrough(corpus)
 	if l := c.apis.Latest(); newest.Less(l) {
 		newest = l
+	}
+	if l := c.gates.Newest(); newest.Less(l) {
+		newest = l // a release whose tag's code was read is out
 	}
 	return newest
 }

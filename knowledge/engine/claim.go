@@ -26,6 +26,7 @@ func (e *Engine) answerKEPClaim(ctx context.Context, q knowledge.Question) (*kno
 		return nil, err
 	}
 	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + otherWord(c, q) + " " + a.Text
+	a.Verdict = verdictOf(a.Text)
 	return a, nil
 }
 
@@ -218,5 +219,6 @@ func (e *Engine) answerSupportedRelease(ctx context.Context, v knowledge.Version
 	default:
 		a.Text = "Yes — " + a.Text
 	}
+	a.Verdict = verdictOf(a.Text)
 	return a, nil
 }

@@ -60,6 +60,11 @@ func (e *Engine) answerDiff(ctx context.Context, from, to knowledge.Version, upg
 		a.Title = fmt.Sprintf("Upgrading from %s to %s", from, to)
 	}
 	a.Text = diffSummary(from, to, releaseVersions(in), items, notices, upgrade, actions)
+	if upgrade { // the gates a component given them refuses at to, and defaults that flip: gate_changes.go
+		if a.Gates = c.upgradeGates(from, to); a.Gates != nil {
+			a.Text = strings.TrimSpace(a.Text + " " + upgradeGatesSentence(a.Gates, to))
+		}
+	}
 	a.Notes = diffNotes(from, to, known, in)
 	if c.apis.Known() {
 		a.Notes = append(apiRangeNotes(c.apis, apis, c.sources), a.Notes...)

@@ -1,0 +1,19 @@
+package slack
+
+import "github.com/kepbot/kepbot/knowledge"
+
+// gateEntries are an answer's feature gate sections
+// (knowledge.Answer.GateSections) as entry lines: a bold title, then a
+// line each. They come first among the entries: a gate's table, a
+// release's changed gates, an upgrade's gates removed (what breaks) and
+// defaults that flip.
+func gateEntries(a *knowledge.Answer) []string {
+	var out []string
+	for _, s := range a.GateSections() {
+		out = append(out, "*"+escCut(s.Title, capLine)+"*")
+		for _, l := range s.Lines {
+			out = append(out, "• "+escCut(l, capLine))
+		}
+	}
+	return out
+}
