@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -153,10 +154,9 @@ type FeatureGate struct {
 
 // At returns g's declaration in release v, and whether v declares it.
 func (g *FeatureGate) At(v Version) (GateRelease, bool) {
-	for _, r := range g.Releases {
-		if r.Release == v {
-			return r, true
-		}
+	i := sort.Search(len(g.Releases), func(i int) bool { return !g.Releases[i].Release.Less(v) }) // oldest first
+	if i < len(g.Releases) && g.Releases[i].Release == v {
+		return g.Releases[i], true
 	}
 	return GateRelease{}, false
 }

@@ -55,6 +55,9 @@ type catalog struct {
 	// gates are the feature gates each release's code declares (empty when
 	// the knowledge has none): gate_table.go.
 	gates *knowledge.GateIndex
+	// gateChanges are, by release read, the gates whose declaration
+	// differs from the release read before it, built with the catalog.
+	gateChanges map[knowledge.Version][]knowledge.GateChange
 	// released is the newest release the sources say is out (see
 	// ReleasedThrough): a release after it is planned.
 	released knowledge.Version
@@ -187,6 +190,7 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	if c.gates, err = readGates(ctx, kb); err != nil {
 		return nil, err
 	}
+	c.gateChanges = allGateChanges(c.gates)
 	for _, r := range c.releases {
 		for _, id := range r.Sources {
 			if c.sources[id].Kind == knowledge.SourceReleaseNotesData {

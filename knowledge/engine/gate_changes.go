@@ -41,11 +41,22 @@ func (e *Engine) answerGateChanges(ctx context.Context, v knowledge.Version) (*k
 			Message: fmt.Sprintf("%s is the oldest release whose code I read, so I have nothing to compare its gates with; ask %s gates.", v, next)}
 	}
 	prev, cur := reads[i-1], reads[i]
-	changes := gateChanges(c.gates.All(), prev, cur)
+	changes := slices.Clip(c.gateChanges[v]) // shared: clipped, so appending copies
 	a := &knowledge.Answer{Kind: knowledge.KindGateChanges, Title: fmt.Sprintf("Kubernetes %s: feature gates changed since %s", v, prev.Release), Changes: changes}
 	a.Text = changesSummary(v, prev.Release, changes)
 	a.Sources = c.sourceRefs(append(append([]string(nil), cur.Sources...), prev.Sources...))
 	return a, nil
+}
+
+// allGateChanges is gateChanges of each release read but the oldest, by
+// release.
+func allGateChanges(t *knowledge.GateIndex) map[knowledge.Version][]knowledge.GateChange {
+	reads := t.Reads()
+	out := make(map[knowledge.Version][]knowledge.GateChange, len(reads))
+	for i := 1; i < len(reads); i++ {
+		out[reads[i].Release] = gateChanges(t.All(), reads[i-1], reads[i])
+	}
+	return out
 }
 
 // gateChanges lists the gates whose declaration differs between prev and
