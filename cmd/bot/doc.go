@@ -8,7 +8,7 @@
 // It may import anything in the module; nothing imports it
 // (internal/importrules enforces it).
 //
-// It imports adapters/console, internal/admin, internal/config,
+// It imports adapters/console, internal/admin, internal/config, internal/logging,
 // internal/serve, knowledge, knowledge/digest, knowledge/digest/delivery,
 // knowledge/engine, knowledge/manifest, knowledge/manifest/scan,
 // knowledge/snapshot, knowledge/sources, knowledge/sources/fetch,

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/kepbot/kepbot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/logging"
 	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
@@ -21,22 +23,31 @@ import (
 // runSync asks every source of the knowledge for news once and applies
 // what they bring in one transaction, each source's part swapped alone; a
 // source that fails keeps its part. While `bot serve` holds the database,
-// it asks the running serve to refresh instead (see internal/admin).
+// it asks the running serve to refresh instead (see internal/admin). The
+// whole of it is bounded by --timeout; it exits 3 when a source could not
+// be reached, naming each and its fault.
 func runSync(ctx context.Context, io stdio, args []string) int {
 	return syncCommand{}.run(ctx, io, args)
 }
 
 // syncCommand is `bot sync` with what tests change: the fetch options (to
-// reach a local TLS server), the archive limits and the clock.
+// reach a local TLS server), the archive limits, the clock, the waits
+// between retries, and whether stderr is a terminal (for the progress
+// line).
 type syncCommand struct {
-	fetch  fetch.Options
-	limits kepyaml.Limits
-	now    func() time.Time
+	fetch    fetch.Options
+	limits   kepyaml.Limits
+	now      func() time.Time
+	wait     func(ctx context.Context, d time.Duration) error
+	terminal func(w io.Writer) bool
 }
 
 func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	if c.now == nil {
 		c.now = time.Now
+	}
+	if c.terminal == nil {
+		c.terminal = logging.IsTerminal
 	}
 	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
 	fs.SetOutput(io.err)
@@ -45,22 +56,21 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	rawURL := fs.String("url", "", "fetch the enhancements tarball from `URL`, https on an allowed host (default $BOT_SYNC_URL, else "+sources.DefaultSyncURL+")")
 	from := fs.String("from", "", "read a kubernetes/enhancements checkout `DIR` or its .tar.gz FILE instead of fetching kep.yaml")
 	only := fs.String("only", "", "ask only these sources, comma-separated: "+strings.Join(refresh.Names(), ", ")+", or one release's: release-notes/1.36, api-lifecycle/1.36")
-	timeout := fs.Duration("timeout", 0, "give up one source's fetch after `DURATION` (default "+config.DefaultSourcesTimeout.String()+")")
+	timeout := fs.Duration("timeout", 0, "give up after `DURATION` in all (every fetch, retry and wait); what was read by then is applied and the rest named (default sources.timeout, "+config.DefaultSourcesTimeout.String()+")")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object on stdout (database, applied, generation, counts, each source's result and error, hosts, exit), and no progress line")
 	if err := fs.Parse(args); err != nil {
 		return exitBadInput
 	}
+	out := syncOutput{io: io, json: *asJSON}
 	switch {
 	case fs.NArg() > 0:
-		fmt.Fprintf(io.err, "bot sync: unexpected %q; give a local copy with --from PATH.\n", fs.Arg(0))
-		return exitBadInput
+		return out.fail(exitBadInput, fmt.Sprintf("unexpected %q; give a local copy with --from PATH.", fs.Arg(0)))
 	case *from != "" && (*rawURL != "" || *only != ""):
-		fmt.Fprintln(io.err, "bot sync: --from reads kep.yaml from a local copy; give it without --url or --only.")
-		return exitBadInput
+		return out.fail(exitBadInput, "--from reads kep.yaml from a local copy; give it without --url or --only.")
 	}
 	cfg, err := config.Load(*configPath, io.getenv)
 	if err != nil {
-		fmt.Fprintf(io.err, "bot sync: %v\n", err)
-		return exitBadInput
+		return out.fail(exitBadInput, err.Error())
 	}
 	if *dbOverride != "" {
 		cfg.DB = *dbOverride
@@ -71,58 +81,96 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	if *timeout > 0 {
 		cfg.Sources.Timeout = *timeout
 	}
+	db := cfg.DB
+	out.db = db
 	var opts refresh.Options
 	if *only != "" {
 		if opts.Only, err = refresh.SplitOnly(*only); err != nil {
-			fmt.Fprintf(io.err, "bot sync: --only: %v\n", err)
-			return exitBadInput
+			return out.fail(exitBadInput, "--only: "+err.Error())
 		}
 	}
-	opts.Force = true
-	db := cfg.DB
+	opts.Force, opts.Budget = true, cfg.Sources.Timeout
+	if !*asJSON && c.terminal(io.err) {
+		line := refresh.NewProgressLine(io.err, "bot sync")
+		opts.Progress, out.clear = line.Step, line.Clear
+		defer line.Clear()
+	}
 	st := refresh.LocalStore{Path: db, Timeout: lockTimeout}
 	rc := serve.RefreshSetup(cfg.Sources).Config(st)
 	rc.Fetch = c.fetch
 	rc.Fetch.Timeout = cfg.Sources.Timeout
-	rc.Limits, rc.Now = c.limits, c.now
+	rc.Limits, rc.Now, rc.Wait = c.limits, c.now, c.wait
 	rep, err := refresh.Once{Config: rc, Store: st, From: *from, Options: opts}.Run(ctx)
 	var se *refresh.OnceError
 	var le *refresh.LocalError
 	var oe *store.OpenError
 	switch {
+	case errors.As(err, &se) && se.Setup:
+		return out.fail(exitBadInput, se.Err.Error())
 	case errors.As(err, &se):
-		fmt.Fprintf(io.err, "bot sync: %v\n", se.Err)
-		if se.Setup {
-			return exitBadInput
-		}
-		return exitFailure
+		return out.fail(exitFailure, se.Err.Error())
 	case errors.As(err, &oe) && errors.Is(oe, store.ErrLocked):
-		return askServe(ctx, io, db, opts, *from)
+		return askServe(ctx, out, db, opts, *from)
+	case errors.As(err, &le) || errors.Is(err, refresh.ErrNoCorpus):
+		return out.fail(exitBadInput, err.Error()+"; the database was not changed.")
 	case err != nil:
-		fmt.Fprintf(io.err, "bot sync: %v; the database was not changed.\n", err)
-		if errors.As(err, &le) || errors.Is(err, refresh.ErrNoCorpus) {
-			return exitBadInput
-		}
-		return exitFailure
+		return out.fail(exitFailure, err.Error()+"; the database was not changed.")
 	}
-	refresh.WriteReport(io.out, io.err, db, rep)
-	return rep.Severity()
+	return out.report("", rep)
 }
 
 // askServe is `bot sync` while another kepbot holds the database: it asks
-// the running serve to refresh now, and prints the report as a sync of
-// its own would.
-func askServe(ctx context.Context, sio stdio, db string, opts refresh.Options, from string) int {
+// the running serve to refresh now, within the same budget, and prints the
+// report as a sync of its own would.
+func askServe(ctx context.Context, out syncOutput, db string, opts refresh.Options, from string) int {
 	if from != "" {
-		fmt.Fprintf(sio.err, "bot sync: another kepbot (such as `bot serve`) has %s open; --from needs the database itself: stop it first, or let it refresh from the network (bot sync without --from).\n", db)
-		return exitFailure
+		return out.fail(exitFailure, fmt.Sprintf("another kepbot (such as `bot serve`) has %s open; --from needs the database itself: stop it, or let it refresh from the network (bot sync without --from).", db))
 	}
-	pid, rep, err := admin.AskRefresh(ctx, db, opts.Only)
+	pid, rep, err := admin.AskRefresh(ctx, db, opts.Only, opts.Budget)
 	if err != nil {
-		fmt.Fprintf(sio.err, "bot sync: %v\n", err)
-		return exitFailure
+		return out.fail(exitFailure, err.Error())
 	}
-	fmt.Fprintf(sio.out, "The running kepbot (pid %d) refreshed its knowledge.\n", pid)
-	refresh.WriteReport(sio.out, sio.err, db, rep)
-	return rep.Severity()
+	return out.report(fmt.Sprintf("The running kepbot (pid %d) refreshed its knowledge.\n", pid), rep)
+}
+
+// syncOutput writes bot sync's report and errors: as text (the report on
+// stdout; each source not reached, and any error, on stderr), or as one
+// JSON object on stdout (--json), stderr as with text.
+type syncOutput struct {
+	io    stdio
+	json  bool
+	db    string
+	clear func() // rubs out the progress line, if any
+}
+
+// report writes rep after head (whose pass it was, if not this process's)
+// and returns the exit code: the worst severity among its sources.
+func (o syncOutput) report(head string, rep *refresh.Report) int {
+	if o.clear != nil {
+		o.clear()
+	}
+	code := rep.Severity()
+	if o.json {
+		refresh.WriteReport(io.Discard, o.io.err, o.db, rep)
+		if err := refresh.WriteJSON(o.io.out, refresh.JSONReport{Database: o.db, Report: rep, Exit: code}); err != nil {
+			return exitFailure
+		}
+		return code
+	}
+	fmt.Fprint(o.io.out, head)
+	refresh.WriteReport(o.io.out, o.io.err, o.db, rep)
+	return code
+}
+
+// fail says msg on stderr (with --json, also as the report's error on
+// stdout) and returns code.
+func (o syncOutput) fail(code int, msg string) int {
+	if o.clear != nil {
+		o.clear()
+	}
+	fmt.Fprintf(o.io.err, "bot sync: %s\n", msg)
+	if o.json {
+		refresh.WriteJSON(o.io.out, refresh.JSONReport{Database: o.db, Exit: code, Error: msg})
+	}
+	return code
 }
