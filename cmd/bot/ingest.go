@@ -17,13 +17,25 @@ func runIngest(ctx context.Context, io stdio, args []string) int {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	fs.SetOutput(io.err)
 	dbPath := dbFlag(fs, io.getenv)
+	asJSON := fs.Bool("json", false, "print the report as one JSON object on stdout (database, files, generation, stats, sources, warnings, notes, exit); warnings still go to stderr")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitBadInput
 	}
+	path := dbPath()
+	// fail says msg on stderr (and, with --json, in the report) and
+	// returns code; res is what was read, if anything.
+	fail := func(code int, res *ingest.Result, msg string) int {
+		fmt.Fprintf(io.err, "bot ingest: %s\n", msg)
+		if *asJSON {
+			r := ingest.NewReport(path, res, nil)
+			r.Exit, r.Error = code, msg
+			r.WriteJSON(io.out)
+		}
+		return code
+	}
 	if len(paths) == 0 {
-		fmt.Fprintln(io.err, "bot ingest: give the files or folders to read, like `bot ingest ../shared/seeds`.")
-		return exitBadInput
+		return fail(exitBadInput, nil, "give the files or folders to read, like `bot ingest ../shared/seeds`.")
 	}
 	res, err := ingest.Load(paths)
 	if res != nil {
@@ -35,26 +47,29 @@ func runIngest(ctx context.Context, io stdio, args []string) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(io.err, "bot ingest: %v; the database was not changed.\n", err)
-		return exitBadInput
+		return fail(exitBadInput, res, err.Error()+"; the database was not changed.")
 	}
 	if res.Files == 0 {
-		fmt.Fprintln(io.err, "bot ingest: no document could be read; the database was not changed.")
-		return exitBadInput
+		return fail(exitBadInput, res, "no document could be read; the database was not changed.")
 	}
 	k := knowledge.Compile(res.Corpus)
 	k.Corpus = res.Corpus // kept, so a later sync can swap kep.yaml and compile again
-	path := dbPath()
 	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
 	if err != nil {
-		fmt.Fprintf(io.err, "bot ingest: %v\n", err)
-		return exitFailure
+		return fail(exitFailure, res, err.Error())
 	}
 	defer db.Close()
 	if err := db.Knowledge().ReplaceKnowledge(ctx, k); err != nil {
-		fmt.Fprintf(io.err, "bot ingest: %v; the database was not changed.\n", err)
+		return fail(exitFailure, res, err.Error()+"; the database was not changed.")
+	}
+	if !*asJSON {
+		ingest.WriteSummary(io.out, path, res, k)
+		return exitOK
+	}
+	r := ingest.NewReport(path, res, k)
+	r.Generation, _ = db.Knowledge().Generation(ctx)
+	if err := r.WriteJSON(io.out); err != nil {
 		return exitFailure
 	}
-	ingest.WriteSummary(io.out, path, res, k)
 	return exitOK
 }
