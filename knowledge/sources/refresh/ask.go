@@ -64,11 +64,12 @@ func (p *pass) ask(ctx context.Context, src source) Outcome {
 	st.URL, st.Checked = src.shown(), now
 	switch {
 	case err != nil:
-		g.failed(classify(err), err, now, p.r.cfg.Interval)
+		end := p.r.cfg.Now() // backoffs run from the last try
+		g.failed(classify(err), err, end, p.r.cfg.Interval)
 		if !errors.Is(err, errInvalid) {
 			err = fmt.Errorf("could not fetch it: %w", err)
 		}
-		p.failed(src, &st, &o, err, now)
+		p.failed(src, &st, &o, err, end)
 	case o.Result == ResultNotPublished || o.Result == ResultNotModified:
 		g.answered()
 		st.Result, st.Error, st.Failures, st.FailingSince, st.RetryAt = o.Result, "", 0, time.Time{}, time.Time{}
@@ -83,6 +84,7 @@ func (p *pass) ask(ctx context.Context, src source) Outcome {
 		p.parts[src.name] = got
 		p.order = append(p.order, src.name)
 	}
+	o.FirstFailure = o.Severity != SeverityNone && p.states[src.name].FailingSince.IsZero()
 	p.states[src.name] = st
 	o.FailingSince = st.FailingSince
 	p.record(o)
@@ -100,7 +102,7 @@ func (p *pass) notAsked(src source, st store.SourceState, o Outcome, why string,
 		o.Result = ResultSkipped
 	}
 	if st.FailingSince.IsZero() {
-		st.FailingSince = p.r.cfg.Now()
+		st.FailingSince, o.FirstFailure = p.r.cfg.Now(), true
 	}
 	st.Error = why
 	p.states[src.name] = st

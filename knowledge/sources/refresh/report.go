@@ -46,7 +46,10 @@ type Outcome struct {
 	// FailingSince is when the source began to fail (or be held back) in
 	// a row, as its state keeps it; zero once it answers.
 	FailingSince time.Time `json:"failing_since,omitzero"`
-	Warnings     []string  `json:"warnings,omitempty"`
+	// FirstFailure is true when this pass is the first in a row that did
+	// not reach the source: serve warns of it then, once.
+	FirstFailure bool     `json:"first_failure,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
 }
 
 // Report is what one pass did.

@@ -169,16 +169,22 @@ func (r *Runner) Done(rep *Report, err error) {
 	}
 }
 
-// logPass logs a pass: one line for the pass (at info when it applied news
-// or met a failure, else at debug), and one line for each source it could
-// not reach: a warning for a source that failed or was skipped in this
-// pass, saying why and when it is asked again; at debug for a source still
-// waiting on an earlier failure, said when it happened.
+// logPass logs a pass: one line for the pass, and one line for each
+// source it could not reach, saying why and when it is asked again. A
+// failure is said once: a warning in the first pass of a row that does
+// not reach the source, at debug in the next ones (the metrics say it
+// goes on). The pass's line is at info when it applied news or a source
+// began to fail, else at debug.
 func logPass(log zerolog.Logger, rep *Report) {
 	c := rep.Counts()
-	fresh := c[ResultFailed] + c[ResultRateLimited] + c[ResultSkipped]
+	first := 0
+	for _, o := range rep.Outcomes {
+		if o.FirstFailure {
+			first++
+		}
+	}
 	ev := log.Debug()
-	if rep.Applied || fresh > 0 {
+	if rep.Applied || first > 0 {
 		ev = log.Info()
 	}
 	requests := 0
@@ -193,9 +199,9 @@ func logPass(log zerolog.Logger, rep *Report) {
 		if o.Severity == SeverityNone {
 			continue
 		}
-		ev := log.Warn()
-		if o.Result == ResultWaiting {
-			ev = log.Debug()
+		ev := log.Debug()
+		if o.FirstFailure {
+			ev = log.Warn()
 		}
 		ev.Str("source", o.Name).Str("result", o.Result).Str("error", o.Error).Int("requests", o.Requests).
 			Time("retry_at", o.RetryAt).Msg("a source failed; its part of the knowledge is kept")
