@@ -10,24 +10,46 @@ import (
 	"github.com/kepbot/kepbot/store"
 )
 
-// runIngest replaces the knowledge in the database with exactly what the
-// given files and folders hold. Files it cannot read are named in warnings;
-// when nothing can be read, the database is left as it was.
-func runIngest(ctx context.Context, io stdio, args []string) int {
-	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	fs.SetOutput(io.err)
-	dbPath := dbFlag(fs, io.getenv)
-	asJSON := fs.Bool("json", false, "print the report as one JSON object on stdout (database, files, generation, stats, sources, warnings, notes, exit); warnings still go to stderr")
-	paths, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitBadInput
+// ingestCommand is `bot ingest`.
+func ingestCommand() command {
+	return command{
+		name:        "ingest",
+		summary:     "replace the knowledge with what files and folders hold",
+		usage:       "[FLAGS] PATH...",
+		interleaved: true,
+		args:        completeArgs{files: true},
+		about: "Reads kep.yaml files (or a kubernetes/enhancements checkout), release notes, release posts, the " +
+			"deprecated API migration guide and API lifecycles, and replaces the database's knowledge with exactly " +
+			"what they hold, in one transaction. Files it cannot read are named in warnings; when nothing can be read " +
+			"the database is left as it was.",
+		examples: []example{
+			{"bot ingest ../shared/seeds", "the seed documents"},
+			{"bot ingest --db ./data/kepbot.db ../shared/seeds ../shared/data/website ../shared/data/enhancements", "everything the shared sources hold"},
+			{"bot ingest --json ../shared/data/lifecycle", "the summary as one JSON object, for scripts"},
+		},
+		exits: []exit{
+			{exitOK, "ingested; the summary names what was read"},
+			{exitBadInput, "no path, or no document could be read (the database was not changed)"},
+			{exitFailure, "the database could not be opened or written (it was not changed)"},
+		},
+		flags: func(fs *flag.FlagSet, io stdio) runFunc {
+			dbPath := dbFlag(fs, io.getenv)
+			asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout (database, files, generation, stats, sources, warnings, notes, exit); warnings still go to stderr")
+			return func(ctx context.Context, paths []string) int { return runIngest(ctx, io, dbPath(), *asJSON, paths) }
+		},
 	}
-	path := dbPath()
+}
+
+// runIngest replaces the knowledge in the database at path with exactly
+// what the given files and folders hold. Files it cannot read are named in
+// warnings; when nothing can be read, the database is left as it was. With
+// asJSON the summary, or why there is none, is one JSON object.
+func runIngest(ctx context.Context, io stdio, path string, asJSON bool, paths []string) int {
 	// fail says msg on stderr (and, with --json, in the report) and
 	// returns code; res is what was read, if anything.
 	fail := func(code int, res *ingest.Result, msg string) int {
 		fmt.Fprintf(io.err, "bot ingest: %s\n", msg)
-		if *asJSON {
+		if asJSON {
 			r := ingest.NewReport(path, res, nil)
 			r.Exit, r.Error = code, msg
 			r.WriteJSON(io.out)
@@ -62,7 +84,7 @@ func runIngest(ctx context.Context, io stdio, args []string) int {
 	if err := db.Knowledge().ReplaceKnowledge(ctx, k); err != nil {
 		return fail(exitFailure, res, err.Error()+"; the database was not changed.")
 	}
-	if !*asJSON {
+	if !asJSON {
 		ingest.WriteSummary(io.out, path, res, k)
 		return exitOK
 	}

@@ -20,16 +20,6 @@ import (
 	"github.com/kepbot/kepbot/store"
 )
 
-// runSync asks every source of the knowledge for news once and applies
-// what they bring in one transaction, each source's part swapped alone; a
-// source that fails keeps its part. While `bot serve` holds the database,
-// it asks the running serve to refresh instead (see internal/admin). The
-// whole of it is bounded by --timeout; it exits 3 when a source could not
-// be reached, naming each and its fault.
-func runSync(ctx context.Context, io stdio, args []string) int {
-	return syncCommand{}.run(ctx, io, args)
-}
-
 // syncCommand is `bot sync` with what tests change: the fetch options (to
 // reach a local TLS server), the archive limits, the clock, the waits
 // between retries, and whether stderr is a terminal (for the progress
@@ -42,55 +32,99 @@ type syncCommand struct {
 	terminal func(w io.Writer) bool
 }
 
+// command is `bot sync` in the command table.
+func (c syncCommand) command() command {
+	return command{
+		name:    "sync",
+		summary: "ask every source for news once, and apply it",
+		usage:   "[FLAGS]",
+		about: "Asks every source (kep.yaml, release notes and pages, the API lifecycle, patches, k8s.io/api) for " +
+			"news and applies what they bring in one transaction, each source's part swapped alone; a source that " +
+			"fails keeps its part. A failing source is asked again twice with backoff; a host that keeps failing, or " +
+			"that asked to wait (429, Retry-After, a rate limit), is not asked again before its time. The whole sync " +
+			"ends within --timeout. While bot serve holds the database, it asks the running serve to refresh instead.",
+		examples: []example{
+			{"bot sync", "every source, from the network"},
+			{"bot sync --only kep.yaml,release-notes/1.36", "some sources only"},
+			{"bot sync --from ../enhancements", "kep.yaml from a local checkout (or its .tar.gz)"},
+			{"bot sync --timeout 1m --json", "give up after a minute, and print the report as JSON"},
+		},
+		exits: []exit{
+			{exitOK, "every source asked answered (with news or without)"},
+			{exitBadInput, "a bad flag or setting, an --only it does not know, --from that holds no kep.yaml, or a source whose URL may not be fetched or whose content cannot be used (the others were applied)"},
+			{exitFailure, "a source could not be reached: it failed, its host asked to wait or kept failing, or the time ran out; stderr names each and why (the others were applied). Or the database could not be written (it was not changed)"},
+		},
+		flags: c.flags,
+	}
+}
+
+// run is `bot sync ARGS`, for tests that change c's options.
 func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
+	return c.command().run(ctx, io, args)
+}
+
+// syncFlags are bot sync's flags.
+type syncFlags struct {
+	config, db, url, from, only string
+	timeout                     time.Duration
+	json                        bool
+}
+
+func (c syncCommand) flags(fs *flag.FlagSet, io stdio) runFunc {
+	var f syncFlags
+	fs.StringVar(&f.config, "config", "", "read the sources section of `FILE` (as bot serve does)")
+	fs.StringVar(&f.db, "db", "", "the bbolt database `PATH` (default $BOT_DB, else "+defaultDB+")")
+	fs.StringVar(&f.url, "url", "", "fetch the enhancements tarball from `URL`, https on an allowed host (default $BOT_SYNC_URL, else "+sources.DefaultSyncURL+")")
+	fs.StringVar(&f.from, "from", "", "read a kubernetes/enhancements checkout `DIR` or its .tar.gz FILE instead of fetching kep.yaml")
+	fs.StringVar(&f.only, "only", "", "ask only these `SOURCES`, comma-separated: "+strings.Join(refresh.Names(), ", ")+", or one release's: release-notes/1.36, api-lifecycle/1.36")
+	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` in all (every fetch, retry and wait); what was read by then is applied and the rest named (default sources.timeout, "+config.DefaultSourcesTimeout.String()+")")
+	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object on stdout (database, applied, generation, counts, each source's result and error, hosts, exit), and no progress line")
+	return func(ctx context.Context, args []string) int { return c.sync(ctx, io, f, args) }
+}
+
+// sync asks every source of the knowledge for news once and applies what
+// they bring in one transaction, each source's part swapped alone; a
+// source that fails keeps its part. While `bot serve` holds the database,
+// it asks the running serve to refresh instead (see internal/admin). The
+// whole of it is bounded by --timeout; it exits 3 when a source could not
+// be reached, naming each and its fault.
+func (c syncCommand) sync(ctx context.Context, io stdio, f syncFlags, args []string) int {
 	if c.now == nil {
 		c.now = time.Now
 	}
 	if c.terminal == nil {
 		c.terminal = logging.IsTerminal
 	}
-	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
-	fs.SetOutput(io.err)
-	configPath := fs.String("config", "", "read the sources section of `FILE` (as bot serve does)")
-	dbOverride := fs.String("db", "", "the bbolt database `PATH` (default $BOT_DB, else "+defaultDB+")")
-	rawURL := fs.String("url", "", "fetch the enhancements tarball from `URL`, https on an allowed host (default $BOT_SYNC_URL, else "+sources.DefaultSyncURL+")")
-	from := fs.String("from", "", "read a kubernetes/enhancements checkout `DIR` or its .tar.gz FILE instead of fetching kep.yaml")
-	only := fs.String("only", "", "ask only these sources, comma-separated: "+strings.Join(refresh.Names(), ", ")+", or one release's: release-notes/1.36, api-lifecycle/1.36")
-	timeout := fs.Duration("timeout", 0, "give up after `DURATION` in all (every fetch, retry and wait); what was read by then is applied and the rest named (default sources.timeout, "+config.DefaultSourcesTimeout.String()+")")
-	asJSON := fs.Bool("json", false, "print the report as one JSON object on stdout (database, applied, generation, counts, each source's result and error, hosts, exit), and no progress line")
-	if err := fs.Parse(args); err != nil {
-		return exitBadInput
-	}
-	out := syncOutput{io: io, json: *asJSON}
+	out := syncOutput{io: io, json: f.json}
 	switch {
-	case fs.NArg() > 0:
-		return out.fail(exitBadInput, fmt.Sprintf("unexpected %q; give a local copy with --from PATH.", fs.Arg(0)))
-	case *from != "" && (*rawURL != "" || *only != ""):
+	case len(args) > 0:
+		return out.fail(exitBadInput, fmt.Sprintf("unexpected %q; give a local copy with --from PATH.", args[0]))
+	case f.from != "" && (f.url != "" || f.only != ""):
 		return out.fail(exitBadInput, "--from reads kep.yaml from a local copy; give it without --url or --only.")
 	}
-	cfg, err := config.Load(*configPath, io.getenv)
+	cfg, err := config.Load(f.config, io.getenv)
 	if err != nil {
 		return out.fail(exitBadInput, err.Error())
 	}
-	if *dbOverride != "" {
-		cfg.DB = *dbOverride
+	if f.db != "" {
+		cfg.DB = f.db
 	}
-	if *rawURL != "" {
-		cfg.Sources.SyncURL = *rawURL
+	if f.url != "" {
+		cfg.Sources.SyncURL = f.url
 	}
-	if *timeout > 0 {
-		cfg.Sources.Timeout = *timeout
+	if f.timeout > 0 {
+		cfg.Sources.Timeout = f.timeout
 	}
 	db := cfg.DB
 	out.db = db
 	var opts refresh.Options
-	if *only != "" {
-		if opts.Only, err = refresh.SplitOnly(*only); err != nil {
+	if f.only != "" {
+		if opts.Only, err = refresh.SplitOnly(f.only); err != nil {
 			return out.fail(exitBadInput, "--only: "+err.Error())
 		}
 	}
 	opts.Force, opts.Budget = true, cfg.Sources.Timeout
-	if !*asJSON && c.terminal(io.err) {
+	if !f.json && c.terminal(io.err) {
 		line := refresh.NewProgressLine(io.err, "bot sync")
 		opts.Progress, out.clear = line.Step, line.Clear
 		defer line.Clear()
@@ -100,7 +134,7 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	rc.Fetch = c.fetch
 	rc.Fetch.Timeout = cfg.Sources.Timeout
 	rc.Limits, rc.Now, rc.Wait = c.limits, c.now, c.wait
-	rep, err := refresh.Once{Config: rc, Store: st, From: *from, Options: opts}.Run(ctx)
+	rep, err := refresh.Once{Config: rc, Store: st, From: f.from, Options: opts}.Run(ctx)
 	var se *refresh.OnceError
 	var le *refresh.LocalError
 	var oe *store.OpenError
@@ -110,7 +144,7 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 	case errors.As(err, &se):
 		return out.fail(exitFailure, se.Err.Error())
 	case errors.As(err, &oe) && errors.Is(oe, store.ErrLocked):
-		return askServe(ctx, out, db, opts, *from)
+		return askServe(ctx, out, db, opts, f.from)
 	case errors.As(err, &le) || errors.Is(err, refresh.ErrNoCorpus):
 		return out.fail(exitBadInput, err.Error()+"; the database was not changed.")
 	case err != nil:
@@ -124,7 +158,7 @@ func (c syncCommand) run(ctx context.Context, io stdio, args []string) int {
 // report as a sync of its own would.
 func askServe(ctx context.Context, out syncOutput, db string, opts refresh.Options, from string) int {
 	if from != "" {
-		return out.fail(exitFailure, fmt.Sprintf("another kepbot (such as `bot serve`) has %s open; --from needs the database itself: stop it, or let it refresh from the network (bot sync without --from).", db))
+		return out.fail(exitFailure, fmt.Sprintf("another kepbot (such as `bot serve`) has %s open; --from needs the database itself: stop it first, or let it refresh from the network (bot sync without --from).", db))
 	}
 	pid, rep, err := admin.AskRefresh(ctx, db, opts.Only, opts.Budget)
 	if err != nil {
