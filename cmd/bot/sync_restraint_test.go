@@ -86,7 +86,7 @@ func TestSyncAgainstAFailingUpstream(t *testing.T) {
 		{"429 with Retry-After: 60", upstreamtest.TooManyRequests("60"), nil, 1, "HTTP 429 Too Many Requests (rate limited until", 5 * time.Second, 0},
 		{"403 with GitHub's rate limit", upstreamtest.RateLimited(time.Date(2031, 3, 4, 6, 0, 0, 0, time.UTC)), nil, 1, "HTTP 403 Forbidden (rate limited until 2031-03-04T06:00:00Z)", 5 * time.Second, 0},
 		{"connection reset", upstreamtest.Reset(), nil, 6, "could not fetch it", 5 * time.Second, 6},
-		{"hang", upstreamtest.Hang(), []string{"--timeout", "1s"}, 1, "timed out: the time to ask the sources (1s) ran out", 3 * time.Second, 1},
+		{"hang", upstreamtest.Hang(), []string{"--timeout", "300ms"}, 1, "timed out: the time to ask the sources (300ms) ran out", 2 * time.Second, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "kb.db")
