@@ -44,7 +44,7 @@ func gateVersion(module string, v knowledge.Version) string {
 
 // walkGates asks the module proxy for the code of each release after the
 // newest whose feature gates the knowledge holds, oldest first, until one
-// is not published yet: k8s.io/kubernetes' zip, then (once that is had)
+// is not published yet (at most MaxAhead): k8s.io/kubernetes' zip, then (once that is had)
 // k8s.io/client-go's. A release held is never asked again (a tag never
 // changes), but for client-go's part of the newest when it is missing.
 // With no release's gates held, it starts at the newest release the
@@ -57,7 +57,7 @@ func (p *pass) walkGates(ctx context.Context, f *sources.Format) error {
 		return nil
 	}
 	u := p.r.cfg.URLs
-	c, err := p.apiBase(ctx) // the stored corpus's sources, or the snapshot's for a new database
+	c, err := p.apiBase(p.ctx) // the stored corpus's sources, or the snapshot's for a new database
 	switch {
 	case errors.Is(err, ErrNoCorpus):
 		return nil // nothing could be applied; a pass with other news says why
@@ -78,17 +78,32 @@ func (p *pass) walkGates(ctx context.Context, f *sources.Format) error {
 	} else if !clientGo {
 		p.askGate(ctx, gateSource(u, f, featuregates.ClientGoModule, newest))
 	}
-	for ; ctx.Err() == nil; next = next.Next() {
+	last := next
+	for range MaxAhead - 1 { // a bounded walk, as walkReleases'
+		last = last.Next()
+	}
+	for ; !last.Less(next); next = next.Next() {
 		kube := gateSource(u, f, featuregates.KubernetesModule, next)
 		if !p.wanted(kube) {
 			return nil
 		}
-		if o := p.askGate(ctx, kube); o.Result != ResultUpdated {
-			return nil // not published yet, failed or waiting: the next pass goes on
+		o, asked := p.probeGate(ctx, kube)
+		if !asked || o.Result != ResultUpdated {
+			return nil // not published yet, failed, waiting or out of time: the next pass goes on
 		}
 		p.askGate(ctx, gateSource(u, f, featuregates.ClientGoModule, next))
 	}
 	return nil
+}
+
+// probeGate asks a release's zip the knowledge does not hold yet, as
+// probe does (not at all when its host may not be asked or the pass is out
+// of time), and dates it as askGate does.
+func (p *pass) probeGate(ctx context.Context, src source) (Outcome, bool) {
+	if why, _, _ := p.barred(p.gate(src), p.r.cfg.Now()); why != "" || ctx.Err() != nil {
+		return Outcome{}, false
+	}
+	return p.askGate(ctx, src), true
 }
 
 // askGate asks one zip and, with its news, dates it from the proxy's
@@ -129,8 +144,15 @@ func gateVersionOf(tag string) string {
 }
 
 // tagDay reads a module proxy's .info ({"Version":"v1.38.0","Time":...})
-// and returns the tag's day.
+// and returns the tag's day: one request, through the same client and the
+// same host's gate as the zip (never when the host may not be asked, never
+// retried; without it the date stays unknown).
 func (p *pass) tagDay(ctx context.Context, url string) (string, error) {
+	g := p.gate(source{url: url})
+	if why, _, _ := p.barred(g, p.r.cfg.Now()); why != "" {
+		return "", errors.New(why)
+	}
+	g.requests++
 	resp, err := p.r.client.GetIf(ctx, url, fetch.Conditions{})
 	if err != nil {
 		return "", err
