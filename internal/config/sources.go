@@ -9,7 +9,8 @@ import (
 )
 
 // Sources says where kepbot refreshes its knowledge from and how often.
-// Every URL has a default (the project's own files on GitHub); change one
+// Every URL has a default (the project's own files on GitHub, and the Go
+// vulnerability database); change one
 // for a mirror or a test server, and add its host to AllowHosts.
 type Sources struct {
 	// SyncURL is the kubernetes/enhancements tarball (BOT_SYNC_URL).
@@ -26,7 +27,12 @@ type Sources struct {
 	// APIService groups (k8s.io/apiextensions-apiserver, kube-aggregator)
 	// are not refreshed: they come from `bot ingest` or the snapshot.
 	APILifecycleURL string `yaml:"api_lifecycle_url"`
-	// AllowHosts are hosts fetched from besides GitHub's
+	// VulnDBURL is the Go vulnerability database's HTTP API, whose
+	// index/modules.json is asked for news and then only the records of
+	// Kubernetes-owned modules that are new or modified, ID/<id>.json
+	// (BOT_VULNDB_URL; default https://vuln.go.dev).
+	VulnDBURL string `yaml:"vulndb_url"`
+	// AllowHosts are hosts fetched from besides GitHub's and vuln.go.dev
 	// (BOT_SOURCES_ALLOW_HOSTS, comma-separated). Plain http:// is fetched
 	// only from loopback hosts (127.0.0.1, ::1, localhost).
 	AllowHosts []string `yaml:"allow_hosts"`
@@ -57,6 +63,7 @@ const (
 	EnvLifecycleURL    = "BOT_LIFECYCLE_URL"
 	EnvPatchesURL      = "BOT_PATCHES_URL"
 	EnvAPILifecycleURL = "BOT_API_LIFECYCLE_URL"
+	EnvVulnDBURL       = "BOT_VULNDB_URL"
 	EnvAllowHosts      = "BOT_SOURCES_ALLOW_HOSTS"
 	EnvRefreshInterval = "BOT_REFRESH_INTERVAL"
 	EnvStaleAfter      = "BOT_STALE_AFTER"
@@ -73,7 +80,7 @@ func (s *Sources) applyEnv(getenv func(string) string) error {
 		dst  *string
 		name string
 	}{{&s.SyncURL, EnvSyncURL}, {&s.RelnotesURL, EnvRelnotesURL}, {&s.LifecycleURL, EnvLifecycleURL}, {&s.PatchesURL, EnvPatchesURL},
-		{&s.APILifecycleURL, EnvAPILifecycleURL}} {
+		{&s.APILifecycleURL, EnvAPILifecycleURL}, {&s.VulnDBURL, EnvVulnDBURL}} {
 		if x := strings.TrimSpace(getenv(v.name)); x != "" {
 			*v.dst = x
 		}
@@ -113,7 +120,7 @@ func (s *Sources) problems() []string {
 	for _, u := range []struct{ key, env, val string }{
 		{"sources.sync_url", EnvSyncURL, s.SyncURL}, {"sources.relnotes_url", EnvRelnotesURL, s.RelnotesURL},
 		{"sources.lifecycle_url", EnvLifecycleURL, s.LifecycleURL}, {"sources.patches_url", EnvPatchesURL, s.PatchesURL},
-		{"sources.api_lifecycle_url", EnvAPILifecycleURL, s.APILifecycleURL},
+		{"sources.api_lifecycle_url", EnvAPILifecycleURL, s.APILifecycleURL}, {"sources.vulndb_url", EnvVulnDBURL, s.VulnDBURL},
 	} {
 		if u.val == "" {
 			continue

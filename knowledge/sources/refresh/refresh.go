@@ -233,6 +233,8 @@ func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
 			perRelease = append(perRelease, f)
 		case f.Remote.Each == sources.EachAPITag:
 			perTag = append(perTag, f)
+		case f.Remote.Each == sources.EachVulnIndex:
+			p.ask(ctx, vulnSource(p.r.cfg.URLs, f))
 		}
 	}
 	p.walkReleases(ctx, srcs, perRelease)
@@ -400,6 +402,11 @@ func (p *pass) ask(ctx context.Context, src source) Outcome {
 		st.Result, st.Error, st.Failures, st.FailingSince, st.RetryAt = o.Result, "", 0, time.Time{}, time.Time{}
 		st.Succeeded = now
 		o.Commit = st.Commit
+	case got.corpus == nil: // read, and nothing in it for the knowledge: keep its validators
+		o.Result, o.Detail, o.Commit = ResultNotModified, got.detail, st.Commit
+		st.Result, st.Error, st.Failures, st.FailingSince, st.RetryAt = ResultNotModified, "", 0, time.Time{}, time.Time{}
+		st.Succeeded = now
+		st.ETag, st.LastModified = got.etag, got.lastModified
 	default:
 		o.Result, o.Detail, o.Commit, o.Warnings = ResultUpdated, got.detail, got.commit, got.warnings
 		st.Result, st.Error, st.Failures, st.FailingSince, st.RetryAt = ResultUpdated, "", 0, time.Time{}, time.Time{}
@@ -420,6 +427,9 @@ func (p *pass) ask(ctx context.Context, src source) Outcome {
 // sets o.Result for "not modified" and "not published", o.Bytes, and the
 // state's validators; it returns the part for news.
 func (p *pass) fetch(ctx context.Context, src source, st store.SourceState, o *Outcome) (*part, error) {
+	if src.format.Remote.Each == sources.EachVulnIndex {
+		return p.fetchVulns(ctx, src, st, o)
+	}
 	var cond fetch.Conditions
 	if st.URL == src.shown() && p.holds(st) {
 		cond = fetch.Conditions{ETag: st.ETag, LastModified: st.LastModified}
