@@ -152,6 +152,17 @@ func IsVulnID(s string) bool {
 	return false
 }
 
+// NormVulnID writes a vulnerability's ID as its database does: CVE and GO
+// IDs in upper case, a GHSA ID's prefix in upper case and the rest in
+// lower case (GHSA-27wf-5967-98gx).
+func NormVulnID(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 5 && strings.EqualFold(s[:5], "GHSA-") {
+		return "GHSA-" + strings.ToLower(s[5:])
+	}
+	return strings.ToUpper(s)
+}
+
 func digits(s string) bool {
 	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
 }

@@ -37,6 +37,10 @@ func (r *reading) decide(v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 	case r.intents.has(intentHelp) && len(r.versions)+len(r.keps)+len(r.content) == 0:
 		k.Kind = knowledge.AskHelp
 		return k, nil
+	case r.laterPatch != nil && len(r.versions) == 1 && len(r.keps) == 0 && (r.intents.has(intentUpgrade) || r.to):
+		return r.patchUpgrade(k)
+	case len(r.vulnIDs) > 0 || r.intents.has(intentCVE) && len(r.versions) < 2 && len(r.keps) == 0:
+		return r.cve(k)
 	case len(r.prs) > 0:
 		return r.pullRequest(k)
 	case r.intents.has(intentScan) && len(r.keps) == 0,
@@ -146,6 +150,7 @@ func (r *reading) twoReleases(q knowledge.Question) (knowledge.Question, *knowle
 		from, to = to, from
 	}
 	q.Version, q.To = from, to
+	q.Patch, q.ToPatch = r.patches[from], r.patches[to]
 	q.Kind = knowledge.AskDiff
 	if r.intents.has(intentUpgrade|intentAction) || (r.to && !r.intents.has(intentDiff)) {
 		q.Kind = knowledge.AskUpgrade // upgrade, before…, from 1.29 to 1.31
@@ -157,7 +162,7 @@ func (r *reading) twoReleases(q knowledge.Question) (knowledge.Question, *knowle
 	// (APIs too) and what breaks: those words ask nothing more of it.
 	st := r.stage()
 	if (st != knowledge.StageNone && st != knowledge.StageDeprecated && st != knowledge.StageRemoved) ||
-		r.intents&^(intentUpgrade|intentAction|intentDiff|intentNew|intentBreak) != 0 {
+		r.intents&^(intentUpgrade|intentAction|intentDiff|intentNew|intentBreak|intentCVE) != 0 {
 		return q, r.notAll(q)
 	}
 	return r.only(q)
