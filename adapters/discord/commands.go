@@ -77,6 +77,11 @@ func Commands() []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment, Name: "file",
 					Description: "Your manifests: one .yaml or .json file of up to 1 MiB", Required: true},
 				str("from", "The release you run now, e.g. 1.32", false, true)),
+			sub("cves", "Known vulnerabilities (CVEs) of a Kubernetes patch release, or of a release's patches",
+				str("version", "Patch release, e.g. 1.30.2, or a release, e.g. 1.30", true, true)),
+			sub("cve", "One vulnerability: what it affects, every version that fixes it; with a release, yes or no",
+				str("id", "CVE, GHSA or GO ID, e.g. CVE-2024-10220", true, false),
+				str("version", "Is this patch release affected? e.g. 1.30.2", false, true)),
 			sub("ask", "Ask in the words you would type after !k8s",
 				str("text", "A question, e.g. 1.29 ga or kep 4639", true, false)),
 			sub("subscribe", "Post deprecation and removal digests here (Manage Channels or Manage Server)",
@@ -129,6 +134,13 @@ func commandText(d discordgo.ApplicationCommandInteractionData) (string, error) 
 			parts = append(parts, from)
 		}
 		parts = append(parts, v("target"))
+	case "cves":
+		parts = []string{"cves", v("version")}
+	case "cve":
+		parts = []string{"cve", v("id")}
+		if ver := v("version"); ver != "" {
+			parts = []string{"is", ver, "affected", "by", v("id")}
+		}
 	case "ask":
 		parts = []string{v("text")}
 	case "subscribe":

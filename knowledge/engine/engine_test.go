@@ -81,6 +81,9 @@ var goldenQuestions = map[string]string{
 	"supported": "supported", "latest": "latest",
 	"is_kep_yes": "is kep 9003 beta", "is_kep_no_in": "is kep 9003 ga in 1.40", "is_supported_no": "is 1.40 supported",
 	"is_supported_yes": "is 1.43 supported", "is_kep_removed": "is kep 9008 deprecated", "action_required": "1.43 action required", "deprecations_relnotes": "1.43 deprecations",
+	"cves_patch": "cves 1.43.1", "cves_minor": "cves 1.43", "cve": "cve CVE-2031-1001", "cve_yes": "is 1.43.1 affected by CVE-2031-1001",
+	"cve_no": "is 1.43.2 affected by GHSA-aaaa-bbbb-3101", "cve_other_product": "cve CVE-2031-1003", "cve_unknown": "cve CVE-2031-9999",
+	"upgrade_patch": "upgrade 1.43.1 1.43.3", "cves_unknown_patch": "cves 1.43.9",
 }
 
 // goldenDay is "today" for the golden answers: the synthetic lifecycle has
