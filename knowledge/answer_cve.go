@@ -26,6 +26,9 @@ type CVEItem struct {
 	// FixedIn is the first patch of that minor line the record names as
 	// fixing it ("1.30.3"); empty when that line has none.
 	FixedIn string `json:"fixed_in,omitempty"`
+	// Unreleased is set when the patch list does not name FixedIn yet:
+	// the record names a fix not out as far as the patch list says.
+	Unreleased bool `json:"unreleased,omitempty"`
 	// FixedElsewhere are the releases of other minor lines that fix it,
 	// when the line asked about has no fix ("1.28.12"): the way out is an
 	// upgrade.
@@ -81,6 +84,20 @@ type CVELine struct {
 	Release  string `json:"release"`            // 1.30
 	Affected string `json:"affected"`           // 1.30.0–1.30.2
 	FixedIn  string `json:"fixed_in,omitempty"` // 1.30.3; empty when the line has no fix
+	// Unreleased is set when the patch list does not name FixedIn yet.
+	Unreleased bool `json:"unreleased,omitempty"`
+}
+
+// FixWords writes where l stands: "fixed in 1.30.3", "fixed in 1.36.5,
+// not in the patch list yet", "no fix in 1.30".
+func (l CVELine) FixWords() string {
+	switch {
+	case l.FixedIn == "":
+		return "no fix in " + l.Release
+	case l.Unreleased:
+		return "fixed in " + l.FixedIn + ", not in the patch list yet"
+	}
+	return "fixed in " + l.FixedIn
 }
 
 // CVEs is the cves part of an answer. About one release (cves 1.30.2, a

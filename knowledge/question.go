@@ -152,7 +152,7 @@ func (q Question) Canonical() string {
 	case AskSIG:
 		return strings.TrimSpace("sig " + q.Words + " " + q.Version.String())
 	case AskSubscribe:
-		s := "subscribe deprecations"
+		s := "subscribe " + q.topic()
 		for _, k := range filterKeys {
 			if v, ok := q.Filters[k]; ok {
 				s += " " + k + ":" + v
@@ -160,7 +160,7 @@ func (q Question) Canonical() string {
 		}
 		return s
 	case AskUnsubscribe:
-		return "unsubscribe deprecations"
+		return "unsubscribe " + q.topic()
 	case AskLifecycle:
 		return q.release() + " eol"
 	case AskPatches:
@@ -203,6 +203,15 @@ func (q Question) release() string {
 		return q.Version.String() + "." + strconv.Itoa(*q.Patch)
 	}
 	return q.Version.String()
+}
+
+// topic writes what a subscribe or unsubscribe is about: cves, else
+// deprecations.
+func (q Question) topic() string {
+	if q.Words == "cves" {
+		return "cves"
+	}
+	return "deprecations"
 }
 
 // toRelease writes an upgrade's target with its patch when it gave one.
@@ -322,17 +331,19 @@ var commands = []command{
 		Detail:   []string{"A pasted link to the pull request (github.com/kubernetes/kubernetes/pull/129207) asks the same; a link to a KEP (kep.k8s.io/4639, its issue or folder) asks for the KEP."}},
 	{Topic: "sig", Usage: "sig NAME [VERSION]", Summary: "the KEPs of one SIG, or those that reached a stage in one release",
 		Examples: []string{"sig network", "sig node 1.30", "SIG API Machinery"}},
-	{Topic: "subscribe", Usage: "subscribe deprecations [sig:NAME] [from:VERSION] [schedule:release|weekly|daily] [format:compact|full]",
-		Summary:  "post deprecation digests to this channel",
-		Examples: []string{"subscribe deprecations", "subscribe deprecations sig:network schedule:weekly"},
+	{Topic: "subscribe", Usage: "subscribe deprecations|cves [sig:NAME] [from:VERSION] [schedule:release|weekly|daily] [format:compact|full]",
+		Summary:  "post deprecation digests, or digests of new CVEs of Kubernetes that affect a supported release, to this channel",
+		Examples: []string{"subscribe deprecations", "subscribe deprecations sig:network schedule:weekly", "subscribe cves schedule:daily"},
 		Detail: []string{
+			"A channel may have both: each subscribe adds its topic, and unsubscribe deprecations or unsubscribe cves stops one.",
+			"CVE digests take every filter but sig: (the records name no SIG); each new record is posted once.",
 			"sig:NAME keeps only one SIG's notices, e.g. sig:network.",
 			"from:VERSION starts at a release, e.g. from:1.29.",
 			"schedule: release (when a release lands, the default), weekly or daily.",
 			"format: compact (the default) or full.",
 		}},
-	{Topic: "unsubscribe", Usage: "unsubscribe deprecations", Summary: "stop this channel's deprecation digests",
-		Examples: []string{"unsubscribe deprecations"}},
+	{Topic: "unsubscribe", Usage: "unsubscribe deprecations|cves", Summary: "stop this channel's deprecation digests, or its CVE digests",
+		Examples: []string{"unsubscribe deprecations", "unsubscribe cves"}},
 	{Topic: "subscriptions", Usage: "subscriptions", Summary: "this channel's subscriptions",
 		Examples: []string{"subscriptions"}},
 	{Topic: "help", Usage: "help [TOPIC]", Summary: "this help, or more about one command",

@@ -149,6 +149,8 @@ func TestCommandText(t *testing.T) {
 		{invocation("subscribe", "format", "compact", "sig", "sig-node"), "subscribe deprecations sig:sig-node format:compact",
 			"subscribe deprecations sig:node format:compact"},
 		{invocation("unsubscribe"), "unsubscribe deprecations", "unsubscribe deprecations"},
+		{invocation("subscribe", "topic", "cves", "schedule", "daily"), "subscribe cves schedule:daily", "subscribe cves schedule:daily"},
+		{invocation("unsubscribe", "topic", "cves"), "unsubscribe cves", "unsubscribe cves"},
 		{invocation("subscriptions"), "subscriptions", "subscriptions"},
 	}
 	for _, tt := range tests {
@@ -198,7 +200,12 @@ func TestSubscribeChoicesParse(t *testing.T) {
 				t.Fatalf("%s=%v: %v", o.Name, c.Value, err)
 			}
 			q, err := question.Parse(text)
-			if err != nil || q.Kind != knowledge.AskSubscribe || q.Filters[o.Name] != c.Value {
+			want := c.Value.(string)
+			got := q.Filters[o.Name]
+			if o.Name == "topic" { // the topic is the word after subscribe
+				got, want = q.Canonical(), "subscribe "+want
+			}
+			if err != nil || q.Kind != knowledge.AskSubscribe || got != want {
 				t.Errorf("%q parsed as %+v, %v", text, q, err)
 			}
 			if !question.ChangesSubscription(text) {
@@ -206,8 +213,8 @@ func TestSubscribeChoicesParse(t *testing.T) {
 			}
 		}
 	}
-	if n != 5 {
-		t.Errorf("%d choices for schedule and format, want 5", n)
+	if n != 7 {
+		t.Errorf("%d choices for topic, schedule and format, want 7", n)
 	}
 	for opt, bad := range map[string]string{"from": "abc", "sig": "net!work"} {
 		text, err := commandText(invocation("subscribe", opt, bad))

@@ -127,6 +127,7 @@ func cveItem(vu *knowledge.Vuln, v knowledge.Version, nums, affected []int, mino
 	last := patchName(v, affected[len(affected)-1])
 	if f, ok := vu.FixIn(v, last); ok {
 		it.FixedIn = f
+		it.Unreleased = len(nums) > 0 && knowledge.CompareVersions(f, patchName(v, nums[len(nums)-1])) > 0
 	} else if fixes := vu.KubernetesFixes(); len(fixes) > 0 {
 		for _, f := range fixes {
 			if knowledge.CompareVersions(f, last) > 0 {
@@ -153,7 +154,7 @@ func cveFactValue(it knowledge.CVEItem, v knowledge.Version) string {
 	case it.Withdrawn != "":
 		fix = "withdrawn from the database on " + it.Withdrawn + "; no fixed version"
 	case it.FixedIn != "":
-		fix = "fixed in " + it.FixedIn
+		fix = knowledge.CVELine{Release: v.String(), FixedIn: it.FixedIn, Unreleased: it.Unreleased}.FixWords()
 	case it.NoFix:
 		fix = "no fixed version; see " + it.Advisory
 	default:

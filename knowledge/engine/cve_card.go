@@ -106,6 +106,7 @@ func (c *catalog) cveCard(vu *knowledge.Vuln) *knowledge.CVEFacts {
 			l := knowledge.CVELine{Release: r.Version.String(), Affected: patchSpans(r.Version, nums, hit)}
 			if f, ok := vu.FixIn(r.Version, patchName(r.Version, hit[len(hit)-1])); ok {
 				l.FixedIn = f
+				l.Unreleased = knowledge.CompareVersions(f, patchName(r.Version, nums[len(nums)-1])) > 0
 			}
 			card.Lines = append(card.Lines, l)
 		}
@@ -279,13 +280,7 @@ func lineGroups(lines []knowledge.CVELine) []lineGroup {
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if !whole(l) {
-			v := l.Affected + " affected"
-			if l.FixedIn != "" {
-				v += "; fixed in " + l.FixedIn
-			} else {
-				v += "; no fix in " + l.Release
-			}
-			out = append(out, lineGroup{l.Release, v})
+			out = append(out, lineGroup{l.Release, l.Affected + " affected; " + l.FixWords()})
 			continue
 		}
 		j := i

@@ -77,6 +77,8 @@ func (c *catalog) addUpgradeCVEs(a *knowledge.Answer, q knowledge.Question) erro
 		return err
 	}
 	fromV, toV := patchName(q.Version, from), patchName(q.To, to)
+	fromNums, _ := c.knownPatches(q.Version)
+	toNums, _ := c.knownPatches(q.To)
 	out := &knowledge.CVEs{Upgrade: true, Fixed: []knowledge.CVEItem{}, StillOpen: []knowledge.CVEItem{}}
 	var hit []*knowledge.Vuln
 	newIn := 0
@@ -89,11 +91,11 @@ func (c *catalog) addUpgradeCVEs(a *knowledge.Answer, q knowledge.Question) erro
 		inTo, _ := vu.Affects(toV)
 		switch {
 		case inFrom && !inTo:
-			it := cveItem(vu, q.Version, []int{from}, []int{from}, false)
+			it := cveItem(vu, q.Version, fromNums, []int{from}, false)
 			out.Fixed = append(out.Fixed, it)
 			hit = append(hit, vu)
 		case inTo:
-			it := cveItem(vu, q.To, []int{to}, []int{to}, false)
+			it := cveItem(vu, q.To, toNums, []int{to}, false)
 			out.StillOpen = append(out.StillOpen, it)
 			hit = append(hit, vu)
 			if !inFrom {

@@ -25,6 +25,9 @@ func (r *reading) decide(v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 		return r.only(k)
 	case r.intents.has(intentUnsubscribe) || r.intents.has(intentDigests) && r.intents.has(intentStop):
 		k.Kind = knowledge.AskUnsubscribe
+		if r.intents.has(intentCVE) {
+			k.Words = "cves"
+		}
 		return r.only(k)
 	case r.intents.has(intentSubscribe):
 		return r.subscribe(k)
@@ -84,9 +87,16 @@ func (r *reading) only(q knowledge.Question) (knowledge.Question, *knowledge.Err
 func (r *reading) subscribe(q knowledge.Question) (knowledge.Question, *knowledge.Error) {
 	q.Kind = knowledge.AskSubscribe
 	st := r.stage()
+	if r.intents.has(intentCVE) && st == knowledge.StageNone {
+		q.Words = "cves" // subscribe this channel to CVE digests
+		if len(r.versions) == 1 {
+			q.Filters = map[string]string{"from": r.versions[0].String()}
+		}
+		return r.only(q)
+	}
 	if (st != knowledge.StageNone && st != knowledge.StageDeprecated && st != knowledge.StageRemoved) ||
 		(st == knowledge.StageNone && !r.intents.has(intentDigests)) {
-		return q, r.unsure("I can only subscribe a channel to deprecation digests.", []string{"subscribe deprecations"})
+		return q, r.unsure("I can subscribe a channel to deprecation digests or CVE digests.", []string{"subscribe deprecations", "subscribe cves"})
 	}
 	if r.sig != "" || len(r.versions) == 1 {
 		q.Filters = map[string]string{}

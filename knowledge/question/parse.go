@@ -112,10 +112,13 @@ func parseNormalized(s string) (knowledge.Question, error) {
 	case "subscribe":
 		return parseSubscribe(args)
 	case "unsubscribe":
-		if len(args) == 0 || (len(args) == 1 && isDeprecationWord(low[1])) {
+		if len(args) == 0 {
 			return knowledge.Question{Kind: knowledge.AskUnsubscribe}, nil
 		}
-		return knowledge.Question{}, knowledge.BadInput("unsubscribe", "I only send deprecation digests, so there is nothing else to stop.")
+		if topic, ok := subscriptionTopic(low[1:]); ok && len(args) == 1 {
+			return knowledge.Question{Kind: knowledge.AskUnsubscribe, Words: topic}, nil
+		}
+		return knowledge.Question{}, knowledge.BadInput("unsubscribe", "I send deprecation digests and CVE digests: unsubscribe deprecations, unsubscribe cves.")
 	case "subscriptions":
 		if len(args) > 0 {
 			return knowledge.Question{}, knowledge.BadInput("subscriptions", "subscriptions takes no more words.")

@@ -181,14 +181,32 @@ func isDeprecationWord(w string) bool {
 
 // parseSubscribe reads "deprecations" and the filters after "subscribe".
 func parseSubscribe(args []string) (knowledge.Question, error) {
-	if len(args) == 0 || !isDeprecationWord(strings.ToLower(args[0])) {
-		return knowledge.Question{}, knowledge.BadInput("subscribe", "I can only subscribe a channel to deprecation digests.")
+	topic, ok := subscriptionTopic(args)
+	if !ok {
+		return knowledge.Question{}, knowledge.BadInput("subscribe", "I can subscribe a channel to deprecation digests or CVE digests: subscribe deprecations, subscribe cves.")
 	}
 	f, err := parseFilters(args[1:])
 	if err != nil {
 		return knowledge.Question{}, err
 	}
-	return knowledge.Question{Kind: knowledge.AskSubscribe, Filters: f}, nil
+	return knowledge.Question{Kind: knowledge.AskSubscribe, Filters: f, Words: topic}, nil
+}
+
+// subscriptionTopic reads the topic a subscribe or unsubscribe names
+// first: "" for deprecations (as before topics), "cves" for
+// vulnerabilities.
+func subscriptionTopic(args []string) (string, bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	w := strings.ToLower(args[0])
+	switch {
+	case isDeprecationWord(w):
+		return "", true
+	case w == "cves" || w == "cve" || w == "vulnerabilities" || w == "security" || w == "漏洞":
+		return "cves", true
+	}
+	return "", false
 }
 
 // parseFilters reads key:value filters ("sig: network" and "sig=network"

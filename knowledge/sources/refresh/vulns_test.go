@@ -23,7 +23,7 @@ const newVuln = `{
   "details": "A record written for a test.",
   "affected": [{
     "package": {"name": "k8s.io/kubernetes", "ecosystem": "Go"},
-    "ranges": [{"type": "SEMVER", "events": [{"introduced": "1.35.0"}, {"fixed": "1.35.9"}, {"introduced": "1.36.0"}, {"fixed": "1.36.5"}]}]
+    "ranges": [{"type": "SEMVER", "events": [{"introduced": "1.35.0"}, {"fixed": "1.35.5"}, {"introduced": "1.36.0"}, {"fixed": "1.36.5"}]}]
   }],
   "references": [{"type": "ADVISORY", "url": "https://github.com/advisories/GHSA-aaaa-bbbb-cccc"}],
   "database_specific": {"url": "https://pkg.go.dev/vuln/GO-2026-9901", "review_status": "REVIEWED"}
