@@ -259,6 +259,72 @@ func (v *Vuln) FixIn(m Version, p string) (string, bool) {
 	return "", false
 }
 
+// PatchOfBuild reads the Kubernetes patch release a server's build names:
+// "1.30.2" of v1.30.2, v1.30.2-eks-5e0fdde or v1.29.6+k3s1; false for
+// anything else. A distribution's build may carry fixes its upstream
+// patch does not.
+func PatchOfBuild(build string) (string, bool) {
+	core := strings.TrimPrefix(strings.TrimSpace(build), "v")
+	if i := strings.IndexAny(core, "-+"); i >= 0 {
+		core = core[:i]
+	}
+	if parts := strings.Split(core, "."); len(parts) != 3 || parts[0] != "1" || !semver.Valid(core) {
+		return "", false
+	}
+	return core, true
+}
+
+// Item is v as a line of an answer about patch release last of release m
+// (the newest patch asked about, when several are): the first patch of
+// m's line that fixes it, else the fixes of later lines, else none. The
+// caller sets Affected (and Unreleased, which needs the patch list).
+func (v *Vuln) Item(m Version, last string) CVEItem {
+	it := CVEItem{ID: v.ID, Aliases: v.Aliases, Summary: v.Summary, Modules: v.Modules(), Advisory: v.Advisory()}
+	if len(v.Withdrawn) >= 10 {
+		it.Withdrawn = v.Withdrawn[:10]
+	}
+	if f, ok := v.FixIn(m, last); ok {
+		it.FixedIn = f
+		return it
+	}
+	fixes := v.KubernetesFixes()
+	if len(fixes) == 0 {
+		it.NoFix = true
+		return it
+	}
+	for _, f := range fixes {
+		if semver.Compare(f, last) > 0 {
+			it.FixedElsewhere = append(it.FixedElsewhere, f)
+		}
+	}
+	if len(it.FixedElsewhere) == 0 {
+		it.FixedElsewhere = fixes
+	}
+	return it
+}
+
+// CVEsOf returns the records of Kubernetes among vs that affect patch
+// release p ("1.30.2"), newest record first, each as Item gives it.
+func CVEsOf(vs []Vuln, p string) []CVEItem {
+	m, err := ParseVersion(p)
+	if err != nil {
+		return nil
+	}
+	var out []CVEItem
+	for i := len(vs) - 1; i >= 0; i-- {
+		v := &vs[i]
+		if !v.IsKubernetes() {
+			continue
+		}
+		if in, _ := v.Affects(p); in {
+			it := v.Item(m, p)
+			it.Affected = p
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // CompareVersions compares two semantic versions as OSV ranges do (see
 // package knowledge/internal/semver): -1, 0 or +1.
 func CompareVersions(a, b string) int { return semver.Compare(a, b) }

@@ -118,27 +118,15 @@ func (e *Engine) answerCVEs(ctx context.Context, q knowledge.Question) (*knowled
 // cveItem is vu as a line of cves V: the patches of v it affects (those
 // asked about: affected) and where it is fixed.
 func cveItem(vu *knowledge.Vuln, v knowledge.Version, nums, affected []int, minor bool) knowledge.CVEItem {
-	it := knowledge.CVEItem{ID: vu.ID, Aliases: vu.Aliases, Summary: vu.Summary, Modules: vu.Modules(), Advisory: vu.Advisory(), Withdrawn: day(vu.Withdrawn)}
+	last := patchName(v, affected[len(affected)-1])
+	it := vu.Item(v, last)
 	if minor {
 		it.Affected = patchSpans(v, nums, affected)
 	} else {
 		it.Affected = patchName(v, affected[0])
 	}
-	last := patchName(v, affected[len(affected)-1])
-	if f, ok := vu.FixIn(v, last); ok {
-		it.FixedIn = f
-		it.Unreleased = len(nums) > 0 && knowledge.CompareVersions(f, patchName(v, nums[len(nums)-1])) > 0
-	} else if fixes := vu.KubernetesFixes(); len(fixes) > 0 {
-		for _, f := range fixes {
-			if knowledge.CompareVersions(f, last) > 0 {
-				it.FixedElsewhere = append(it.FixedElsewhere, f)
-			}
-		}
-		if len(it.FixedElsewhere) == 0 {
-			it.FixedElsewhere = fixes
-		}
-	} else {
-		it.NoFix = true
+	if it.FixedIn != "" && len(nums) > 0 {
+		it.Unreleased = knowledge.CompareVersions(it.FixedIn, patchName(v, nums[len(nums)-1])) > 0
 	}
 	return it
 }
