@@ -66,8 +66,8 @@ type Answer struct {
 	// went GA in 1.30?" is 1.30 ga), set only when the text was not
 	// written in the grammar, so that people (and tests) see how it was read.
 	UnderstoodAs string `json:"understood_as,omitempty"`
-	// Verdict is the answer to a yes/no question: yes, no or unknown
-	// (VerdictYes, ...); empty for every other question.
+	// Verdict is the answer to a yes/no question: "yes", "no" or
+	// "unknown"; empty for every other question.
 	Verdict string `json:"verdict,omitempty"`
 	// CVEs are the vulnerability records of a cves answer, or what an
 	// upgrade fixes and leaves open (see CVEs).

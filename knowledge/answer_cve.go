@@ -5,13 +5,6 @@ import (
 	"encoding/json"
 )
 
-// The verdicts of a yes/no answer (Answer.Verdict).
-const (
-	VerdictYes     = "yes"
-	VerdictNo      = "no"
-	VerdictUnknown = "unknown"
-)
-
 // CVEItem is one vulnerability record in a list: the records affecting a
 // release (cves 1.30.2), those an upgrade fixes or leaves open, those of a
 // scanned cluster's version.

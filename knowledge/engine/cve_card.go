@@ -117,45 +117,52 @@ func (c *catalog) cveCard(vu *knowledge.Vuln) *knowledge.CVEFacts {
 	return card
 }
 
+// The verdicts of a yes/no answer (knowledge.Answer.Verdict).
+const (
+	verdictYes     = "yes"
+	verdictNo      = "no"
+	verdictUnknown = "unknown"
+)
+
 // cveVerdict says whether Kubernetes patch release p (of v) is affected by
 // vu: the verdict and the line the answer leads with. exact is false when
 // the question named no patch (p is v.0).
 func (c *catalog) cveVerdict(vu *knowledge.Vuln, v knowledge.Version, p string, exact bool) (string, string) {
 	name := vulnName(vu)
 	if !vu.IsKubernetes() {
-		return knowledge.VerdictNo, fmt.Sprintf("No: %s is a vulnerability of %s, a separate product with releases of its own, not of Kubernetes itself; Kubernetes %s is not affected by it. Check the %s version you run.", name, strings.Join(vu.Products(), ", "), p, strings.Join(vu.Products(), ", "))
+		return verdictNo, fmt.Sprintf("No: %s is a vulnerability of %s, a separate product with releases of its own, not of Kubernetes itself; Kubernetes %s is not affected by it. Check the %s version you run.", name, strings.Join(vu.Products(), ", "), p, strings.Join(vu.Products(), ", "))
 	}
 	if !exact {
 		nums, _ := c.knownPatches(v)
 		hit := affectedPatches(vu, v, nums)
 		if len(hit) == 0 {
-			return knowledge.VerdictNo, fmt.Sprintf("No: no patch of Kubernetes %s that I know is affected by %s.", v, name)
+			return verdictNo, fmt.Sprintf("No: no patch of Kubernetes %s that I know is affected by %s.", v, name)
 		}
 		lead := fmt.Sprintf("Yes: %s of Kubernetes %s %s affected by %s", patchSpans(v, nums, hit), v, isAre(len(hit)), name)
 		if f, ok := vu.FixIn(v, patchName(v, hit[len(hit)-1])); ok {
-			return knowledge.VerdictYes, lead + fmt.Sprintf("; %s fixes it.", f)
+			return verdictYes, lead + fmt.Sprintf("; %s fixes it.", f)
 		}
-		return knowledge.VerdictYes, lead + "; " + noFixWords(vu, v) + "."
+		return verdictYes, lead + "; " + noFixWords(vu, v) + "."
 	}
 	in, known := vu.Affects(p)
 	switch {
 	case !known:
-		return knowledge.VerdictUnknown, fmt.Sprintf("I can't tell: the ranges of %s cannot be read for Kubernetes %s (they are not in semantic versions).", name, p)
+		return verdictUnknown, fmt.Sprintf("I can't tell: the ranges of %s cannot be read for Kubernetes %s (they are not in semantic versions).", name, p)
 	case in && vu.Withdrawn != "":
-		return knowledge.VerdictYes, fmt.Sprintf("Yes, by its range: %s covers every version of Kubernetes, %s too; the database withdrew the record on %s and no fix is planned.", name, p, day(vu.Withdrawn))
+		return verdictYes, fmt.Sprintf("Yes, by its range: %s covers every version of Kubernetes, %s too; the database withdrew the record on %s and no fix is planned.", name, p, day(vu.Withdrawn))
 	case in:
 		if f, ok := vu.FixIn(v, p); ok {
-			return knowledge.VerdictYes, fmt.Sprintf("Yes: Kubernetes %s is affected by %s; %s is the first %s patch that fixes it.", p, name, f, v)
+			return verdictYes, fmt.Sprintf("Yes: Kubernetes %s is affected by %s; %s is the first %s patch that fixes it.", p, name, f, v)
 		}
-		return knowledge.VerdictYes, fmt.Sprintf("Yes: Kubernetes %s is affected by %s; %s.", p, name, noFixWords(vu, v))
+		return verdictYes, fmt.Sprintf("Yes: Kubernetes %s is affected by %s; %s.", p, name, noFixWords(vu, v))
 	}
 	// Not affected: say why, by the fix at or before p, or by the ranges.
 	for _, f := range vu.KubernetesFixes() {
 		if strings.HasPrefix(f, v.String()+".") && knowledge.CompareVersions(f, p) <= 0 {
-			return knowledge.VerdictNo, fmt.Sprintf("No: Kubernetes %s is not affected by %s: it was fixed in %s.", p, name, f)
+			return verdictNo, fmt.Sprintf("No: Kubernetes %s is not affected by %s: it was fixed in %s.", p, name, f)
 		}
 	}
-	return knowledge.VerdictNo, fmt.Sprintf("No: Kubernetes %s is not affected by %s: its ranges do not hold %s.", p, name, p)
+	return verdictNo, fmt.Sprintf("No: Kubernetes %s is not affected by %s: its ranges do not hold %s.", p, name, p)
 }
 
 // noFixWords says where vu is fixed when line v has no fix: "no 1.27 patch

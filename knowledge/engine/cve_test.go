@@ -94,7 +94,7 @@ func TestCVEAnswerShapes(t *testing.T) {
 	if a.CVE.Product != "ingress-nginx" || !strings.Contains(a.Text, "ingress-nginx, a separate product") || strings.Join(a.CVE.FixedIn, " ") != "1.11.5 1.12.1" {
 		t.Errorf("cve CVE-2025-1974: product %q, fixed %v, %q", a.CVE.Product, a.CVE.FixedIn, a.Text)
 	}
-	if a := ask(t, e, "is 1.30.2 affected by CVE-2025-1974"); a.Verdict != knowledge.VerdictNo || !strings.Contains(a.Text, "not of Kubernetes itself") {
+	if a := ask(t, e, "is 1.30.2 affected by CVE-2025-1974"); a.Verdict != "no" || !strings.Contains(a.Text, "not of Kubernetes itself") {
 		t.Errorf("another product's record: %s %q", a.Verdict, a.Text)
 	}
 	if a := ask(t, e, "1.30 patches"); !strings.Contains(strings.Join(a.Notes, "\n"), "1.30.14, the latest patch, still has 4") {
