@@ -227,18 +227,19 @@ func isPatches(path string, data []byte) bool   { return IsJSON(path) && lifecyc
 
 // isPatchesFile reports whether a walk should pick up a JSON file as
 // release-data's patch list, by its first bytes.
-func isPatchesFile(path string) bool {
-	if !IsJSON(path) {
-		return false
-	}
+func isPatchesFile(path string) bool { return IsJSON(path) && lifecycle.IsPatches(jsonHead(path)) }
+
+// jsonHead returns the first 4 KiB of the file at path, nil when it
+// cannot be read: enough to tell a JSON file's format by its first keys.
+func jsonHead(path string) []byte {
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return nil
 	}
 	defer f.Close()
 	head := make([]byte, 4<<10)
 	n, _ := f.Read(head)
-	return lifecycle.IsPatches(head[:n])
+	return head[:n]
 }
 
 func readLifecycle(in Input) (*Part, error) {
@@ -373,14 +374,8 @@ func isOSVFile(path string) bool {
 	if !IsJSON(path) {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 4<<10)
-	n, _ := f.Read(head)
-	return strings.Contains(string(head[:n]), `"affected"`) && strings.Contains(string(head[:n]), `"id"`)
+	head := string(jsonHead(path))
+	return strings.Contains(head, `"affected"`) && strings.Contains(head, `"id"`)
 }
 
 func isOSV(path string, data []byte) bool { return IsJSON(path) && osv.IsRecord(data) }

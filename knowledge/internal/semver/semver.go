@@ -1,6 +1,9 @@
 package semver
 
-import "strings"
+import (
+	"cmp"
+	"strings"
+)
 
 // version is a parsed semantic version.
 type version struct {
@@ -57,7 +60,7 @@ func Compare(a, b string) int {
 			return c
 		}
 	}
-	return compareInt(len(va.pre), len(vb.pre))
+	return cmp.Compare(len(va.pre), len(vb.pre))
 }
 
 // parse reads s; "0" is 0.0.0.
@@ -130,7 +133,7 @@ func numeric(s string) bool {
 // compareNum compares two numbers written without leading zeros, of any
 // length.
 func compareNum(a, b string) int {
-	if c := compareInt(len(a), len(b)); c != 0 {
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
 		return c
 	}
 	return strings.Compare(a, b)
@@ -149,14 +152,4 @@ func compareIdent(a, b string) int {
 		return 1
 	}
 	return strings.Compare(a, b)
-}
-
-func compareInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

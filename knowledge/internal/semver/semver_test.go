@@ -1,6 +1,9 @@
 package semver
 
-import "testing"
+import (
+	"cmp"
+	"testing"
+)
 
 // TestComparePrecedence follows the order semver.org §11 gives, and the
 // versions the Go vulnerability database's Kubernetes records use.
@@ -29,7 +32,7 @@ func TestComparePrecedence(t *testing.T) {
 	}
 	for i := range ordered {
 		for j := range ordered {
-			want := compareInt(i, j)
+			want := cmp.Compare(i, j)
 			if got := Compare(ordered[i], ordered[j]); got != want {
 				t.Errorf("Compare(%q, %q) = %d, want %d", ordered[i], ordered[j], got, want)
 			}
