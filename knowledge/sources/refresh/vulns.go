@@ -37,10 +37,12 @@ func vulnSource(u URLs, f *sources.Format) source {
 //
 // An index with nothing new for Kubernetes gives a part without a corpus:
 // its validators are kept, the knowledge is left as it is. A record that
-// fails ends the walk: when none was read the source fails (and backs off
-// like every source); else what was read is applied, the failure is a
-// warning, and the index's validators are not kept, so the next pass asks
-// for the index again and then for the records still missing.
+// fails ends the walk: when none was read the source fails, and ask's
+// restraint (its retries, the host's circuit, the source's backoff) meets
+// it as every source's failure; else what was read is applied, the
+// failure is a warning, and the index's validators are not kept, so the
+// next pass asks for the index again and then for the records still
+// missing.
 func (p *pass) fetchVulns(ctx context.Context, src source, st store.SourceState, o *Outcome) (*part, error) {
 	var cond fetch.Conditions
 	if st.URL == src.shown() && p.holds(st) {
@@ -133,8 +135,11 @@ func newOrModified(entries []osv.IndexEntry, held map[string]knowledge.Vuln) []o
 	return out
 }
 
-// fetchRecord downloads record id and reads it; the bytes count in o.
+// fetchRecord downloads record id and reads it; the request and the
+// bytes count in o and in the host's requests.
 func (p *pass) fetchRecord(ctx context.Context, src source, id string, o *Outcome) (*knowledge.Vuln, error) {
+	o.Requests++ // the index's request is counted by ask; each record's here, on the same host
+	p.gate(src).requests++
 	resp, err := p.r.client.Get(ctx, withQuery(p.r.cfg.URLs[src.format.Remote.Setting], osv.RecordPath(id)), "")
 	if err != nil {
 		return nil, err

@@ -147,10 +147,12 @@ func TestVulnsRefreshAsksOnlyForNewOrModifiedRecords(t *testing.T) {
 	}
 }
 
-// TestVulnsRefreshRestraint: a failing database gets one request a pass
-// and none while its source backs off; a record that fails ends the walk
-// after one request; a record that fails after others were read keeps
-// what was read and is asked again, with those not yet read, next pass.
+// TestVulnsRefreshRestraint: a failing database is met with the restraint
+// of every source: its index asked MaxAttempts times in a pass and not
+// again while the source backs off, no record asked; a record that fails
+// ends the walk, so each attempt asks one record; a record that fails
+// after others were read keeps what was read and is asked again, with
+// those not yet read, next pass.
 func TestVulnsRefreshRestraint(t *testing.T) {
 	u := upstreamtest.Shared(t)
 	clock := &testClock{now: day0}
@@ -165,18 +167,18 @@ func TestVulnsRefreshRestraint(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := outcome(t, rep, sources.NameCVEs)
-	if o.Result != ResultFailed || o.RetryAt.IsZero() || len(u.Requests(upstreamtest.VulnIndexPath)) != 1 || recordRequests(u, ids...) != 0 {
+	if o.Result != ResultFailed || o.RetryAt.IsZero() || len(u.Requests(upstreamtest.VulnIndexPath)) != MaxAttempts || recordRequests(u, ids...) != 0 {
 		t.Fatalf("index down: %s; %d index requests, %d record requests", o.Line(), len(u.Requests(upstreamtest.VulnIndexPath)), recordRequests(u, ids...))
 	}
 	clock.Add(time.Minute)
 	if rep, err = r.Run(t.Context(), only); err != nil {
 		t.Fatal(err)
 	}
-	if o := outcome(t, rep, sources.NameCVEs); o.Result != ResultWaiting || len(u.Requests(upstreamtest.VulnIndexPath)) != 1 {
+	if o := outcome(t, rep, sources.NameCVEs); o.Result != ResultWaiting || len(u.Requests(upstreamtest.VulnIndexPath)) != MaxAttempts {
 		t.Errorf("while backing off: %s; %d index requests", o.Line(), len(u.Requests(upstreamtest.VulnIndexPath)))
 	}
 
-	// Every record fails: one request, then the source backs off.
+	// Every record fails: one record an attempt, then the source backs off.
 	u.Fault(upstreamtest.VulnIndexPath, nil)
 	for _, id := range ids {
 		u.Fault(upstreamtest.VulnRecordPath(id), fail)
@@ -185,7 +187,7 @@ func TestVulnsRefreshRestraint(t *testing.T) {
 	if rep, err = r.Run(t.Context(), only); err != nil {
 		t.Fatal(err)
 	}
-	if o := outcome(t, rep, sources.NameCVEs); o.Result != ResultFailed || recordRequests(u, ids...) != 1 || rep.Applied {
+	if o := outcome(t, rep, sources.NameCVEs); o.Result != ResultFailed || recordRequests(u, ids...) != MaxAttempts || rep.Applied || o.Requests != 2*MaxAttempts {
 		t.Errorf("records down: %s; %d record requests, applied %v", o.Line(), recordRequests(u, ids...), rep.Applied)
 	}
 
