@@ -226,7 +226,10 @@ func (v *Vuln) Affects(p string) (in, known bool) {
 
 // KubernetesFixes returns the Kubernetes releases whose fixed events v's
 // Kubernetes modules name (a staging module's 0.30.3 as 1.30.3), oldest
-// first, each once; none when v names no fix in Kubernetes.
+// first, each once; none when v names no fix in Kubernetes. A fix named
+// at a pre-release (0.18.7-rc.0) is the release it leads to (1.18.7): the
+// first release that holds it. A fix named only at a pseudo-version (a
+// commit, before any release tag) is no release: see PseudoFix.
 func (v *Vuln) KubernetesFixes() []string {
 	var out []string
 	for _, a := range v.Affected {
@@ -236,7 +239,11 @@ func (v *Vuln) KubernetesFixes() []string {
 		}
 		for _, r := range a.Ranges {
 			for _, f := range r.Fixes() {
-				if k, ok := KubernetesVersion(role, f); ok && !containsString(out, k) {
+				k, ok := KubernetesVersion(role, f)
+				if i := strings.IndexByte(k, '-'); i >= 0 {
+					k = k[:i]
+				}
+				if ok && !containsString(out, k) {
 					out = append(out, k)
 				}
 			}
@@ -244,6 +251,25 @@ func (v *Vuln) KubernetesFixes() []string {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return semver.Compare(out[i], out[j]) < 0 })
 	return out
+}
+
+// PseudoFix returns the day of the commit a Kubernetes module of v names
+// as its fix when it names it only as a pseudo-version (0.0.0-20190927203648-
+// 9ce6eca90e73 is 2019-09-27): a fix before any release tag of the module.
+func (v *Vuln) PseudoFix() (string, bool) {
+	for _, a := range v.Affected {
+		if RoleOf(a.Module) == RoleOther {
+			continue
+		}
+		for _, r := range a.Ranges {
+			for _, f := range r.Fixes() {
+				if rest, ok := strings.CutPrefix(f, "0.0.0-"); ok && len(rest) >= 8 && digits(rest[:8]) {
+					return rest[:4] + "-" + rest[4:6] + "-" + rest[6:8], true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // FixIn returns the first release of Kubernetes' minor line m that v's

@@ -216,6 +216,9 @@ func cardText(vu *knowledge.Vuln, card *knowledge.CVEFacts) string {
 		return s
 	}
 	if len(card.FixedIn) == 0 {
+		if d, ok := vu.PseudoFix(); ok {
+			return s + fmt.Sprintf(" Its record names the fix only as a commit of %s (a pseudo-version, from before the module's versions followed Kubernetes'), so no Kubernetes release can be named for it; every release whose module is tagged v0.N.P is past that commit.", d)
+		}
 		return s + " No version of Kubernetes fixes it: the advisory's mitigation is what helps."
 	}
 	return s + " Fixed in " + joinVersions(card.FixedIn) + "."

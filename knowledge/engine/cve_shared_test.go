@@ -187,6 +187,7 @@ func rawFixes(r rawRecord) []string {
 				}
 				f = "1." + rest
 			}
+			f, _, _ = strings.Cut(f, "-") // a fix at a pre-release is first held by its release
 			if !slices.Contains(out, f) {
 				out = append(out, f)
 			}
