@@ -27,6 +27,8 @@ const (
 	KindSubscription Kind = "subscription"
 	KindAPI          Kind = "api"  // the lifecycle of API versions
 	KindScan         Kind = "scan" // what manifests use that breaks in a release
+	KindCVEs         Kind = "cves" // the vulnerability records that affect a release
+	KindCVE          Kind = "cve"  // one vulnerability record: its card
 	KindError        Kind = "error"
 )
 
@@ -48,8 +50,9 @@ type Answer struct {
 	Title string `json:"title"`
 	Text  string `json:"text"` // a short plain-text summary
 	// Verdict is the answer of a yes/no question (is kep N ga, is 1.31
-	// supported, is X on by default in 1.33): "yes", "no" or "unknown";
-	// "" for any other question.
+	// supported, is X on by default in 1.33, is 1.30.2 affected by
+	// CVE-2024-10220): "yes", "no" or "unknown" (VerdictYes, VerdictNo,
+	// VerdictUnknown); "" for any other question.
 	Verdict string    `json:"verdict,omitempty"`
 	KEP     *KEPFacts `json:"kep,omitempty"`
 	// Gate is what each release's code declares about a feature gate (a
@@ -77,6 +80,11 @@ type Answer struct {
 	// went GA in 1.30?" is 1.30 ga), set only when the text was not
 	// written in the grammar, so that people (and tests) see how it was read.
 	UnderstoodAs string `json:"understood_as,omitempty"`
+	// CVEs are the vulnerability records of a cves answer, or what an
+	// upgrade fixes and leaves open (see CVEs).
+	CVEs *CVEs `json:"cves,omitempty"`
+	// CVE is a cve answer's card.
+	CVE *CVEFacts `json:"cve,omitempty"`
 }
 
 // Fact is one name/value line of an answer.

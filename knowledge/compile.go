@@ -111,6 +111,7 @@ func Compile(c *Corpus) *Knowledge {
 	addLifecycles(c.Lifecycles, c.Patches, rel)
 	k.APIs, k.APIReleases = compileAPIs(c, k.Sources)
 	gateKEPs(k.FeatureGates, keps)
+	k.Vulns = compileVulns(c.Vulns)
 
 	for _, r := range rels {
 		sortItems(r.Items)

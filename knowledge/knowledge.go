@@ -41,7 +41,9 @@ type Knowledge struct {
 	// first.
 	FeatureGates []FeatureGate `json:"feature_gates,omitempty"`
 	GateReads    []GatesRead   `json:"gate_reads,omitempty"`
-	Skipped      []Skip        `json:"skipped,omitempty"`
+	// Vulns are the vulnerability records, by ID, each once.
+	Vulns   []Vuln `json:"vulns,omitempty"`
+	Skipped []Skip `json:"skipped,omitempty"`
 	// Corpus is what k was compiled from. A store keeps it so that a sync
 	// can swap one source (kep.yaml) and compile again; nil leaves it out.
 	Corpus *Corpus `json:"-"`
@@ -58,12 +60,13 @@ type Stats struct {
 	Patches  int `json:"patches"`
 	APIs     int `json:"apis"`
 	Gates    int `json:"feature_gates"`
+	Vulns    int `json:"vulns"`
 	Skipped  int `json:"skipped"`
 }
 
 // Stats counts what k holds.
 func (k *Knowledge) Stats() Stats {
-	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), APIs: len(k.APIs), Gates: len(k.FeatureGates), Skipped: len(k.Skipped)}
+	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), APIs: len(k.APIs), Gates: len(k.FeatureGates), Vulns: len(k.Vulns), Skipped: len(k.Skipped)}
 	for _, kp := range k.KEPs {
 		s.Mentions += len(kp.History)
 	}
@@ -113,6 +116,9 @@ type KnowledgeStore interface {
 	// declares, by name, and the releases read, oldest first (both empty
 	// when none was read).
 	ListFeatureGates(ctx context.Context) ([]FeatureGate, []GatesRead, error)
+	// ListVulns returns every vulnerability record, by ID (empty when
+	// none was read).
+	ListVulns(ctx context.Context) ([]Vuln, error)
 	// ListSources returns the sources the knowledge was built from.
 	ListSources(ctx context.Context) ([]Source, error)
 	// ReplaceKnowledge swaps everything known for k in one transaction:

@@ -319,7 +319,9 @@ type Corpus struct {
 	// GateTables are what releases' code declares of their feature gates,
 	// one table a source.
 	GateTables []GateTable
-	Skipped    []Skip
+	// Vulns are vulnerability records (OSV), each with its Source.
+	Vulns   []Vuln
+	Skipped []Skip
 }
 
 // Add appends everything in o to c.
@@ -335,6 +337,7 @@ func (c *Corpus) Add(o *Corpus) {
 	c.APITypes = append(c.APITypes, o.APITypes...)
 	c.APIClaims = append(c.APIClaims, o.APIClaims...)
 	c.GateTables = append(c.GateTables, o.GateTables...)
+	c.Vulns = append(c.Vulns, o.Vulns...)
 	c.Skipped = append(c.Skipped, o.Skipped...)
 }
 
@@ -411,7 +414,8 @@ func PreferKEP(a, b *KEP) bool {
 
 // Without returns a copy of c without what the sources with the given IDs
 // gave it: those sources, and every KEP, mention, notice, release-note
-// entry, lifecycle, patch, feature gate table and skip they are the source of; a release
+// entry, lifecycle, patch, feature gate table, vulnerability record and
+// skip they are the source of; a release
 // announcement goes when every one of its sources does. What other sources
 // gave is kept as it is, so a refresh can swap one source's part.
 //
@@ -457,6 +461,7 @@ func (c *Corpus) Without(ids ...string) *Corpus {
 	out.Patches = keep(c.Patches, func(p Patch) string { return p.Source }, gone)
 	out.APIClaims = keep(c.APIClaims, func(cl APIClaim) string { return cl.Source }, gone)
 	out.GateTables = keep(c.GateTables, func(t GateTable) string { return t.Source }, gone)
+	out.Vulns = keep(c.Vulns, func(v Vuln) string { return v.Source }, gone)
 	for _, s := range out.Sources {
 		if s.Kind == SourceAPILifecycle {
 			out.APITypes = append([]APIType(nil), c.APITypes...)

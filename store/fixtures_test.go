@@ -178,6 +178,13 @@ func readAll(tx *bolt.Tx) (*knowledge.Knowledge, error) {
 		}
 		k.FeatureGates, k.GateReads = t.Gates, t.Reads
 	}
+	if raw := tx.Bucket(bucketVulns).Get(keyVulns); raw != nil {
+		vs, err := decodeVulns(raw)
+		if err != nil {
+			return nil, err
+		}
+		k.Vulns = vs
+	}
 	return k, nil
 }
 

@@ -9,7 +9,7 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP       byte = 0x6D // 'm': schema 6, with YAMLThrough and Shipped
+	fmtKEP       byte = 0x6D // 'm': schema 7, with YAMLThrough and Shipped
 	fmtKEPv5     byte = 0x6C // 'l': schema 5, with Released, SharedGates and its Changes' Effects; read, never written
 	fmtKEPv3     byte = 0x6A // 'j': schema 3, with Changes; read, never written
 	fmtKEPv2     byte = 0x6B // 'k': schema 2, with Disagreements; read, never written

@@ -37,10 +37,18 @@ import (
 // Version 5 added the apis bucket (the joined API lifecycle table). Opening
 // a version 4 database adds it empty: the next ingest or sync fills it.
 //
-// Version 6 added the feature_gates bucket (the feature gates each
-// release's code declares). Opening a version 5 database adds it empty:
-// the next ingest or sync fills it.
-const SchemaVersion = 6
+// Version 6 added the vulns bucket (the vulnerability records). Opening a
+// version 5 database adds it empty: the next ingest or sync fills it. An
+// older kepbot must not open it: its replace would leave the records of
+// the knowledge it replaced behind.
+//
+// Version 7 added the feature_gates bucket (the feature gates each
+// release's code declares) and KEP values with what shipped (format 'm':
+// YAMLThrough and Shipped; 'l' values still read, without them). Opening a
+// version 5 or 6 database adds the bucket empty: the next ingest or sync
+// fills it. An older kepbot must not open it: its replace would leave the
+// gates of the knowledge it replaced behind.
+const SchemaVersion = 7
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
@@ -58,12 +66,13 @@ var (
 	bucketChanges  = []byte("release_changes")
 	bucketPatches  = []byte("release_patches")
 	bucketAPIs     = []byte("apis")
+	bucketVulns    = []byte("vulns")
 	// bucketFeatureGates is the releases' declared gates (featuregates.go);
 	// bucketGates is kep.yaml's gate names indexed to their KEPs (gates.go).
 	bucketFeatureGates = []byte("feature_gates")
 
 	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus,
-		bucketChanges, bucketPatches, bucketAPIs, bucketFeatureGates}
+		bucketChanges, bucketPatches, bucketAPIs, bucketVulns, bucketFeatureGates}
 )
 
 // Keys in the meta bucket.

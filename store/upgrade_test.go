@@ -39,7 +39,7 @@ func olderLayout(b []byte, format byte, n int) []byte {
 // none) and Shipped (one, when there are none).
 const releasedBytes = 3 + shippedBytes
 
-// shippedBytes is what schema 6 adds at the end of a KEP: YAMLThrough (two
+// shippedBytes is what schema 7 adds at the end of a KEP: YAMLThrough (two
 // zero bytes when it is not set) and Shipped (one when there are none).
 const shippedBytes = 3
 
@@ -360,11 +360,17 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 	}
 }
 
-// TestOpenUpgradesSchema5: a schema 5 database (no feature_gates bucket)
-// opens as schema 6, its knowledge read as before and no feature gates
-// until the next ingest or sync.
+// TestOpenUpgradesSchema5: a schema 5 or 6 database (no feature_gates
+// bucket) opens as schema 7, its knowledge read as before and no feature
+// gates until the next ingest or sync.
 func TestOpenUpgradesSchema5(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v5.db")
+	for _, v := range []string{"5", "6"} {
+		t.Run("schema"+v, func(t *testing.T) { openUpgradesGates(t, v) })
+	}
+}
+
+func openUpgradesGates(t *testing.T, version string) {
+	path := filepath.Join(t.TempDir(), "v"+version+".db")
 	db, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -375,7 +381,7 @@ func TestOpenUpgradesSchema5(t *testing.T) {
 		if err := tx.DeleteBucket(bucketFeatureGates); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("5"))
+		return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte(version))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -383,7 +389,7 @@ func TestOpenUpgradesSchema5(t *testing.T) {
 	db.Close()
 	db, err = Open(path, Options{})
 	if err != nil {
-		t.Fatalf("Open of a schema 5 database: %v", err)
+		t.Fatalf("Open of a schema %s database: %v", version, err)
 	}
 	defer db.Close()
 	gates, reads, err := db.Knowledge().ListFeatureGates(t.Context())

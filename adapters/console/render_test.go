@@ -269,6 +269,8 @@ func TestRenderSynthetic(t *testing.T) {
 		"gate_code_only": "gate WidgetDrift", "gate_removed": "gate RetiredWidgets", "gate_kubeadm": "gate ControlPlaneWidgets",
 		"gate_default_yes": "is WidgetDrift on by default in 1.42", "gate_default_removed": "is RetiredWidgets on by default in 1.43",
 		"gate_changes": "1.42 gates", "upgrade_gates": "upgrade 1.40 1.43",
+		"cves_patch": "cves 1.43.1", "cves_minor": "cves 1.43", "cve": "cve CVE-2031-1001", "cve_yes": "is 1.43.1 affected by CVE-2031-1001",
+		"cve_other_product": "cve CVE-2031-1003", "upgrade_patch": "upgrade 1.43.1 1.43.3",
 	} {
 		t.Run(name, func(t *testing.T) {
 			goldentest.Compare(t, filepath.Join("testdata", "synthetic/"+name+".txt"), render(t, question.NewAsker(nil, e).Ask(context.Background(), q, knowledge.Origin{Platform: "console"})), *update)

@@ -46,6 +46,11 @@ var engineGoldens = map[string]RenderOptions{
 	"engine_gate_default":        {Slash: true},
 	"engine_gate_changes":        {Slash: true},
 	"engine_upgrade_gates":       {Slash: true},
+	"engine_cves":                {Slash: true},
+	"engine_cve":                 {Slash: true},
+	"engine_cve_verdict":         {Slash: true},
+	"engine_cve_other":           {Slash: true},
+	"engine_upgrade_cves":        {Slash: true},
 }
 
 // captureAnswers asks the real engine, with subscriptions, over a real
@@ -95,6 +100,11 @@ func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
 		"engine_gate_default":        ask.Ask(ctx, "is KettleLegacy on by default in 1.42", from),
 		"engine_gate_changes":        ask.Ask(ctx, "1.42 gates", from),
 		"engine_upgrade_gates":       ask.Ask(ctx, "upgrade 1.40 1.42", from),
+		"engine_cves":                ask.Ask(ctx, "cves 1.42.1", from),
+		"engine_cve":                 ask.Ask(ctx, "cve CVE-2031-1001", from),
+		"engine_cve_verdict":         ask.Ask(ctx, "is 1.42.1 affected by CVE-2031-1001", from),
+		"engine_cve_other":           ask.Ask(ctx, "cve CVE-2031-1003", from),
+		"engine_upgrade_cves":        ask.Ask(ctx, "upgrade 1.42.1 1.42.2", from),
 	}
 	set, err := digest.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
 	if err != nil {

@@ -9,7 +9,8 @@ import (
 )
 
 // Sources says where kepbot refreshes its knowledge from and how often.
-// Every URL has a default (the project's own files on GitHub); change one
+// Every URL has a default (the project's own files on GitHub, and the Go
+// vulnerability database); change one
 // for a mirror or a test server, and add its host to AllowHosts.
 type Sources struct {
 	// SyncURL is the kubernetes/enhancements tarball; empty, GitHub's.
@@ -29,8 +30,12 @@ type Sources struct {
 	// k8s.io/kubernetes and k8s.io/client-go give each new release's
 	// feature gates; empty, https://proxy.golang.org.
 	FeatureGatesURL string `yaml:"feature_gates_url" env:"BOT_FEATURE_GATES_URL"`
-	// AllowHosts are hosts fetched from besides GitHub's (comma-separated
-	// in the variable). Plain http:// is fetched only from loopback hosts
+	// VulnDBURL is the Go vulnerability database's HTTP API: its
+	// index/modules.json, then only the records of Kubernetes-owned
+	// modules new or modified, ID/<id>.json; empty, https://vuln.go.dev.
+	VulnDBURL string `yaml:"vulndb_url" env:"BOT_VULNDB_URL"`
+	// AllowHosts are hosts fetched from besides GitHub's, proxy.golang.org
+	// and vuln.go.dev (comma-separated in the variable). Plain http:// is fetched only from loopback hosts
 	// (127.0.0.1, ::1, localhost).
 	AllowHosts []string `yaml:"allow_hosts" env:"BOT_SOURCES_ALLOW_HOSTS"`
 	// Refresh is whether serve refreshes the knowledge on its own
@@ -63,6 +68,7 @@ const (
 	EnvPatchesURL      = "BOT_PATCHES_URL"
 	EnvAPILifecycleURL = "BOT_API_LIFECYCLE_URL"
 	EnvFeatureGatesURL = "BOT_FEATURE_GATES_URL"
+	EnvVulnDBURL       = "BOT_VULNDB_URL"
 	EnvAllowHosts      = "BOT_SOURCES_ALLOW_HOSTS"
 	EnvRefreshInterval = "BOT_REFRESH_INTERVAL"
 	EnvStaleAfter      = "BOT_STALE_AFTER"
@@ -79,7 +85,7 @@ func (s *Sources) applyEnv(getenv func(string) string) error {
 		dst  *string
 		name string
 	}{{&s.SyncURL, EnvSyncURL}, {&s.RelnotesURL, EnvRelnotesURL}, {&s.LifecycleURL, EnvLifecycleURL}, {&s.PatchesURL, EnvPatchesURL},
-		{&s.APILifecycleURL, EnvAPILifecycleURL}, {&s.FeatureGatesURL, EnvFeatureGatesURL}} {
+		{&s.APILifecycleURL, EnvAPILifecycleURL}, {&s.FeatureGatesURL, EnvFeatureGatesURL}, {&s.VulnDBURL, EnvVulnDBURL}} {
 		if x := strings.TrimSpace(getenv(v.name)); x != "" {
 			*v.dst = x
 		}
@@ -120,7 +126,7 @@ func (s *Sources) problems() []string {
 		{"sources.sync_url", EnvSyncURL, s.SyncURL}, {"sources.relnotes_url", EnvRelnotesURL, s.RelnotesURL},
 		{"sources.lifecycle_url", EnvLifecycleURL, s.LifecycleURL}, {"sources.patches_url", EnvPatchesURL, s.PatchesURL},
 		{"sources.api_lifecycle_url", EnvAPILifecycleURL, s.APILifecycleURL},
-		{"sources.feature_gates_url", EnvFeatureGatesURL, s.FeatureGatesURL},
+		{"sources.feature_gates_url", EnvFeatureGatesURL, s.FeatureGatesURL}, {"sources.vulndb_url", EnvVulnDBURL, s.VulnDBURL},
 	} {
 		if u.val == "" {
 			continue

@@ -58,6 +58,8 @@ type catalog struct {
 	// gateChanges are, by release read, the gates whose declaration
 	// differs from the release read before it, built with the catalog.
 	gateChanges map[knowledge.Version][]knowledge.GateChange
+	// vulns are the vulnerability records (cve_index.go).
+	vulns vulnIndex
 	// released is the newest release the sources say is out (see
 	// ReleasedThrough): a release after it is planned.
 	released knowledge.Version
@@ -191,6 +193,11 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 		return nil, err
 	}
 	c.gateChanges = allGateChanges(c.gates)
+	vulns, err := kb.ListVulns(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list vulnerability records: %w", err)
+	}
+	c.indexVulns(vulns)
 	for _, r := range c.releases {
 		for _, id := range r.Sources {
 			if c.sources[id].Kind == knowledge.SourceReleaseNotesData {

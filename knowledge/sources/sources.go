@@ -86,6 +86,11 @@ const (
 	// <url>/k8s.io/kubernetes/@v/v1.N.0.zip and
 	// <url>/k8s.io/client-go/@v/v0.N.0.zip.
 	EachGateTag
+	// EachVulnIndex is one source read in two steps: a vulnerability
+	// database's module index (<url>/index/modules.json, a conditional
+	// request), then each record of a Kubernetes-owned module that it
+	// lists as new or modified (<url>/ID/<id>.json).
+	EachVulnIndex
 )
 
 // Input is one file or download of a format.

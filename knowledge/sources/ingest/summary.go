@@ -37,6 +37,13 @@ func WriteSummary(w io.Writer, path string, res *Result, k *knowledge.Knowledge)
 			a.Types, a.Releases, a.Marked, st.APIs, latestAPIRelease(k))
 	}
 	writeGates(w, res.Corpus)
+	if st.Vulns > 0 {
+		for _, src := range k.Sources {
+			if src.Kind == knowledge.SourceVulnDB {
+				fmt.Fprintf(w, "  vulnerability records: %d, %d of them of Kubernetes itself (%s, %s)\n", st.Vulns, kubernetesVulns(k.Vulns), knowledge.SourceName(src), stampOf(src))
+			}
+		}
+	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintf(w, "  %d file(s) could not be read (warnings above).\n", len(res.Warnings))
 	}
@@ -119,4 +126,16 @@ func writeGates(w io.Writer, c *knowledge.Corpus) {
 		}
 	}
 	fmt.Fprintf(w, "  feature gates: %d release(s) (%s-%s), %d declarations of %d gates\n", len(c.GateTables), oldest, newest, decls, len(names))
+}
+
+// kubernetesVulns counts the records that affect Kubernetes itself (not
+// another product of the project).
+func kubernetesVulns(vs []knowledge.Vuln) int {
+	n := 0
+	for i := range vs {
+		if vs[i].IsKubernetes() {
+			n++
+		}
+	}
+	return n
 }

@@ -55,6 +55,8 @@ func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
 			perTag = append(perTag, f)
 		case f.Remote.Each == sources.EachGateTag:
 			gates = append(gates, f)
+		case f.Remote.Each == sources.EachVulnIndex:
+			p.ask(ctx, vulnSource(p.r.cfg.URLs, f))
 		}
 	}
 	p.walkReleases(ctx, srcs, perRelease)
