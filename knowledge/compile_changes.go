@@ -63,14 +63,27 @@ func sortChanges(cs []Change) {
 	})
 }
 
-// noticeOf is the notice a release-note entry makes, if its class makes one.
+// noticeOf is the notice a release-note entry makes, if its class makes
+// one or upstream labelled it one. Upstream's label is the floor: an entry
+// the notes label kind/deprecation is a deprecation notice whatever its
+// words read as; where kepbot reads it as a removal or an upgrade note,
+// that is its kind and Label keeps the deprecation, and where kepbot reads
+// no notice in it, it is one by its label alone (Label and Kind both
+// deprecation).
 func noticeOf(ch Change) (Notice, bool) {
-	switch ch.Notice {
+	kind, label := ch.Notice, NoticeKind("")
+	if ch.HasKind(string(NoticeDeprecation)) && kind != NoticeDeprecation {
+		label = NoticeDeprecation
+		if kind == "" {
+			kind = NoticeDeprecation
+		}
+	}
+	switch kind {
 	case NoticeDeprecation, NoticeRemoval, NoticeUpgrade:
 	default:
 		return Notice{}, false
 	}
-	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: ChangeTitle(ch), Text: ch.Text,
+	n := Notice{Kind: kind, Label: label, Release: ch.Release, Title: ChangeTitle(ch), Text: ch.Text,
 		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: ChangeGates(ch), Action: ch.Action,
 		API: removedAPI(ch)}
 	if len(ch.KEPs) > 0 {

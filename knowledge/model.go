@@ -149,6 +149,42 @@ type Notice struct {
 	// Action is true for an entry the notes mark "action required": an
 	// Urgent Upgrade Note, whatever kind of notice it is.
 	Action bool `json:"action_required,omitempty"`
+	// Label is the kind of notice upstream's own label gives a release-note
+	// entry (kind/deprecation) where kepbot's reading of its words makes
+	// another kind of it (a removal, an upgrade note) or none, in which
+	// case Kind is Label too. Upstream's label is the floor of every list:
+	// the notice is listed under Label as well as under Kind.
+	Label NoticeKind `json:"label,omitempty"`
+}
+
+// Lists reports whether n belongs in the list of notices of kind k ("" for
+// every kind): its own kind, the kind upstream labelled it, and for upgrade
+// notes every notice that needs action.
+func (n *Notice) Lists(k NoticeKind) bool {
+	return k == "" || n.Kind == k || n.Label == k || k == NoticeUpgrade && n.NeedsAction()
+}
+
+// LabelOnly reports whether n is listed only because upstream labelled
+// it: kepbot's reading of its words makes no notice of it.
+func (n *Notice) LabelOnly() bool { return n.Label != "" && n.Label == n.Kind }
+
+// Heading is how answers head n: its kind's Label ("Deprecated",
+// "Removed"), or "Release note" for a notice only upstream's label makes
+// (its tag, LabelTag, says which list it is in and why).
+func (n *Notice) Heading() string {
+	if n.LabelOnly() {
+		return "Release note"
+	}
+	return n.Kind.Label()
+}
+
+// LabelTag is the tag answers give a notice listed by upstream's label:
+// "labelled deprecation by the release notes"; "" for others.
+func (n *Notice) LabelTag() string {
+	if n.Label == "" {
+		return ""
+	}
+	return "labelled " + string(n.Label) + " by the release notes"
 }
 
 // NeedsAction reports whether n belongs among a release's urgent upgrade

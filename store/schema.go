@@ -36,7 +36,12 @@ import (
 //
 // Version 5 added the apis bucket (the joined API lifecycle table). Opening
 // a version 4 database adds it empty: the next ingest or sync fills it.
-const SchemaVersion = 5
+//
+// Version 6 added Label to notice values: the kind of notice upstream's
+// label gives a release-note entry kepbot reads otherwise. Version 5
+// notices still read, without it, until the next ingest or sync; an older
+// kepbot must not open it, since it cannot read the new notices.
+const SchemaVersion = 6
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a

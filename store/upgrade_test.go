@@ -80,7 +80,7 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 			t.Errorf("release %s (-want +got):\n%s", rel.Version, diff)
 		}
 		for _, n := range r.Notices {
-			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia = 0, "", nil, false, ""
+			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia, n.Label = 0, "", nil, false, "", ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 5+sinceBytes(&n)), &got); err != nil {
 				t.Fatalf("notice %q: %v", n.Title, err)
@@ -92,16 +92,46 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 	}
 }
 
-// sinceBytes is how many bytes schema 5 adds at the end of a notice: the
-// API replacement's Since, two zero bytes when it is not set.
+// sinceBytes is how many bytes schemas 5 and 6 add at the end of a notice:
+// the API replacement's Since, two zero bytes when it is not set, and the
+// Label (labelBytes).
 func sinceBytes(n *knowledge.Notice) int {
+	if n.Label != "" {
+		panic("sinceBytes: a schema 6 field is set")
+	}
 	if n.API == nil {
-		return 0
+		return labelBytes
 	}
 	if !n.API.Since.IsZero() {
 		panic("sinceBytes: a schema 5 field is set")
 	}
-	return 2
+	return 2 + labelBytes
+}
+
+// labelBytes is what schema 6 adds at the end of a notice: its Label (one
+// byte when it is not set).
+const labelBytes = 1
+
+// TestDecodeReadsSchema5Notices: a schema 5 database's notices (no Label)
+// still read, as today's with Label empty.
+func TestDecodeReadsSchema5Notices(t *testing.T) {
+	n := 0
+	for _, r := range sampleKnowledge().Releases {
+		for _, want := range r.Notices {
+			want.Label = ""
+			var got knowledge.Notice
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV4, labelBytes), &got); err != nil {
+				t.Fatalf("notice %q: %v", want.Title, err)
+			}
+			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
+				t.Errorf("notice (-want +got):\n%s", diff)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample knowledge has no notice")
+	}
 }
 
 // TestDecodeReadsSchema4Notices: a schema 4 database's notices (no Since
@@ -115,7 +145,7 @@ func TestDecodeReadsSchema4Notices(t *testing.T) {
 			}
 			api := *want.API
 			api.Since = knowledge.Version{}
-			want.API = &api
+			want.API, want.Label = &api, ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV3, sinceBytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)
@@ -138,7 +168,7 @@ func TestDecodeReadsSchema3Notices(t *testing.T) {
 	n := 0
 	for _, r := range sampleKnowledge().Releases {
 		for _, want := range r.Notices {
-			want.KEPVia = ""
+			want.KEPVia, want.Label = "", ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV2, 1+sinceBytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)

@@ -314,7 +314,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 	r.section()
 	r.line("", heading)
 	for _, n := range ns {
-		head := fmt.Sprintf("%s in %s: %s", n.Kind.Label(), n.Release, n.Title)
+		head := fmt.Sprintf("%s in %s: %s", n.Heading(), n.Release, n.Title)
 		var tags []string
 		if n.KEP > 0 {
 			tags = append(tags, fmt.Sprintf("KEP-%d", n.KEP))
@@ -327,6 +327,9 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		}
 		if n.ActionTagged() {
 			tags = append(tags, "action required")
+		}
+		if l := n.LabelTag(); l != "" {
+			tags = append(tags, l)
 		}
 		if len(n.SIGs) > 0 {
 			tags = append(tags, strings.Join(n.SIGs, ", "))

@@ -103,7 +103,7 @@ func noticeLines(ns []knowledge.Notice) []string {
 	out := make([]string, 0, len(ns))
 	for _, n := range ns {
 		var b strings.Builder
-		fmt.Fprintf(&b, "• **%s** in %s: %s", n.Kind.Label(), n.Release, esc(n.Title, maxName))
+		fmt.Fprintf(&b, "• **%s** in %s: %s", n.Heading(), n.Release, esc(n.Title, maxName))
 		if tags := noticeTags(n); tags != "" {
 			b.WriteString(" (" + tags + ")")
 		}
@@ -145,6 +145,9 @@ func noticeTags(n knowledge.Notice) string {
 	}
 	if n.ActionTagged() {
 		tags = append(tags, "**action required**")
+	}
+	if l := n.LabelTag(); l != "" {
+		tags = append(tags, l)
 	}
 	return strings.Join(tags, "; ")
 }

@@ -111,7 +111,7 @@ func itemLine(it knowledge.Item, max int) string {
 // noticeLine: • *Removed* in 1.32 · FlowSchema v1beta3 · `flowcontrol…/v1beta3` → `…/v1` — words
 func noticeLine(n knowledge.Notice, max int) string {
 	var b strings.Builder
-	label := n.Kind.Label()
+	label := n.Heading()
 	b.WriteString("• *" + label + "*")
 	if !n.Release.IsZero() {
 		b.WriteString(" in " + n.Release.String())
@@ -133,6 +133,9 @@ func noticeLine(n knowledge.Notice, max int) string {
 	}
 	if n.ActionTagged() {
 		b.WriteString(" · *action required*")
+	}
+	if l := n.LabelTag(); l != "" {
+		b.WriteString(" · " + l)
 	}
 	if len(n.SIGs) > 0 {
 		b.WriteString(" · " + escCut(strings.Join(n.SIGs, ", "), max))

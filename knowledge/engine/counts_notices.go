@@ -199,6 +199,12 @@ func fillNotice(kept *knowledge.Notice, other knowledge.Notice) {
 		kept.KEP, kept.KEPVia = other.KEP, other.KEPVia
 	}
 	kept.Action = kept.Action || other.Action
+	switch {
+	case kept.LabelOnly() && other.Kind == kept.Kind && other.Label == "":
+		kept.Label = "" // another document reads it as what upstream labelled it
+	case kept.Label == "" && other.Label != "" && !other.LabelOnly() && other.Label != kept.Kind:
+		kept.Label = other.Label // the guide's removal of an API the notes label deprecation
+	}
 	kept.FeatureGates = prose.AddNames(kept.FeatureGates, other.FeatureGates)
 	if kept.API != nil && other.API != nil {
 		kept.API.Kinds = prose.AddNames(kept.API.Kinds, other.API.Kinds)
@@ -223,7 +229,7 @@ func without(ss []string, s string) []string {
 func (t toldNotices) ofKind(kind knowledge.NoticeKind) toldNotices {
 	var out toldNotices
 	for i, n := range t.notices {
-		if kind == "" || n.Kind == kind || (kind == knowledge.NoticeUpgrade && n.NeedsAction()) {
+		if n.Lists(kind) {
 			out.notices = append(out.notices, n)
 			out.told = append(out.told, t.told[i])
 		}
@@ -242,13 +248,13 @@ type noticeCounts struct {
 func (t toldNotices) count() noticeCounts {
 	var c noticeCounts
 	for _, n := range t.notices {
-		switch n.Kind {
-		case knowledge.NoticeDeprecation:
+		if n.Lists(knowledge.NoticeDeprecation) {
 			c.Deprecations++
-		case knowledge.NoticeRemoval:
+		}
+		if n.Lists(knowledge.NoticeRemoval) {
 			c.Removals++
 		}
-		if n.NeedsAction() {
+		if n.Lists(knowledge.NoticeUpgrade) {
 			c.Upgrades++
 		}
 	}

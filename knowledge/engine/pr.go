@@ -105,6 +105,9 @@ func prItemTitle(ch knowledge.Change) string {
 	case knowledge.NoticeUpgrade:
 		tags = append(tags, "upgrade note")
 	}
+	if ch.HasKind(string(knowledge.NoticeDeprecation)) && ch.Notice != knowledge.NoticeDeprecation {
+		tags = append(tags, "labelled deprecation by the release notes")
+	}
 	if ch.Action {
 		tags = append(tags, "action required")
 	}

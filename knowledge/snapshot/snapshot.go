@@ -156,7 +156,8 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 
 // changeFacts keeps every release-note entry by its facts alone: its
 // release, PR, kinds, linked KEPs, notice, the feature gates it names,
-// its typed changes (Effects) and, when it makes a notice, its SIGs, so
+// its typed changes (Effects) and, when it makes a notice or upstream
+// labels it a deprecation, its SIGs, so
 // that the release cards count
 // every entry and `kep N` lists every entry linking the KEP, as on a full
 // ingest. Its words, sentences of the notes, stay out, and so do the code
@@ -166,8 +167,8 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 func changeFacts(ch knowledge.Change) (knowledge.Change, bool) {
 	ch.Names = knowledge.ChangeGates(ch)
 	ch.Text = ""
-	if ch.Notice == "" {
-		ch.SIGs = nil // shown only beside a notice
+	if ch.Notice == "" && !ch.HasKind(string(knowledge.NoticeDeprecation)) {
+		ch.SIGs = nil // shown only beside a notice (upstream's label makes one)
 	}
 	if ch.URL == prURL(ch.PR) {
 		ch.URL = ""

@@ -24,8 +24,9 @@ import (
 //     ... are no longer served"), a kind "deprecation", "api-change",
 //     "cleanup" or "feature" entry stating a deprecation ("X is
 //     deprecated", "deprecation of X"). A bug fix ("Fix", "Fixed") states
-//     neither. A kind "deprecation" alone makes no notice: the notes give
-//     it to entries that deprecate nothing.
+//     neither. A kind "deprecation" alone is no reading of the words: the
+//     notes give it to entries that deprecate nothing. (The notice lists
+//     still hold every such entry by its label: see knowledge's noticeOf.)
 //     An entry of kind "deprecation" that turns a thing off by default
 //     (an effect of action default, value false) is a deprecation.
 //  3. Otherwise an entry marked action_required is an upgrade note; an
