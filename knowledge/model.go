@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -220,6 +221,55 @@ type APIChange struct {
 	// Since is the release the document says ReplacedBy is available
 	// from ("available since v1.29").
 	Since Version `json:"since,omitzero"`
+	// ReplacedFor are the kinds ReplacedBy replaces when it is not all of
+	// Kinds: the guide moves policy/v1beta1's PodDisruptionBudget to
+	// policy/v1 and names no replacement for its PodSecurityPolicy.
+	ReplacedFor []string `json:"replaced_for,omitempty"`
+}
+
+// Join adds what b, another document's account of the same API version,
+// knows to a: its kinds, and its replacement where a has none, each
+// replacement kept to the kinds its document gives it for.
+func (a *APIChange) Join(b *APIChange) {
+	before := a.Kinds
+	var added []string
+	for _, k := range b.Kinds {
+		if !slices.Contains(before, k) {
+			added = append(added, k)
+		}
+	}
+	a.Kinds = append(slices.Clip(before), added...)
+	switch {
+	case b.ReplacedBy == "" || len(added) == 0 && a.ReplacedBy != "":
+		if len(added) > 0 && a.ReplacedBy != "" && len(a.ReplacedFor) == 0 {
+			a.ReplacedFor = slices.Clone(before) // b's kinds have no replacement it knows
+		}
+	case a.ReplacedBy == "":
+		a.ReplacedBy, a.Since = b.ReplacedBy, b.Since
+		a.ReplacedFor = nil
+		if len(before) > 0 && len(b.Kinds) > 0 {
+			a.ReplacedFor = slices.Clone(b.Kinds) // a's own kinds have none
+		}
+	case a.ReplacedBy == b.ReplacedBy:
+		if len(a.ReplacedFor) > 0 {
+			a.ReplacedFor = append(slices.Clip(a.ReplacedFor), added...)
+		}
+	case len(a.ReplacedFor) == 0:
+		a.ReplacedFor = slices.Clone(before) // b's kinds go elsewhere
+	}
+}
+
+// Replacement says what to use instead: "policy/v1", or "policy/v1 for
+// PodDisruptionBudget" when it replaces only some of Kinds; "" when none
+// is known.
+func (a *APIChange) Replacement() string {
+	if a.ReplacedBy == "" {
+		return ""
+	}
+	if len(a.ReplacedFor) > 0 && len(a.ReplacedFor) < len(a.Kinds) {
+		return a.ReplacedBy + " for " + strings.Join(a.ReplacedFor, ", ")
+	}
+	return a.ReplacedBy
 }
 
 // Release is what the documents say about one Kubernetes minor release.

@@ -61,7 +61,7 @@ func sampleKnowledge() *knowledge.Knowledge {
 				Notices: []knowledge.Notice{
 					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 7, Title: "Loud pods", Text: "Shouting is deprecated.", FeatureGates: []string{"LoudPods"}, Source: "notes-1.10.md", Line: 12},
 					{Kind: knowledge.NoticeRemoval, Release: v1_10, Title: "boats.example.test/v1beta1", Source: "notes-1.10.md",
-						API: &knowledge.APIChange{GroupVersion: "boats.example.test/v1beta1", Kinds: []string{"Boat", "Oar"}, ReplacedBy: "boats.example.test/v1"}},
+						API: &knowledge.APIChange{GroupVersion: "boats.example.test/v1beta1", Kinds: []string{"Boat", "Oar"}, ReplacedBy: "boats.example.test/v1", ReplacedFor: []string{"Boat"}}},
 					{Kind: knowledge.NoticeUpgrade, Release: v1_10, Title: "Drain the pond first", Line: 40},
 					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 99, KEPVia: knowledge.KEPViaGate, Title: "Square tables"},
 					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 7, Title: "Deprecated the --loud flag.", PR: 5001,

@@ -16,7 +16,7 @@ const (
 	fmtRelease   byte = 0x72 // 'r': with Lifecycle
 	fmtReleaseV1 byte = 0x52 // 'R': without Lifecycle; read, never written
 	fmtItem      byte = 0x49 // 'I'
-	fmtNotice    byte = 0x71 // 'q': schema 6, with Label
+	fmtNotice    byte = 0x71 // 'q': schema 6, with Label and the API's ReplacedFor
 	fmtNoticeV4  byte = 0x70 // 'p': schema 5, with the API replacement's Since; read, never written
 	fmtNoticeV3  byte = 0x6F // 'o': schema 4, with KEPVia; read, never written
 	fmtNoticeV2  byte = 0x6E // 'n': schema 3, with PR, URL, SIGs and Action; read, never written
@@ -321,6 +321,9 @@ func encodeNotice(buf []byte, n *knowledge.Notice) []byte {
 		e.version(n.API.Since)
 	}
 	e.str(string(n.Label))
+	if n.API != nil {
+		e.strs(n.API.ReplacedFor)
+	}
 	return e.buf
 }
 
@@ -371,6 +374,9 @@ func readNotice(d *decoder, n *knowledge.Notice) error {
 	n.Label = ""
 	if format == fmtNotice {
 		n.Label = knowledge.NoticeKind(d.str())
+		if n.API != nil {
+			n.API.ReplacedFor = d.strs()
+		}
 	}
 	return d.finish()
 }

@@ -80,7 +80,8 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 			t.Errorf("release %s (-want +got):\n%s", rel.Version, diff)
 		}
 		for _, n := range r.Notices {
-			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia, n.Label = 0, "", nil, false, "", ""
+			n = withoutSchema6(n)
+			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia = 0, "", nil, false, ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 5+sinceBytes(&n)), &got); err != nil {
 				t.Fatalf("notice %q: %v", n.Title, err)
@@ -102,15 +103,38 @@ func sinceBytes(n *knowledge.Notice) int {
 	if n.API == nil {
 		return labelBytes
 	}
-	if !n.API.Since.IsZero() {
-		panic("sinceBytes: a schema 5 field is set")
+	if !n.API.Since.IsZero() || len(n.API.ReplacedFor) > 0 {
+		panic("sinceBytes: a schema 5 or 6 field is set")
 	}
-	return 2 + labelBytes
+	return 2 + labelBytes + 1
+}
+
+// withoutSchema6 is n without what schema 6 added: Label and the API's
+// ReplacedFor (its API copied).
+func withoutSchema6(n knowledge.Notice) knowledge.Notice {
+	n.Label = ""
+	if n.API != nil {
+		api := *n.API
+		api.ReplacedFor = nil
+		n.API = &api
+	}
+	return n
 }
 
 // labelBytes is what schema 6 adds at the end of a notice: its Label (one
-// byte when it is not set).
+// byte when it is not set); an API notice has one more, its ReplacedFor.
 const labelBytes = 1
+
+// schema6Bytes is what schema 6 adds at the end of notice n.
+func schema6Bytes(n *knowledge.Notice) int {
+	if n.Label != "" || n.API != nil && len(n.API.ReplacedFor) > 0 {
+		panic("schema6Bytes: a schema 6 field is set")
+	}
+	if n.API != nil {
+		return labelBytes + 1
+	}
+	return labelBytes
+}
 
 // TestDecodeReadsSchema5Notices: a schema 5 database's notices (no Label)
 // still read, as today's with Label empty.
@@ -118,9 +142,9 @@ func TestDecodeReadsSchema5Notices(t *testing.T) {
 	n := 0
 	for _, r := range sampleKnowledge().Releases {
 		for _, want := range r.Notices {
-			want.Label = ""
+			want = withoutSchema6(want)
 			var got knowledge.Notice
-			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV4, labelBytes), &got); err != nil {
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV4, schema6Bytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)
 			}
 			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
@@ -143,9 +167,8 @@ func TestDecodeReadsSchema4Notices(t *testing.T) {
 			if want.API == nil {
 				continue
 			}
-			api := *want.API
-			api.Since = knowledge.Version{}
-			want.API, want.Label = &api, ""
+			want = withoutSchema6(want)
+			want.API.Since = knowledge.Version{}
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV3, sinceBytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)
@@ -168,7 +191,8 @@ func TestDecodeReadsSchema3Notices(t *testing.T) {
 	n := 0
 	for _, r := range sampleKnowledge().Releases {
 		for _, want := range r.Notices {
-			want.KEPVia, want.Label = "", ""
+			want = withoutSchema6(want)
+			want.KEPVia = ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV2, 1+sinceBytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)

@@ -347,7 +347,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 				s += " (" + strings.Join(api.Kinds, ", ") + ")"
 			}
 			if api.ReplacedBy != "" {
-				s += ": use " + api.ReplacedBy
+				s += ": use " + api.Replacement()
 			}
 			r.wrap("      ", "      ", s)
 		}

@@ -85,6 +85,9 @@ func apiLines(ns []knowledge.Notice) []string {
 		}
 		if r := code(truncate(n.API.ReplacedBy, maxWord)); r != "" {
 			b.WriteString(" → use " + r)
+			if n.API.Replacement() != n.API.ReplacedBy {
+				b.WriteString(" for " + truncate(escapeAll(n.API.ReplacedFor), maxWord))
+			}
 		}
 		if tags := noticeTags(n); tags != "" {
 			b.WriteString(" · " + tags)
@@ -113,7 +116,7 @@ func noticeLines(ns []knowledge.Notice) []string {
 				b.WriteString(" (" + escapeAll(api.Kinds) + ")")
 			}
 			if api.ReplacedBy != "" {
-				b.WriteString(": use " + esc(api.ReplacedBy, maxWord))
+				b.WriteString(": use " + esc(api.Replacement(), maxWord))
 			}
 		}
 		if n.Text != "" {

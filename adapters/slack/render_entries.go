@@ -123,6 +123,9 @@ func noticeLine(n knowledge.Notice, max int) string {
 		b.WriteString(" · " + code(cut(n.API.GroupVersion, max)))
 		if n.API.ReplacedBy != "" {
 			b.WriteString(" → " + code(cut(n.API.ReplacedBy, max)))
+			if n.API.Replacement() != n.API.ReplacedBy {
+				b.WriteString(" for " + escCut(strings.Join(n.API.ReplacedFor, ", "), max))
+			}
 		}
 	}
 	if n.KEP > 0 {

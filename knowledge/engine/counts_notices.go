@@ -162,6 +162,7 @@ func groupNotices(ns []knowledge.Notice, sources map[string]knowledge.Source) to
 			if n.API != nil {
 				api := *n.API
 				api.Kinds = append([]string(nil), api.Kinds...)
+				api.ReplacedFor = append([]string(nil), api.ReplacedFor...)
 				n.API = &api
 			}
 			n.FeatureGates = append([]string(nil), n.FeatureGates...)
@@ -177,6 +178,7 @@ func groupNotices(ns []knowledge.Notice, sources map[string]knowledge.Source) to
 			if kept.API != nil {
 				api := *kept.API
 				api.Kinds = append([]string(nil), api.Kinds...)
+				api.ReplacedFor = append([]string(nil), api.ReplacedFor...)
 				kept.API = &api
 			}
 			kept.FeatureGates = append([]string(nil), kept.FeatureGates...)
@@ -207,10 +209,7 @@ func fillNotice(kept *knowledge.Notice, other knowledge.Notice) {
 	}
 	kept.FeatureGates = prose.AddNames(kept.FeatureGates, other.FeatureGates)
 	if kept.API != nil && other.API != nil {
-		kept.API.Kinds = prose.AddNames(kept.API.Kinds, other.API.Kinds)
-		if kept.API.ReplacedBy == "" {
-			kept.API.ReplacedBy, kept.API.Since = other.API.ReplacedBy, other.API.Since
-		}
+		kept.API.Join(other.API)
 	}
 }
 
