@@ -34,7 +34,9 @@ func TestAPIChangeJoin(t *testing.T) {
 	pdb := func() *APIChange {
 		return &APIChange{GroupVersion: "policy/v1beta1", Kinds: []string{"PodDisruptionBudget"}, ReplacedBy: "policy/v1", Since: MustVersion("1.21")}
 	}
-	psp := func() *APIChange { return &APIChange{GroupVersion: "policy/v1beta1", Kinds: []string{"PodSecurityPolicy"}} }
+	psp := func() *APIChange {
+		return &APIChange{GroupVersion: "policy/v1beta1", Kinds: []string{"PodSecurityPolicy"}}
+	}
 	for _, tc := range []struct {
 		name string
 		a, b *APIChange

@@ -15,7 +15,8 @@ const (
 	fmtKEPv1     byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
 	fmtRelease   byte = 0x72 // 'r': with Lifecycle
 	fmtReleaseV1 byte = 0x52 // 'R': without Lifecycle; read, never written
-	fmtItem      byte = 0x49 // 'I'
+	fmtItem      byte = 0x4A // 'J': schema 6, with ToldBy
+	fmtItemV1    byte = 0x49 // 'I': without ToldBy; read, never written
 	fmtNotice    byte = 0x71 // 'q': schema 6, with Label and the API's ReplacedFor
 	fmtNoticeV4  byte = 0x70 // 'p': schema 5, with the API replacement's Since; read, never written
 	fmtNoticeV3  byte = 0x6F // 'o': schema 4, with KEPVia; read, never written
@@ -275,6 +276,7 @@ func encodeItem(buf []byte, it *knowledge.Item) []byte {
 	e.str(it.SIG)
 	e.str(it.Source)
 	e.int(it.Rank)
+	e.strs(it.ToldBy)
 	return e.buf
 }
 
@@ -283,7 +285,11 @@ func decodeItem(b []byte, it *knowledge.Item) error { return readItem(newDecoder
 
 // readItem reads the item d holds into it.
 func readItem(d *decoder, it *knowledge.Item) error {
-	d.header(fmtItem, "item")
+	format := fmtItem
+	if len(d.s) > 0 && d.s[0] == fmtItemV1 {
+		format = fmtItemV1
+	}
+	d.header(format, "item")
 	it.KEP = d.int()
 	it.Title = d.str()
 	it.Stage = d.stage()
@@ -292,6 +298,10 @@ func readItem(d *decoder, it *knowledge.Item) error {
 	it.SIG = d.str()
 	it.Source = d.str()
 	it.Rank = d.int()
+	it.ToldBy = nil
+	if format == fmtItem {
+		it.ToldBy = d.strs()
+	}
 	return d.finish()
 }
 

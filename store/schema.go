@@ -37,10 +37,12 @@ import (
 // Version 5 added the apis bucket (the joined API lifecycle table). Opening
 // a version 4 database adds it empty: the next ingest or sync fills it.
 //
-// Version 6 added Label to notice values: the kind of notice upstream's
-// label gives a release-note entry kepbot reads otherwise. Version 5
-// notices still read, without it, until the next ingest or sync; an older
-// kepbot must not open it, since it cannot read the new notices.
+// Version 6 added Label to notice values (the kind of notice upstream's
+// label gives a release-note entry kepbot reads otherwise) with the kinds
+// an API's replacement is for, and ToldBy to item values (every source
+// that tells one graduation). Version 5 values still read, without them,
+// until the next ingest or sync; an older kepbot must not open it, since
+// it cannot read the new values.
 const SchemaVersion = 6
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every

@@ -392,3 +392,25 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 		t.Errorf("the old knowledge does not read: %v", err)
 	}
 }
+
+// TestDecodeReadsSchema5Items: a schema 5 database's items (no ToldBy)
+// still read, as today's with ToldBy empty, until the next replace.
+func TestDecodeReadsSchema5Items(t *testing.T) {
+	n := 0
+	for _, r := range sampleKnowledge().Releases {
+		for _, want := range r.Items {
+			want.ToldBy = nil
+			var got knowledge.Item
+			if err := decodeItem(olderLayout(encodeItem(nil, &want), fmtItemV1, 1), &got); err != nil {
+				t.Fatalf("item %q: %v", want.Title, err)
+			}
+			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
+				t.Errorf("item (-want +got):\n%s", diff)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample knowledge has no item")
+	}
+}

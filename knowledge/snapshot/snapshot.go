@@ -224,7 +224,7 @@ func noticeFacts(n knowledge.Notice, ix kepIndex, lang string) (knowledge.Notice
 	if lang == "en" && n.API == nil {
 		effects = relnotes.Effects(n.Release, n.Text)
 	}
-	n.Text, n.Line = "", 0
+	n.Text = "" // its place (Line) stays: one paragraph is one notice
 	if n.KEP == 0 && n.API == nil {
 		for _, g := range n.FeatureGates {
 			if k, ok := ix.gate[strings.ToLower(g)]; ok {
