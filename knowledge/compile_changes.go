@@ -85,11 +85,26 @@ func noticeOf(ch Change) (Notice, bool) {
 	}
 	n := Notice{Kind: kind, Label: label, Release: ch.Release, Title: ChangeTitle(ch), Text: ch.Text,
 		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: ChangeGates(ch), Action: ch.Action,
-		API: removedAPI(ch)}
+		API: noticeAPI(ch, kind)}
 	if len(ch.KEPs) > 0 {
 		n.KEP = ch.KEPs[0]
 	}
 	return n, true
+}
+
+// noticeAPI is the API version a notice of kind made from entry ch is
+// about: the one a removal stops serving (removedAPI), or the one an
+// upgrade note turns off by default.
+func noticeAPI(ch Change, kind NoticeKind) *APIChange {
+	if kind == NoticeUpgrade {
+		for _, e := range ch.Effects {
+			if e.What == EffectAPI && e.Action == EffectDefault && e.Value == "false" && strings.Contains(e.Name, "/") && e.Of == "" {
+				return &APIChange{GroupVersion: e.Name, Kinds: e.Kinds}
+			}
+		}
+		return nil
+	}
+	return removedAPI(ch)
 }
 
 // removedAPI is the API version a removal entry stops serving, when that

@@ -181,6 +181,13 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 		return nil, fmt.Errorf("list API lifecycles: %w", err)
 	}
 	c.apis = knowledge.NewAPITable(types, apiReleases)
+	if c.apis.Known() {
+		for _, r := range c.releases {
+			// a release's lists hold what the API table says of it: every
+			// list, count and upgrade is made from them
+			c.notices[r.Version] = append(c.notices[r.Version], releaseAPINotices(c.apis, r.Version, c.sources)...)
+		}
+	}
 	for _, r := range c.releases {
 		for _, id := range r.Sources {
 			if c.sources[id].Kind == knowledge.SourceReleaseNotesData {

@@ -167,10 +167,20 @@ func groupNotices(ns []knowledge.Notice, sources map[string]knowledge.Source) to
 		}
 		return best
 	}
+	// apiOfPR is the API group/version a notice (the API table's, a
+	// document's) cites a release-note entry for: the entry is that API's.
+	apiOfPR := map[string]string{}
+	for _, n := range ns {
+		if n.API != nil && n.API.GroupVersion != "" && n.PR > 0 {
+			apiOfPR[fmt.Sprintf("%s|%d", n.Kind, n.PR)] = strings.ToLower(n.API.GroupVersion)
+		}
+	}
 	key := func(n knowledge.Notice) string {
 		switch {
 		case n.API != nil && n.API.GroupVersion != "":
 			return fmt.Sprintf("%s|api|%s", n.Kind, strings.ToLower(n.API.GroupVersion))
+		case n.PR > 0 && apiOfPR[fmt.Sprintf("%s|%d", n.Kind, n.PR)] != "":
+			return fmt.Sprintf("%s|api|%s", n.Kind, apiOfPR[fmt.Sprintf("%s|%d", n.Kind, n.PR)])
 		case n.PR > 0:
 			return fmt.Sprintf("%s|pr|%d", n.Kind, n.PR)
 		case byLink(n) > 0:
@@ -272,8 +282,14 @@ func fillNotice(kept *knowledge.Notice, other knowledge.Notice) {
 		kept.Label = other.Label // the guide's removal of an API the notes label deprecation
 	}
 	kept.FeatureGates = prose.AddNames(kept.FeatureGates, other.FeatureGates)
-	if kept.API != nil && other.API != nil {
+	switch {
+	case kept.API != nil && other.API != nil:
 		kept.API.Join(other.API)
+	case kept.API == nil && other.API != nil:
+		api := *other.API // the entry the API table cites is that API's removal
+		api.Kinds = append([]string(nil), api.Kinds...)
+		api.ReplacedFor = append([]string(nil), api.ReplacedFor...)
+		kept.API = &api
 	}
 }
 

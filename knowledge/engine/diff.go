@@ -50,11 +50,6 @@ func (e *Engine) answerDiff(ctx context.Context, from, to knowledge.Version, upg
 	}
 	items := e.diffItems(c, in, upgrade)
 	notices, actions := e.diffNotices(c, in, upgrade)
-	var apis []knowledge.Notice
-	if c.apis.Known() {
-		apis = apiNotices(c.apis, from, to, c.sources)
-		notices = withDocumentNotices(apis, notices)
-	}
 	a := &knowledge.Answer{Kind: knowledge.KindDiff, Title: fmt.Sprintf("Kubernetes %s → %s", from, to), Items: items, Notices: notices}
 	if upgrade {
 		a.Title = fmt.Sprintf("Upgrading from %s to %s", from, to)
@@ -62,6 +57,12 @@ func (e *Engine) answerDiff(ctx context.Context, from, to knowledge.Version, upg
 	a.Text = diffSummary(from, to, releaseVersions(in), items, notices, upgrade, actions)
 	a.Notes = diffNotes(from, to, known, in)
 	if c.apis.Known() {
+		var apis []knowledge.Notice
+		for _, n := range notices {
+			if n.API != nil {
+				apis = append(apis, n)
+			}
+		}
 		a.Notes = append(apiRangeNotes(c.apis, apis, c.sources), a.Notes...)
 	}
 	var ids []string
@@ -173,6 +174,7 @@ func (e *Engine) diffNotices(c *catalog, in []knowledge.Release, upgrade bool) (
 		ns = append(ns, told.notices...)
 		actions += told.count().Upgrades
 	}
+	ns = withoutSuperseded(ns)
 	kindRank := map[knowledge.NoticeKind]int{knowledge.NoticeRemoval: 0, knowledge.NoticeDeprecation: 1, knowledge.NoticeUpgrade: 2}
 	if upgrade {
 		sort.SliceStable(ns, func(i, j int) bool {
@@ -192,41 +194,24 @@ func (e *Engine) diffNotices(c *catalog, in []knowledge.Release, upgrade bool) (
 	return ns, actions
 }
 
-// withDocumentNotices is withAPINotices, keeping what the documents'
-// notices it drops add: an API notice standing for a document's notice
-// (the same group/version and release, or the release-note entry it
-// cites) takes its action required, pull request and link; a document's
-// API notice no lifecycle notice stands for is kept, so that nothing the
-// releases' lists count goes missing from the range.
-func withDocumentNotices(apis, ns []knowledge.Notice) []knowledge.Notice {
-	apis = append([]knowledge.Notice(nil), apis...)
-	var uncovered []knowledge.Notice
+// withoutSuperseded drops from a range's notices the deprecation of an
+// API group/version the range also removes: its removal says more (the
+// lists of each release still hold both).
+func withoutSuperseded(ns []knowledge.Notice) []knowledge.Notice {
+	removed := map[string]bool{}
 	for _, n := range ns {
-		if n.API == nil && n.PR == 0 {
+		if n.IsAPIRemoval() {
+			removed[strings.ToLower(n.API.GroupVersion)] = true
+		}
+	}
+	out := ns[:0]
+	for _, n := range ns {
+		if n.Kind == knowledge.NoticeDeprecation && n.API != nil && removed[strings.ToLower(n.API.GroupVersion)] {
 			continue
 		}
-		covered := false
-		for i := range apis {
-			a := &apis[i]
-			same := a.Release == n.Release && (n.API != nil && strings.EqualFold(a.API.GroupVersion, n.API.GroupVersion) || n.PR > 0 && a.PR == n.PR)
-			if !same {
-				continue
-			}
-			covered = true
-			a.Action = a.Action || n.Action
-			if a.PR == 0 && n.PR > 0 {
-				a.PR, a.URL = n.PR, n.URL
-			}
-		}
-		if !covered && n.API != nil {
-			uncovered = append(uncovered, n)
-		}
+		out = append(out, n)
 	}
-	out := withAPINotices(apis, ns)
-	if len(uncovered) == 0 {
-		return out
-	}
-	return append(append(out[:len(apis):len(apis)], uncovered...), out[len(apis):]...)
+	return out
 }
 
 // diffSummary writes the counts of a diff or upgrade answer in one line.

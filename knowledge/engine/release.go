@@ -274,8 +274,10 @@ func announced(c knowledge.Counts, s knowledge.Stage) int {
 }
 
 // answerNotices answers `1.29 deprecations`: the release's notices of one
-// kind ("" for all). Once the catalog is loaded that is its parts; before,
-// the notices are read from the store.
+// kind ("" for all): the documents' notices and what the API table says
+// of the release, each thing told once, as every count and upgrade makes
+// them. Once the catalog is loaded that is its parts; before, they are
+// read from the store the same way.
 func (e *Engine) answerNotices(ctx context.Context, v knowledge.Version, kind knowledge.NoticeKind) (*knowledge.Answer, error) {
 	word := noticeWord(kind)
 	r, err := e.findRelease(ctx, v, func(w knowledge.Version) string { return w.String() + " " + word })
@@ -294,6 +296,13 @@ func (e *Engine) answerNotices(ctx context.Context, v knowledge.Version, kind kn
 	byID, err := e.sources(ctx)
 	if err != nil {
 		return nil, err
+	}
+	types, apiReleases, err := e.kb.ListAPIs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list API lifecycles: %w", err)
+	}
+	if t := knowledge.NewAPITable(types, apiReleases); t.Known() {
+		all = append(all, releaseAPINotices(t, v, byID)...)
 	}
 	rels, err := e.kb.ListReleases(ctx)
 	if err != nil {
