@@ -21,6 +21,9 @@ type Asker interface {
 }
 
 // Chat is the terminal chat: a prompt, answers, `help`, `quit`, Ctrl-D.
+// After `scan VERSION` it reads the lines that follow as the manifests, up
+// to a blank line (see ManifestHint), and asks them as one message, as a
+// chat platform gets them.
 type Chat struct {
 	In     io.Reader
 	Out    io.Writer
@@ -68,9 +71,25 @@ func (c *Chat) Run(ctx context.Context) error {
 			fmt.Fprintln(c.Out, "Bye.")
 			return nil
 		}
+		eof := false
+		if awaitsManifest(text) {
+			fmt.Fprintln(c.Out, ManifestHint)
+			p := readManifest(ctx, lines, text)
+			if p.err != nil {
+				fmt.Fprintln(c.Out)
+				return nil
+			}
+			if p.tooLong {
+				fmt.Fprintln(c.Out, tooLongNote())
+			}
+			text, eof = p.text, p.eof
+		}
 		a := c.Asker.Ask(ctx, text, knowledge.Origin{Platform: "console", Channel: "terminal", User: c.User})
 		if err := Render(c.Out, a); err != nil {
 			return err
+		}
+		if eof {
+			return nil
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/internal/platform"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
@@ -109,6 +110,12 @@ type Adapter struct {
 	wg            sync.WaitGroup // answers in flight
 	invalid       invalidCounter
 
+	// conn is how the connection to Discord stands (connect.go); backoff
+	// spaces the attempts to register and open the gateway.
+	conn    *platform.Tracker
+	backoff platform.Backoff
+	gw      gatewayState
+
 	pauser Pauser             // nil: deleted channels pause nothing
 	lister SubscriptionLister // nil: a server's removal pauses nothing
 
@@ -148,6 +155,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 		base:         context.Background(),
 
 		attachmentTimeout: DefaultAttachmentTimeout,
+		backoff:           platform.DefaultBackoff,
 	}
 	a.SetCatalog(catalog)
 	for _, o := range opts {
@@ -156,6 +164,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 	if a.reader == nil {
 		a.reader = question.NewReader(nil)
 	}
+	a.conn = platform.NewTracker(a.clock)
 	a.attachments = a.newAttachmentClient()
 	if cfg.PublicKey != "" {
 		key, _ := hex.DecodeString(cfg.PublicKey) // Validate checked it
@@ -171,6 +180,8 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 	s.AddHandler(a.onReady)
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
+	s.AddHandler(a.onConnect)
+	s.AddHandler(a.onDisconnect)
 	a.addCleanupHandlers(s)
 	return a, nil
 }
@@ -201,24 +212,19 @@ func (a *Adapter) Routes() map[string]http.Handler {
 
 // Run registers /k8s (when a bot token and an application ID are set),
 // connects to the gateway (when a bot token is set) and serves until ctx
-// ends, then disconnects and waits up to 10 s for answers in flight. It
-// fails when registering fails or the gateway cannot be opened; discordgo
-// reconnects by itself after a connection is lost.
+// ends, then disconnects and waits up to 10 s for answers in flight. While
+// Discord cannot be reached it retries both with backoff (see connect),
+// and the HTTP interactions endpoint answers meanwhile; it fails only when
+// Discord refuses for good (a bad token, an unknown application), and
+// discordgo reconnects by itself after an open gateway is lost.
 func (a *Adapter) Run(ctx context.Context) error {
 	a.mu.Lock()
 	a.base = ctx
 	a.closing = false
 	a.mu.Unlock()
 	gateway := a.cfg.Gateway() && !a.leaderGateway
-	if a.cfg.Register() && !a.leaderGateway {
-		if err := a.Register(ctx); err != nil {
-			return err
-		}
-	}
-	if gateway {
-		if err := a.openGateway("discord gateway connected"); err != nil {
-			return err
-		}
+	if err := a.connect(ctx, a.cfg.Register() && !a.leaderGateway, gateway, "discord gateway connected"); err != nil {
+		return err
 	}
 	<-ctx.Done()
 	a.mu.Lock()
@@ -238,18 +244,27 @@ func (a *Adapter) Run(ctx context.Context) error {
 }
 
 // openGateway connects to the gateway and logs note, or fails with the
-// reason, scrubbed of the token.
+// reason, scrubbed of the token; a close code Discord says not to
+// reconnect after (a bad token, intents not allowed) is Permanent.
 func (a *Adapter) openGateway(note string) error {
 	if err := a.session.Open(); err != nil {
 		a.rec.Failed(Platform, metrics.ReasonConnection)
-		return fmt.Errorf("discord: open gateway: %s", secrets.scrub(err.Error()))
+		e := fmt.Errorf("discord: open gateway: %s", secrets.scrub(err.Error()))
+		if fatalClose(err) {
+			return platform.Permanent(e)
+		}
+		return e
 	}
 	a.log.Info().Str("prefix", a.cfg.Prefix).Msg(note)
 	return nil
 }
 
-// closeGateway disconnects, logging a failure to.
+// closeGateway disconnects, when the gateway was opened, logging a
+// failure to.
 func (a *Adapter) closeGateway() {
+	if !a.gw.held.Swap(false) {
+		return
+	}
 	if err := a.session.Close(); err != nil {
 		a.log.Warn().Str("error", secrets.scrub(err.Error())).Msg("discord gateway close")
 	}

@@ -7,9 +7,10 @@
 // sends carries allowed_mentions with an empty parse list, and every text
 // it echoes is escaped. Tokens never reach a log, discordgo's included.
 //
-// It imports adapters/internal/download, internal/metrics, internal/secret,
-// knowledge, knowledge/digest, knowledge/digest/delivery, knowledge/engine,
-// knowledge/question. It may import the knowledge packages and internal/
-// plumbing; never another adapter, the store or knowledge/sources
-// (internal/importrules enforces it).
+// It imports adapters/internal/download, internal/metrics,
+// internal/platform, internal/secret, knowledge, knowledge/digest,
+// knowledge/digest/delivery, knowledge/engine, knowledge/question. It may
+// import the knowledge packages and internal/ plumbing; never another
+// adapter, the store or knowledge/sources (internal/importrules enforces
+// it).
 package discord

@@ -30,6 +30,10 @@ type fakeDiscord struct {
 	made     int                         // messages made
 	attach   map[string]http.HandlerFunc // what /attachments/NAME serves, as the CDN would
 
+	// closeAfterIdentify, when set, is the close code the gateway answers
+	// an Identify with (4004: authentication failed).
+	closeAfterIdentify int
+
 	got      chan recorded     // every request, as it arrives
 	identify chan identifyData // the Identify of each connection
 	events   chan string       // dispatch payloads to send
@@ -231,6 +235,13 @@ func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.identify <- ident.D
+	f.mu.Lock()
+	code := f.closeAfterIdentify
+	f.mu.Unlock()
+	if code != 0 {
+		_ = c.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(code, "Authentication failed."))
+		return
+	}
 	seq := 1
 	ready := fmt.Sprintf(`{"op":0,"s":%d,"t":"READY","d":{"v":9,"session_id":"s1","user":{"id":%q,"username":"kepbot","bot":true},"guilds":[]}}`, seq, botUserID)
 	if send(ready) != nil {

@@ -15,21 +15,19 @@ func WithLeaderGateway() Option {
 
 // RunGateway registers /k8s (when an application ID is set), connects to
 // the gateway, and holds it until ctx ends: what the leader runs for its
-// term. It fails when registering fails or the gateway cannot be opened.
+// term. It retries both with backoff while Discord cannot be reached, and
+// fails only when Discord refuses for good. When the term ends the adapter
+// is up again for what every replica serves, the HTTP interactions.
 func (a *Adapter) RunGateway(ctx context.Context) error {
 	if !a.cfg.Gateway() {
 		<-ctx.Done()
 		return nil
 	}
-	if a.cfg.Register() {
-		if err := a.Register(ctx); err != nil {
-			return err
-		}
-	}
-	if err := a.openGateway("discord gateway connected (this replica leads)"); err != nil {
+	if err := a.connect(ctx, a.cfg.Register(), true, "discord gateway connected (this replica leads)"); err != nil {
 		return err
 	}
 	<-ctx.Done()
 	a.closeGateway()
+	a.conn.Up()
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/kepbot/kepbot/internal/platform"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/question"
 )
@@ -65,6 +66,9 @@ type Adapter struct {
 	replay     *memoryReplay
 	shared     ReplayGuard
 	sharedDown atomic.Int64
+
+	// conn is how the connection to Slack stands, for /readyz (Status).
+	conn *platform.Tracker
 }
 
 // Option changes an Adapter; tests use them.
@@ -159,6 +163,7 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 		a.modalKey = modalKey(cfg.BotToken.Value())
 	}
 	a.fileClient = a.newFileClient()
+	a.conn = platform.NewTracker(a.clock)
 	return a, nil
 }
 
@@ -199,17 +204,27 @@ func (a *Adapter) HTTPEnabled() bool { return len(a.cfg.SigningSecrets) > 0 }
 // Run serves until ctx ends: it holds the Socket Mode connection when
 // configured, then waits for every answer in flight (late slash answers,
 // mention replies, pages) before it returns. It fails when Slack refuses
-// the tokens.
+// the tokens; Status says how the connection stands meanwhile.
 func (a *Adapter) Run(ctx context.Context) error {
 	var err error
 	if a.SocketMode() {
 		err = a.runSocket(ctx)
 	} else if err = a.identifyOnce(ctx); err == nil {
+		a.conn.Up() // the HTTP endpoints need no connection
 		<-ctx.Done()
+	}
+	if err != nil {
+		a.conn.Stop(err)
 	}
 	a.bg.Wait()
 	return err
 }
+
+// Status says how the connection to Slack stands, for /readyz: with Socket
+// Mode, up while connected and down (with the error, the attempt and when
+// slack-go tries again) while it reconnects; with the HTTP endpoints alone,
+// up once Run has started; stopped when Slack refused the tokens.
+func (a *Adapter) Status() platform.Status { return a.conn.Status() }
 
 // identifyOnce runs identify when there is a bot token to identify with.
 func (a *Adapter) identifyOnce(ctx context.Context) error {

@@ -5,9 +5,10 @@
 //
 // It translates and draws; it never decides an answer.
 //
-// It imports adapters/internal/download, internal/metrics, internal/secret,
-// knowledge, knowledge/digest, knowledge/digest/delivery, knowledge/engine,
-// knowledge/question. It may import the knowledge packages and internal/
-// plumbing; never another adapter, the store or knowledge/sources
-// (internal/importrules enforces it).
+// It imports adapters/internal/download, internal/metrics,
+// internal/platform, internal/secret, knowledge, knowledge/digest,
+// knowledge/digest/delivery, knowledge/engine, knowledge/question. It may
+// import the knowledge packages and internal/ plumbing; never another
+// adapter, the store or knowledge/sources (internal/importrules enforces
+// it).
 package slack

@@ -34,10 +34,13 @@ type fakeSlack struct {
 	fileAuth  []string                    // the Authorization header of each file download
 	fileInfo  map[string]string           // files.info: file ID to the file's JSON
 	opens     atomic.Int32
-	conns     atomic.Int32
-	authErr   atomic.Pointer[string]
-	users     map[string]string // users.info: user ID to the user's JSON; others are user_not_found
-	userCalls map[string]int
+	// openFailures is how many apps.connections.open calls answer 503
+	// first, as Slack behind a failing proxy would.
+	openFailures atomic.Int32
+	conns        atomic.Int32
+	authErr      atomic.Pointer[string]
+	users        map[string]string // users.info: user ID to the user's JSON; others are user_not_found
+	userCalls    map[string]int
 }
 
 // setUser makes users.info answer id with the user JSON fields given,
@@ -140,7 +143,10 @@ func newFakeSlack(t *testing.T, ws func(n int, c *websocket.Conn)) *fakeSlack {
 			_, _ = io.WriteString(w, "ok")
 		})
 		c.Handle("/apps.connections.open", func(w http.ResponseWriter, r *http.Request) {
-			f.opens.Add(1)
+			if f.opens.Add(1) <= f.openFailures.Load() {
+				http.Error(w, "upstream connect error", http.StatusServiceUnavailable)
+				return
+			}
 			ws := strings.Replace(f.srv.GetAPIURL(), "http://", "ws://", 1) + "ws?ticket=" + ticket
 			_, _ = io.WriteString(w, `{"ok":true,"url":"`+ws+`"}`)
 		})

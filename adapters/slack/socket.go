@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
@@ -57,14 +58,29 @@ func (a *Adapter) runSocket(ctx context.Context) error {
 func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt socketmode.Event) {
 	switch evt.Type {
 	case socketmode.EventTypeConnecting:
+		a.conn.Connecting()
 		a.log.Debug().Msg("connecting to Slack Socket Mode")
 	case socketmode.EventTypeConnected:
+		a.conn.Up()
 		a.log.Info().Msg("connected to Slack Socket Mode")
 	case socketmode.EventTypeHello:
 		a.log.Debug().Msg("Socket Mode hello")
-	case socketmode.EventTypeConnectionError, socketmode.EventTypeInvalidAuth:
+	case socketmode.EventTypeConnectionError:
+		// slack-go retries after a wait that doubles from 100 ms to 5
+		// minutes (a 429's Retry-After when longer): one line an attempt.
 		a.rec.Failed(Platform, metrics.ReasonConnection)
-		a.log.Warn().Err(eventErr(evt)).Str("event", string(evt.Type)).Msg("Socket Mode connection failed; retrying")
+		err := eventErr(evt)
+		l := a.log.Warn().Err(err).Str("event", string(evt.Type))
+		if ce, ok := evt.Data.(*slackapi.ConnectionErrorEvent); ok {
+			a.conn.Down(err, ce.Attempt, a.now().Add(ce.Backoff))
+			l = l.Int("attempt", ce.Attempt).Dur("retry_in", ce.Backoff)
+		} else {
+			a.conn.Down(err, 0, time.Time{})
+		}
+		l.Msg("Socket Mode connection failed; retrying")
+	case socketmode.EventTypeInvalidAuth:
+		a.rec.Failed(Platform, metrics.ReasonConnection)
+		a.log.Warn().Err(eventErr(evt)).Str("event", string(evt.Type)).Msg("Socket Mode connection refused")
 	case socketmode.EventTypeIncomingError, socketmode.EventTypeErrorBadMessage, socketmode.EventTypeErrorWriteFailed:
 		a.rec.Failed(Platform, metrics.ReasonConnection)
 		a.log.Warn().Err(eventErr(evt)).Str("event", string(evt.Type)).Msg("Socket Mode message failed")

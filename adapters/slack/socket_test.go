@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/kepbot/kepbot/internal/config"
+	"github.com/kepbot/kepbot/internal/platform"
 )
 
 // runAdapter runs a until the test ends and checks that Run returns
@@ -243,5 +244,41 @@ func TestRefusedTokenStopsRun(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "SLACK_BOT_TOKEN") || strings.Contains(err.Error(), testBotToken) {
 			t.Errorf("socket=%v: Run = %v, want a refusal naming SLACK_BOT_TOKEN (and not the token)", socket, err)
 		}
+		if s := a.Status(); s.State != platform.Stopped || !strings.Contains(s.Error, "SLACK_BOT_TOKEN") {
+			t.Errorf("socket=%v: status = %+v, want stopped with the refusal", socket, s)
+		}
+	}
+}
+
+// TestSocketStatusFollowsTheConnection: while apps.connections.open
+// fails, the status is down with the error, the attempt and when slack-go
+// tries again, and each attempt is one log line with its wait; once Slack
+// answers it is up.
+func TestSocketStatusFollowsTheConnection(t *testing.T) {
+	f := newFakeSlack(t, func(_ int, c *websocket.Conn) {
+		_ = c.WriteJSON(map[string]any{"type": "hello"})
+		drain(c)
+	})
+	f.openFailures.Store(3)
+	logs := &logBuffer{}
+	a := newSocketAdapter(t, f, &fakeAnswerer{}, false, logs)
+	if s := a.Status(); s.State != platform.Connecting {
+		t.Errorf("status before Run = %+v, want connecting", s)
+	}
+	runAdapter(t, a)
+	var worst platform.Status
+	waitFor(t, "the connection", func() bool {
+		s := a.Status()
+		if s.State == platform.Down && s.Attempts > worst.Attempts {
+			worst = s
+		}
+		return s.State == platform.Up
+	})
+	if worst.Attempts != 3 || !strings.Contains(worst.Error, "503") || worst.NextAttempt == nil {
+		t.Errorf("status while failing = %+v, want down after 3 attempts with the 503 and the next attempt", worst)
+	}
+	lines := strings.Count(logs.String(), "Socket Mode connection failed; retrying")
+	if lines != 3 || !strings.Contains(logs.String(), `"attempt":3`) || !strings.Contains(logs.String(), `"retry_in":`) {
+		t.Errorf("%d retry lines, want 3 with the attempt and the wait:\n%s", lines, logs.String())
 	}
 }

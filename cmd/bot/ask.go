@@ -13,22 +13,41 @@ import (
 	"github.com/kepbot/kepbot/knowledge/manifest"
 )
 
+// askCommand is `bot ask`.
+func askCommand() command {
+	return command{
+		name:        "ask",
+		summary:     "answer one question, as the chat would",
+		usage:       "[FLAGS] QUESTION...",
+		interleaved: true,
+		about:       "The question is the words after ask, read as in chat (the grammar first, then your own words). `help` lists the grammar.",
+		examples: []example{
+			{"bot ask kep 3866", "one KEP: stages, SIG, feature gates, sources"},
+			{"bot ask --json what went GA in 1.30", "the answer as JSON, with how the question was read"},
+			{"printf 'kep 3866\\n1.30 ga\\n' | bot ask --json -", "JSON Lines: one answer a line"},
+		},
+		exits: []exit{
+			{exitOK, "answered (with --json -: every line read and answered; each answer carries its own error)"},
+			{exitNotFound, "understood, and kepbot does not know it (no such KEP, release or gate)"},
+			{exitBadInput, "no question, a question it cannot read, a bad flag, or a line over 16 KiB on stdin"},
+			{exitFailure, "broken on kepbot's side: the database, or the answers could not be written"},
+		},
+		flags: func(fs *flag.FlagSet, io stdio) runFunc {
+			dbPath := dbFlag(fs, io.getenv)
+			asJSON := fs.Bool("json", false, "print the answer as JSON; with - as the question, one JSON answer a line (JSON Lines) for each line of stdin")
+			return func(ctx context.Context, words []string) int { return runAsk(ctx, io, dbPath(), *asJSON, words) }
+		},
+	}
+}
+
 // runAsk answers one question, or with `--json -` one question a line from
 // stdin as JSON Lines. Exit: 0 answered, 1 not found, 2 bad input.
-func runAsk(ctx context.Context, io stdio, args []string) int {
-	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
-	fs.SetOutput(io.err)
-	dbPath := dbFlag(fs, io.getenv)
-	asJSON := fs.Bool("json", false, "print the answer as JSON (`-` as the question reads JSON Lines from stdin)")
-	words, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitBadInput
-	}
+func runAsk(ctx context.Context, io stdio, dbPath string, asJSON bool, words []string) int {
 	if len(words) == 0 {
 		fmt.Fprintln(io.err, "bot ask: give a question, like `bot ask kep 3866` or `bot ask 1.29 ga`; `bot ask --json -` reads one question a line from stdin.")
 		return exitBadInput
 	}
-	db, err := openKnowledge(ctx, dbPath(), func(n string) { fmt.Fprintf(io.err, "bot ask: note: %s\n", n) })
+	db, err := openKnowledge(ctx, dbPath, func(n string) { fmt.Fprintf(io.err, "bot ask: note: %s\n", n) })
 	if err != nil {
 		fmt.Fprintf(io.err, "bot ask: %v\n", err)
 		return exitFailure
@@ -41,10 +60,10 @@ func runAsk(ctx context.Context, io stdio, args []string) int {
 	from := knowledge.Origin{Platform: "cli", Channel: "cli"}
 
 	if len(words) == 1 && words[0] == "-" {
-		return askLines(ctx, asker, from, io, *asJSON)
+		return askLines(ctx, asker, from, io, asJSON)
 	}
 	a := asker.Ask(ctx, strings.Join(words, " "), from)
-	if err := console.WriteAnswer(io.out, a, *asJSON); err != nil {
+	if err := console.WriteAnswer(io.out, a, asJSON); err != nil {
 		fmt.Fprintf(io.err, "bot ask: %v\n", err)
 		return exitFailure
 	}
@@ -80,21 +99,4 @@ func exitCode(a *knowledge.Answer) int {
 		return exitBadInput
 	}
 	return exitFailure
-}
-
-// parseInterleaved parses flags that may stand before, between or after the
-// words of a question, so `bot ask kep 3866 --json` works.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var words []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return words, nil
-		}
-		words = append(words, rest[0])
-		args = rest[1:]
-	}
 }

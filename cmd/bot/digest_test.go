@@ -51,7 +51,7 @@ func digestDB(t *testing.T) string {
 
 func digestRun(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := runDigest(context.Background(), stdio{in: strings.NewReader(""), out: &out, err: &errb, getenv: func(string) string { return "" }}, args)
+	code := Main(context.Background(), append([]string{"digest"}, args...), stdio{in: strings.NewReader(""), out: &out, err: &errb, getenv: func(string) string { return "" }})
 	return code, out.String(), errb.String()
 }
 
@@ -108,7 +108,7 @@ func TestDigestPreviewRefusals(t *testing.T) {
 		{[]string{"preview", "--db", db, "--channel", "C9"}, exitNotFound, `no subscription for channel "C9"`},
 		{[]string{"preview", "--db", db, "--channel", "C3"}, exitBadInput, "(discord/G1/C3, slack/T1/C3)"},
 		{[]string{"preview", "--db", filepath.Join(t.TempDir(), "none.db"), "--channel", "C1"}, exitNotFound, "there is no database"},
-		{[]string{"preview", "--db", db, "--channel", "C1", "--nope"}, exitBadInput, "flag provided but not defined"},
+		{[]string{"preview", "--db", db, "--channel", "C1", "--nope"}, exitBadInput, "unknown flag --nope"},
 	}
 	for _, tt := range tests {
 		code, _, errs := digestRun(tt.args...)

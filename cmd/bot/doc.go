@@ -1,9 +1,14 @@
 // Command bot is kepbot's one binary: the terminal chat (no arguments),
 // bot ask, bot scan, bot ingest, bot sync, bot check, bot snapshot, bot
-// digest and bot serve (Slack and Discord). It only wires: each command
-// parses its flags, builds values from the config file and the
-// environment, calls the package that does the work, and turns the result
-// into output and an exit code.
+// digest and bot serve (Slack and Discord), and bot help, bot version and
+// bot completion. It only wires: each command parses its flags, builds
+// values from the config file and the environment, calls the package that
+// does the work, and turns the result into output and an exit code.
+//
+// One table (command.go) holds every command: its name, summary, usage,
+// examples, exit codes and the function that defines its flags, each
+// built in the command's own file. Dispatch, help (help.go) and the
+// shell completion scripts (completion.go) all read it.
 //
 // It may import anything in the module; nothing imports it
 // (internal/importrules enforces it).

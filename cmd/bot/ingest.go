@@ -10,17 +10,38 @@ import (
 	"github.com/kepbot/kepbot/store"
 )
 
-// runIngest replaces the knowledge in the database with exactly what the
-// given files and folders hold. Files it cannot read are named in warnings;
-// when nothing can be read, the database is left as it was.
-func runIngest(ctx context.Context, io stdio, args []string) int {
-	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	fs.SetOutput(io.err)
-	dbPath := dbFlag(fs, io.getenv)
-	paths, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitBadInput
+// ingestCommand is `bot ingest`.
+func ingestCommand() command {
+	return command{
+		name:        "ingest",
+		summary:     "replace the knowledge with what files and folders hold",
+		usage:       "[FLAGS] PATH...",
+		interleaved: true,
+		args:        completeArgs{files: true},
+		about: "Reads kep.yaml files (or a kubernetes/enhancements checkout), release notes, release posts, the " +
+			"deprecated API migration guide and API lifecycles, and replaces the database's knowledge with exactly " +
+			"what they hold, in one transaction. Files it cannot read are named in warnings; when nothing can be read " +
+			"the database is left as it was.",
+		examples: []example{
+			{"bot ingest ../shared/seeds", "the seed documents"},
+			{"bot ingest --db ./data/kepbot.db ../shared/seeds ../shared/data/website ../shared/data/enhancements", "everything the shared sources hold"},
+		},
+		exits: []exit{
+			{exitOK, "ingested; the summary names what was read"},
+			{exitBadInput, "no path, or no document could be read (the database was not changed)"},
+			{exitFailure, "the database could not be opened or written (it was not changed)"},
+		},
+		flags: func(fs *flag.FlagSet, io stdio) runFunc {
+			dbPath := dbFlag(fs, io.getenv)
+			return func(ctx context.Context, paths []string) int { return runIngest(ctx, io, dbPath(), paths) }
+		},
 	}
+}
+
+// runIngest replaces the knowledge in the database at path with exactly
+// what the given files and folders hold. Files it cannot read are named in
+// warnings; when nothing can be read, the database is left as it was.
+func runIngest(ctx context.Context, io stdio, path string, paths []string) int {
 	if len(paths) == 0 {
 		fmt.Fprintln(io.err, "bot ingest: give the files or folders to read, like `bot ingest ../shared/seeds`.")
 		return exitBadInput
@@ -44,7 +65,6 @@ func runIngest(ctx context.Context, io stdio, args []string) int {
 	}
 	k := knowledge.Compile(res.Corpus)
 	k.Corpus = res.Corpus // kept, so a later sync can swap kep.yaml and compile again
-	path := dbPath()
 	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
 	if err != nil {
 		fmt.Fprintf(io.err, "bot ingest: %v\n", err)

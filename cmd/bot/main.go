@@ -1,7 +1,9 @@
 // Command bot is kepbot: it answers questions about Kubernetes releases and
 // KEPs on the terminal, in Slack and in Discord, from knowledge kept in bbolt.
 //
-// This file only wires: flags, the database, the engine, the adapters.
+// This file only wires: the command line, the database, the engine, the
+// adapters. Each command's flags, help and exit codes are in its own file
+// (see command.go).
 package main
 
 import (
@@ -12,26 +14,24 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-)
 
-// Set with -ldflags "-X main.version=... -X main.commit=...".
-var (
-	version = "dev"
-	commit  = "unknown"
+	"github.com/mattn/go-isatty"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := Main(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, getenv: os.Getenv})
+	fd := os.Stdin.Fd()
+	code := Main(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, getenv: os.Getenv,
+		terminal: isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)})
 	stop()
 	os.Exit(code)
 }
 
-// Exit codes shared by the subcommands.
+// Exit codes shared by the commands; each command's help lists its own.
 const (
 	exitOK       = 0
 	exitNotFound = 1 // ask: the question was understood, the answer is "I don't know"
-	exitBadInput = 2 // bad flags, bad question, bad files
+	exitBadInput = 2 // bad flags, bad question, bad files, bad config
 	exitFailure  = 3 // something broke on our side: database, disk
 )
 
@@ -40,60 +40,43 @@ type stdio struct {
 	out    io.Writer
 	err    io.Writer
 	getenv func(string) string
+	// terminal: stdin is a terminal, where someone can chat.
+	terminal bool
 }
 
-type command struct {
-	name  string
-	usage string
-	run   func(ctx context.Context, io stdio, args []string) int
-}
-
-func commands() []command {
-	return []command{
-		{"serve", "serve [--config FILE] [--db PATH]   run the configured adapters; with none, chat on this terminal", runServe},
-		{"ask", "ask [--db PATH] [--json] QUESTION...   answer one question (--json - reads one a line from stdin)", runAsk},
-		{"scan", "scan --to VERSION [--from VERSION] [--json] [--db PATH] PATH...   which manifests use API versions removed or deprecated by VERSION (exit 0 none, 4 deprecated, 5 removed)", runScan},
-		{"ingest", "ingest [--db PATH] PATH...   replace the knowledge with what these files and folders hold", runIngest},
-		{"sync", "sync [--db PATH] [--url URL] [--from DIR|FILE] [--timeout DURATION]   refresh every source (kep.yaml, release notes and pages, lifecycle, patches, k8s.io/api), or --only some", runSync},
-		{"digest", "digest preview --channel ID [--platform P] [--db PATH] [--json]   print the digest a channel would get now, without sending it", runDigest},
-		{"check", "check [--db PATH] [--json]   list where the sources disagree (kep.yaml is trusted)", runCheck},
-		{"snapshot", "snapshot [--out FILE] [SHARED]   rebuild the built-in snapshot from the shared sources", runSnapshot},
-		{"version", "version   print the version", runVersion},
-	}
-}
-
-// Main runs one subcommand and returns its exit code. With no subcommand it
-// serves.
-func Main(ctx context.Context, args []string, io stdio) int {
-	name := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name, args = args[0], args[1:]
-	}
-	if name == "help" || name == "--help" || name == "-h" {
-		usage(io.out)
-		return exitOK
-	}
-	for _, c := range commands() {
-		if c.name == name {
-			return c.run(ctx, io, args)
+// Main runs one command and returns its exit code. With no command (or
+// only flags) it is `bot serve` as a person at a terminal means it: the
+// chat when no platform is configured, whatever stdin is.
+func Main(ctx context.Context, args []string, sio stdio) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 {
+			switch args[0] {
+			case "-h", "-help", "--help":
+				writeMainHelp(sio.out)
+				return exitOK
+			case "-version", "--version":
+				return versionCommand().run(ctx, sio, args[1:])
+			}
 		}
+		c := serveCommand(true)
+		fs, run := c.flagSet(sio)
+		rest, err := parseFlags(fs, args, false)
+		if err != nil {
+			fmt.Fprintf(sio.err, "bot: %s\n\n", flagError(err))
+			writeMainHelp(sio.err)
+			return exitBadInput
+		}
+		if len(rest) > 0 {
+			if _, ok := lookup(rest[0]); ok { // bot --db x ask …
+				fmt.Fprintf(sio.err, "bot: give the command first, then its flags: bot %s %s …\n", rest[0], strings.Join(args[:len(args)-len(rest)], " "))
+				return exitBadInput
+			}
+		}
+		return run(ctx, rest)
 	}
-	fmt.Fprintf(io.err, "bot: unknown command %q\n\n", name)
-	usage(io.err)
-	return exitBadInput
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: bot [COMMAND] [FLAGS]")
-	fmt.Fprintln(w)
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  bot %s\n", c.usage)
+	c, ok := lookup(args[0])
+	if !ok {
+		return unknownCommand(sio.err, args[0])
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "The database is --db, else $BOT_DB, else ./data/kepbot.db.")
-}
-
-func runVersion(_ context.Context, io stdio, _ []string) int {
-	fmt.Fprintf(io.out, "kepbot %s (%s)\n", version, commit)
-	return exitOK
+	return c.run(ctx, sio, args[1:])
 }

@@ -156,13 +156,7 @@ func TestIngestBadFilesLeavesDatabase(t *testing.T) {
 	}
 }
 
-func TestUnknownCommandAndUsage(t *testing.T) {
-	if code, _, errs := run(t, "", nil, "frobnicate"); code != exitBadInput || !strings.Contains(errs, "usage") {
-		t.Errorf("unknown command: exit %d\n%s", code, errs)
-	}
-	if code, out, _ := run(t, "", nil, "help"); code != exitOK || !strings.Contains(out, "bot ask") {
-		t.Errorf("help: exit %d\n%s", code, out)
-	}
+func TestAskWithoutAQuestion(t *testing.T) {
 	if code, _, errs := run(t, "", nil, "ask"); code != exitBadInput || !strings.Contains(errs, "bot ask kep 3866") {
 		t.Errorf("ask without a question: exit %d\n%s", code, errs)
 	}

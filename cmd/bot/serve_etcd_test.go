@@ -118,7 +118,7 @@ func TestServeEtcdLostWhileRunning(t *testing.T) {
 	waitFor(t, 15*time.Second, p.logs, func() bool {
 		return strings.Contains(grepLines(p.logs.String(), `"kind":"subscribe"`), "The shared store is unreachable right now, so nothing was changed; try again in a minute.")
 	})
-	if got := get(t, p.base+"/readyz"); !strings.HasPrefix(got, "ready") {
+	if got := get(t, p.base+"/readyz"); !strings.HasPrefix(got, `{"status":"ready"`) {
 		t.Errorf("/readyz with etcd gone: %q", got)
 	}
 }

@@ -11,17 +11,40 @@ import (
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
+// snapshotCommand is `bot snapshot`.
+func snapshotCommand() command {
+	return command{
+		name:    "snapshot",
+		summary: "rebuild the built-in snapshot of facts from the shared sources",
+		usage:   "[FLAGS] [SHARED]",
+		args:    completeArgs{files: true},
+		about: "Reads every shared source under SHARED (default ../shared) and writes the snapshot a new database " +
+			"starts from: numbers, stages, dates, names, feature gates, no document text. go generate ./knowledge/snapshot runs it.",
+		examples: []example{
+			{"bot snapshot --out knowledge/snapshot/snapshot.json", "rebuild the snapshot in the repository (what go generate does)"},
+			{"bot snapshot /srv/shared > /tmp/snapshot.json", "from another copy of the shared sources, to stdout"},
+		},
+		exits: []exit{
+			{exitOK, "written"},
+			{exitBadInput, "a shared source did not read cleanly (the snapshot was not written), or a bad flag"},
+			{exitFailure, "the snapshot could not be built or written"},
+		},
+		flags: func(fs *flag.FlagSet, io stdio) runFunc {
+			out := fs.String("out", "-", "write the snapshot to `FILE` (- for stdout)")
+			return func(_ context.Context, args []string) int { return runSnapshot(io, *out, args) }
+		},
+	}
+}
+
 // runSnapshot rebuilds the built-in snapshot from the shared sources.
-func runSnapshot(_ context.Context, io stdio, args []string) int {
-	fs := flag.NewFlagSet("snapshot", flag.ContinueOnError)
-	fs.SetOutput(io.err)
-	out := fs.String("out", "-", "write the snapshot to `FILE` (- for stdout)")
-	if err := fs.Parse(args); err != nil {
+func runSnapshot(io stdio, out string, args []string) int {
+	if len(args) > 1 {
+		fmt.Fprintf(io.err, "bot snapshot: unexpected %q; give one folder of shared sources.\n", args[1])
 		return exitBadInput
 	}
 	root := "../shared"
-	if fs.NArg() > 0 {
-		root = fs.Arg(0)
+	if len(args) > 0 {
+		root = args[0]
 	}
 	res, err := ingest.Load(sources.Shared(root))
 	if err != nil {
@@ -40,10 +63,10 @@ func runSnapshot(_ context.Context, io stdio, args []string) int {
 		fmt.Fprintf(io.err, "bot snapshot: %v\n", err)
 		return exitFailure
 	}
-	if *out == "-" {
+	if out == "-" {
 		_, err = io.out.Write(b)
 	} else {
-		err = os.WriteFile(*out, b, 0o644)
+		err = os.WriteFile(out, b, 0o644)
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "bot snapshot: %v\n", err)

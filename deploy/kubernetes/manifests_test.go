@@ -44,6 +44,7 @@ type doc struct {
 					Env            []env
 					ReadinessProbe probe `yaml:"readinessProbe"`
 					LivenessProbe  probe `yaml:"livenessProbe"`
+					StartupProbe   probe `yaml:"startupProbe"`
 				}
 			}
 		}
@@ -122,6 +123,12 @@ func TestManifests(t *testing.T) {
 	c := dep.Spec.Template.Spec.Containers[0]
 	if c.ReadinessProbe.HTTPGet.Path != "/readyz" || c.LivenessProbe.HTTPGet.Path != "/healthz" {
 		t.Errorf("probes: readiness %q, liveness %q", c.ReadinessProbe.HTTPGet.Path, c.LivenessProbe.HTTPGet.Path)
+	}
+	// A platform that cannot connect at start is retried while the others
+	// serve: the startup probe waits for the knowledge alone, or an outage
+	// of one platform would restart the pod and take the others down.
+	if p := c.StartupProbe.HTTPGet.Path; p != "/readyz?exclude=slack&exclude=discord" {
+		t.Errorf("startup probe %q, want /readyz leaving the platforms out", p)
 	}
 	for _, e := range c.Env {
 		secretish := strings.Contains(e.Name, "TOKEN") || strings.Contains(e.Name, "SECRET") || strings.Contains(e.Name, "PASSWORD")

@@ -55,3 +55,21 @@ func DiscordConfig(cfg *config.Config, getenv func(string) string) (discord.Conf
 	}
 	return d, nil
 }
+
+// NoPlatform says that neither Slack nor Discord is configured: the
+// settings that would start each (the variables and the config file's
+// keys), and the Discord settings set that are not enough on their own.
+// (A Slack token set alone is config.Load's error already.)
+func NoPlatform(cfg *config.Config, d discord.Config) string {
+	var b strings.Builder
+	b.WriteString("no chat platform is configured. Set one of:\n" +
+		"  Slack Socket Mode:          " + config.EnvSlackBotToken + " and " + config.EnvSlackAppToken +
+		" (or their _FILE forms; slack.bot_token_file and slack.app_token_file in --config FILE)\n" +
+		"  Slack HTTP endpoints:       " + config.EnvSlackSigningSecret + " (or " + config.EnvSlackSigningSecret + "_FILE; slack.signing_secret_file)\n" +
+		"  Discord gateway:            " + discord.EnvBotToken + " (or " + discord.EnvBotToken + "_FILE; discord.bot_token_file)\n" +
+		"  Discord HTTP interactions:  " + discord.EnvPublicKey + " (discord.public_key)\n")
+	if d.AppID != "" || len(d.Guilds) > 0 {
+		b.WriteString(discord.EnvAppID + " or " + discord.EnvGuilds + " is set, but Discord also needs " + discord.EnvBotToken + " or " + discord.EnvPublicKey + ".\n")
+	}
+	return b.String()
+}

@@ -1,8 +1,11 @@
 // Package serve runs `bot serve`: every configured chat adapter at once,
 // and one HTTP server with /healthz, /readyz, /metrics and the adapters'
-// own endpoints (Slack's /slack/*, Discord's /discord/interactions). When
+// own endpoints (Slack's /slack/*, Discord's /discord/interactions). Each
+// platform connects (and reconnects) on its own: one that cannot is
+// retried while the others serve, and /readyz names it (ready.go). When
 // its context ends (SIGINT, SIGTERM) it stops taking work, finishes what
-// is in flight and returns, so that the caller can close the database. Beside it: serve's
+// is in flight and returns, so that the caller can close the database.
+// NoPlatform says which settings would start a platform. Beside it: serve's
 // garbage collector settings (TuneGC) and the profiles on a loopback
 // address of their own (StartPprof). SlackConfig and DiscordConfig fill
 // each adapter's Config alike from the config file and the environment,
@@ -13,7 +16,8 @@
 // digests and the server.
 //
 // It imports adapters/discord, adapters/slack, internal/admin,
-// internal/config, internal/logging, internal/metrics, internal/secret,
+// internal/config, internal/logging, internal/metrics, internal/platform,
+// internal/secret,
 // knowledge, knowledge/digest/delivery, knowledge/engine,
 // knowledge/manifest, knowledge/question, knowledge/sources,
 // knowledge/sources/fetch, knowledge/sources/refresh, store,

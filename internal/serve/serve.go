@@ -16,6 +16,7 @@ import (
 
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
+	"github.com/kepbot/kepbot/internal/platform"
 )
 
 // Adapter is one chat platform connection. Run serves until ctx ends, then
@@ -24,6 +25,14 @@ import (
 type Adapter interface {
 	Name() string
 	Run(ctx context.Context) error
+}
+
+// Reporter is an Adapter that connects to a chat platform (Slack,
+// Discord) and says how that stands: /readyz shows it, and its failing
+// for good stops only itself while another platform serves.
+type Reporter interface {
+	Adapter
+	Status() platform.Status
 }
 
 // Mounter is an Adapter with HTTP endpoints on the shared server, which
@@ -69,7 +78,9 @@ const (
 	maxHeaderBytes    = 64 << 10
 )
 
-// Run serves until ctx ends or an adapter fails. It fails at once with
+// Run serves until ctx ends or an adapter fails: a platform (a Reporter)
+// that fails for good stops alone while another serves, and Run fails when
+// the last has. It fails at once with
 // ErrNoAdapters when none is configured, and when it cannot listen. On a
 // stop it shuts the HTTP server down (no new requests, handlers in flight
 // finish) and waits for every adapter's work in flight, each within
@@ -93,6 +104,11 @@ func Run(ctx context.Context, d Deps) error {
 		return ErrNoAdapters
 	}
 	h := &health{ready: d.Ready}
+	for _, a := range adapters {
+		if r, ok := a.(Reporter); ok {
+			h.platforms = append(h.platforms, r)
+		}
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", h.healthz)
 	mux.HandleFunc("GET /readyz", h.readyz)
@@ -173,10 +189,25 @@ func run(ctx context.Context, log zerolog.Logger, timeout time.Duration, srv *ht
 	}()
 	var wg sync.WaitGroup
 	names := make([]string, len(adapters))
+	platforms := 0
+	for _, a := range adapters {
+		if _, ok := a.(Reporter); ok {
+			platforms++
+		}
+	}
+	var stopped atomic.Int32 // platforms that failed for good
 	for i, a := range adapters {
 		names[i] = a.Name()
+		_, isPlatform := a.(Reporter)
 		wg.Go(func() {
-			if err := a.Run(runCtx); err != nil && runCtx.Err() == nil {
+			err := a.Run(runCtx)
+			switch {
+			case err == nil || runCtx.Err() != nil:
+			case isPlatform && int(stopped.Add(1)) < platforms:
+				// One platform refusing (a revoked token) leaves the
+				// others serving; /readyz says which is stopped.
+				log.Error().Err(err).Str("adapter", a.Name()).Msg("a platform stopped; the others keep serving")
+			default:
 				fail(fmt.Errorf("%s: %w", a.Name(), err))
 			}
 		})
@@ -212,36 +243,6 @@ func run(ctx context.Context, log zerolog.Logger, timeout time.Duration, srv *ht
 		log.Info().Msg("stopped")
 	}
 	return stopErr
-}
-
-// health serves /healthz (the process answers) and /readyz (it can answer
-// questions: not stopping, and Ready says yes).
-type health struct {
-	ready    func() error
-	draining atomic.Bool
-}
-
-func (h *health) healthz(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_, _ = w.Write([]byte("ok\n"))
-}
-
-func (h *health) readyz(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if h.draining.Load() {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte("not ready: stopping\n"))
-		return
-	}
-	if h.ready != nil {
-		if err := h.ready(); err != nil {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte("not ready: " + err.Error() + "\n"))
-			return
-		}
-	}
-	_, _ = w.Write([]byte("ready\n"))
 }
 
 // httpErrorLog sends net/http's own complaints (bad requests, TLS errors)

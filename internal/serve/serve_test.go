@@ -187,11 +187,11 @@ func TestServe(t *testing.T) {
 	}}, eng)
 	waitUp(t, s.base)
 
-	if code, body := get(t, s.base+"/readyz"); code != 200 || body != "ready\n" {
+	if code, body := get(t, s.base+"/readyz"); code != 200 || !strings.HasPrefix(body, `{"status":"ready","platforms":{"slack":{"state":"up","since":`) {
 		t.Errorf("/readyz = %d %q", code, body)
 	}
 	notReady.Store(true)
-	if code, body := get(t, s.base+"/readyz"); code != 503 || !strings.Contains(body, "database closed") {
+	if code, body := get(t, s.base+"/readyz"); code != 503 || !strings.HasPrefix(body, `{"status":"not ready","reason":"database closed",`) {
 		t.Errorf("/readyz not ready = %d %q", code, body)
 	}
 	if code, body := slash(t, s.base, "kep 4639"); code != 200 || !strings.Contains(body, `"blocks"`) || !strings.Contains(body, "4639") {

@@ -94,7 +94,15 @@ func Load(paths []string) (*Result, error) {
 
 func (r *Result) loadDir(dir string) {
 	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	// A folder named on the command line is read even when the name is a
+	// symbolic link to it (as ls and find -H do); links met inside it are
+	// not followed. WalkDir does not follow a root that is a link unless
+	// the name ends in a separator.
+	root := dir
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		root = dir + string(filepath.Separator)
+	}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			r.warn(p, fsreason.Of(err))
 			if d != nil && d.IsDir() {
@@ -104,10 +112,10 @@ func (r *Result) loadDir(dir string) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
+			if p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
 				return fs.SkipDir
 			}
-			if p != dir && treeFormat(p) != nil {
+			if p != root && treeFormat(p) != nil {
 				files = append(files, p)
 				return fs.SkipDir
 			}

@@ -86,3 +86,28 @@ func TestLoadNothing(t *testing.T) {
 		t.Errorf("Load(missing) = %v", err)
 	}
 }
+
+// TestLoadFolderThroughLink: a folder named on the command line by a
+// symbolic link to it is read (`bot ingest ../shared` where ../shared is
+// a link), while a link met inside a folder is still passed over.
+func TestLoadFolderThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "seeds")
+	if err := os.Symlink(sharedtest.Path(t, "seeds"), link); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	res, err := Load([]string{link})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 5 || len(res.Corpus.Releases) != 5 {
+		t.Fatalf("read %d files, %d releases through the link; want the 5 seeds", res.Files, len(res.Corpus.Releases))
+	}
+	res, err = Load([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 0 {
+		t.Errorf("read %d files through a link inside the folder; want none", res.Files)
+	}
+}
