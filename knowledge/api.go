@@ -182,10 +182,10 @@ type APIClaim struct {
 	ReplacedByKind string `json:"replaced_by_kind,omitempty"`
 	// Kept is set when the document says the API will not be removed
 	// ("The API will not be removed").
-	Kept bool `json:"kept,omitempty"`
-	PR         int     `json:"pr,omitempty"`   // the release-note entry that says so
-	Source     string  `json:"source"`         // Source.ID
-	Line       int     `json:"line,omitempty"` // 1-based line in the source, when known
+	Kept   bool   `json:"kept,omitempty"`
+	PR     int    `json:"pr,omitempty"`   // the release-note entry that says so
+	Source string `json:"source"`         // Source.ID
+	Line   int    `json:"line,omitempty"` // 1-based line in the source, when known
 }
 
 // APIBasis says what a lifecycle value rests on.
