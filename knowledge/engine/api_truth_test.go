@@ -118,7 +118,7 @@ func TestAPITableStatesNoMore(t *testing.T) {
 	}
 }
 
-// answerText is an answer's words: its text, facts and items.
+// answerText is an answer's words: its text, facts, items and notes.
 func answerText(a *knowledge.Answer) string {
 	parts := []string{a.Text}
 	for _, f := range a.Facts {
@@ -127,5 +127,6 @@ func answerText(a *knowledge.Answer) string {
 	for _, it := range a.Items {
 		parts = append(parts, it.Title, it.Text)
 	}
+	parts = append(parts, a.Notes...)
 	return strings.Join(parts, "\n")
 }

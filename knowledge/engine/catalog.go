@@ -55,6 +55,9 @@ type catalog struct {
 	// released is the newest release the sources say is out (see
 	// ReleasedThrough): a release after it is planned.
 	released knowledge.Version
+	// releaseEvidence answers, from every source, whether a release is
+	// out, since when, and its newest patch (releasestatus.go).
+	*releaseEvidence
 	// The answer parts, built ahead for the engine that read the catalog.
 	releaseParts map[knowledge.Version]*releaseParts
 	stageParts   map[releaseStage]*stageParts
@@ -219,6 +222,7 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	for i := range c.releases {
 		c.release[c.releases[i].Version] = &c.releases[i]
 	}
+	c.releaseEvidence = newReleaseEvidence(c.releases, c.patches, c.sources, c.released)
 	e.buildParts(c)
 	return c, nil
 }

@@ -51,10 +51,21 @@ func (e *Engine) releaseParts(c *catalog, r *knowledge.Release, told *toldNotice
 	if note := c.releaseDayNote(v); note != "" {
 		p.notes = append(p.notes, note)
 	}
+	if day == "" && c.out(v) {
+		p.notes = append(p.notes, fmt.Sprintf("Kubernetes %s is %s.", v, c.outWords(v)))
+	}
 	p.counts = append(noticeFacts(told.count()), changeFacts(c.changes[v])...)
+	ids := append([]string{}, r.Sources...)
 	if l := r.Lifecycle; l != nil {
 		p.counts = append(p.counts, releaseLifecycleFacts(l)...)
-		p.sources = c.sourceRefs(append(append([]string{}, r.Sources...), l.Source))
+		ids = append(ids, l.Source)
+	}
+	if best, _, ok := c.latestPatch(v); ok { // the newest any source names, with its source and date
+		p.counts = append(p.counts, knowledge.Fact{Name: "Latest patch", Value: best.name(v, c.sources)})
+		ids = append(ids, best.source)
+	}
+	if len(ids) > len(r.Sources) {
+		p.sources = c.sourceRefs(ids)
 	}
 	if cov := notesCoverage(v, c.releases, c.sources); cov != "" && c.newestNotes.Less(v) {
 		p.notes = append(p.notes, strings.Replace(cov, "this list", "what I say of it", 1))

@@ -72,7 +72,7 @@ func TestReleaseNotesAndLifecycleFigures(t *testing.T) {
 			if a := ask(t, e, "1.31 eol"); !strings.Contains(a.Text, "reached end of life on 2025-11-11") {
 				t.Errorf("1.31 eol: %q", a.Text)
 			}
-			if a := ask(t, e, "1.30 patches"); !strings.Contains(a.Text, "1.30.14 (2025-06-17)") || len(a.Facts) == 0 || a.Facts[0].Name != "1.30.14" {
+			if a := ask(t, e, "1.30 patches"); !strings.Contains(a.Text, "1.30.14 (2025-06-17, per the patch list") || len(a.Facts) == 0 || a.Facts[0].Name != "1.30.14" {
 				t.Errorf("1.30 patches: %q %+v", a.Text, a.Facts)
 			}
 			if a := ask(t, e, "supported"); !strings.Contains(a.Text, "1.36 and 1.35 are supported") {
