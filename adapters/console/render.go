@@ -76,13 +76,19 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		r.started = true
 	}
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
-	if len(apis) > 0 && a.Notices[0].API != nil || strings.HasPrefix(a.Query, "upgrade") {
+	switch {
+	case a.BreaksFirst:
 		// An upgrade: what breaks a cluster or needs doing comes before
-		// what graduated.
+		// what graduated, in the groups every platform draws.
+		for _, g := range knowledge.NoticeGroups(a) {
+			r.notices(g.Heading()+":", g.Notices)
+		}
+		r.items(a)
+	case len(apis) > 0 && a.Notices[0].API != nil:
 		r.notices("APIs that stop being served:", apis)
 		r.notices("Removals, deprecations and upgrade notes:", others)
 		r.items(a)
-	} else {
+	default:
 		r.items(a)
 		r.notices("APIs that stop being served:", apis)
 		r.notices("Notices:", others)

@@ -23,29 +23,32 @@ const (
 
 // diffDoc lays out a diff or upgrade answer: the summary and caveats, then
 // the APIs that stop being served in a red section of their own, first in
-// both, because they break clusters. An upgrade goes on with removals,
-// deprecations and upgrade notes, then what graduated; a diff with what
-// graduated, then the notices.
+// both, because they break clusters. An upgrade (BreaksFirst) goes on in
+// the groups every platform draws, each with its count: the other
+// removals, what needs action, the deprecations, then what graduated; a
+// diff with what graduated, then the notices.
 func diffDoc(a *knowledge.Answer) *doc {
 	d := baseDoc(a, colorList)
 	d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 	d.lines = noteLines(a.Notes)
+	items := itemLines(a.Items, nil)
+	if a.BreaksFirst {
+		// what breaks a cluster first, in the groups every platform draws
+		for i, g := range knowledge.NoticeGroups(a) {
+			if i == 0 && len(g.Notices) > 0 && g.Notices[0].IsAPIRemoval() {
+				d.addSection("⛔ "+g.Heading(), colorBreaking, apiLines(g.Notices))
+				continue
+			}
+			d.addSection(g.Heading(), colorNotice, noticeLines(g.Notices))
+		}
+		d.addSection(fmt.Sprintf("%s (%d)", titleItems, len(a.Items)), colorList, items)
+		return d
+	}
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
 	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
-	items := itemLines(a.Items, nil)
-	if isUpgrade(a) {
-		d.addSection(titleNotices, colorNotice, noticeLines(others))
-		d.addSection(titleItems, colorList, items)
-	} else {
-		d.addSection(titleItems, colorList, items)
-		d.addSection(titleNotices, colorNotice, noticeLines(others))
-	}
+	d.addSection(titleItems, colorList, items)
+	d.addSection(titleNotices, colorNotice, noticeLines(others))
 	return d
-}
-
-// isUpgrade reports whether a answers `upgrade A B` rather than `diff A B`.
-func isUpgrade(a *knowledge.Answer) bool {
-	return strings.HasPrefix(a.Query, "upgrade ")
 }
 
 // addNotices ends any other answer: the APIs that stop being served in a

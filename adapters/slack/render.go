@@ -292,6 +292,10 @@ func (r *renderer) entries(all entryList) {
 	}
 	pages := min((n+pageSize-1)/pageSize, maxPages)
 	page := min(max(r.o.Page, 0), pages-1)
+	if page == 0 && pages > 1 && all.breaks != nil {
+		// an upgrade's counts and where each group starts, on its first page
+		r.add(&Context{Elements: []string{truncate(all.headings(pageSize), MaxContextText)}})
+	}
 	from, to := page*pageSize, min((page+1)*pageSize, n)
 	ls := make([]string, 0, to-from)
 	for i := from; i < to; i++ {

@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,21 @@ type entryList struct {
 	facts []knowledge.Fact
 	items []knowledge.Item
 	max   int // characters of one line
+	// breaks are the rows of an answer that breaks first (an upgrade):
+	// each group of notices under its heading, then the items under
+	// theirs (knowledge.NoticeGroups), in place of the notices and items.
+	breaks []breakRow
 }
+
+// breakRow is one row of an upgrade's list: a heading, a notice or an item.
+type breakRow struct {
+	heading string
+	notice  *knowledge.Notice
+	item    *knowledge.Item
+}
+
+// itemsHeading heads an upgrade's graduations.
+const itemsHeading = "What reached a stage or ended"
 
 func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 	e := entryList{a: a, extra: extra, items: a.ItemsWithoutSharedSIG(), max: capLine}
@@ -31,11 +46,42 @@ func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 	if whole {
 		e.max = capPostLine
 	}
+	if a.BreaksFirst {
+		for _, g := range knowledge.NoticeGroups(a) {
+			e.breaks = append(e.breaks, breakRow{heading: g.Heading()})
+			for i := range g.Notices {
+				e.breaks = append(e.breaks, breakRow{notice: &g.Notices[i]})
+			}
+		}
+		if len(e.items) > 0 {
+			e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("%s (%d)", itemsHeading, len(e.items))})
+			for i := range e.items {
+				e.breaks = append(e.breaks, breakRow{item: &e.items[i]})
+			}
+		}
+	}
 	return e
 }
 
 func (e entryList) len() int {
+	if e.breaks != nil {
+		return len(e.extra) + len(e.a.Releases) + len(e.facts) + len(e.breaks)
+	}
 	return len(e.extra) + len(e.a.Releases) + len(e.facts) + len(e.items) + len(e.a.Notices)
+}
+
+// headings says, for an upgrade's list, where each group starts: "APIs
+// that stop being served (12) p.1 · Other removals (30) p.2" for the
+// first page, so its counts and where to find each are seen at once.
+func (e entryList) headings(pageSize int) string {
+	var parts []string
+	start := len(e.extra) + len(e.a.Releases) + len(e.facts)
+	for i, r := range e.breaks {
+		if r.heading != "" {
+			parts = append(parts, esc(r.heading)+" p."+strconv.Itoa((start+i)/pageSize+1))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // line draws line i, escaped and cut to e.max.
@@ -52,6 +98,16 @@ func (e entryList) line(i int) string {
 		return factLine(e.facts[i], e.max)
 	}
 	i -= len(e.facts)
+	if e.breaks != nil {
+		switch r := e.breaks[i]; {
+		case r.notice != nil:
+			return noticeLine(*r.notice, e.max)
+		case r.item != nil:
+			return itemLine(*r.item, e.max)
+		default:
+			return truncate("*"+esc(r.heading)+"*", e.max)
+		}
+	}
 	if i < len(e.items) {
 		return itemLine(e.items[i], e.max)
 	}

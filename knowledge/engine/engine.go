@@ -121,9 +121,9 @@ func (e *Engine) Answer(ctx context.Context, q knowledge.Question) (*knowledge.A
 	case knowledge.AskSearch:
 		a, err = e.answerSearch(ctx, q.Words)
 	case knowledge.AskDiff:
-		a, err = e.answerDiff(ctx, q.Version, q.To, q.Words == "upgrade")
+		a, err = e.answerDiff(ctx, q.Version, q.To, q.Words == "upgrade", q.Filters["sig"])
 	case knowledge.AskUpgrade:
-		a, err = e.answerDiff(ctx, q.Version, q.To, true)
+		a, err = e.answerDiff(ctx, q.Version, q.To, true, q.Filters["sig"])
 	case knowledge.AskSIG:
 		a, err = e.answerSIG(ctx, q.Words, q.Version)
 	case knowledge.AskLifecycle:
