@@ -59,7 +59,7 @@ func TestManifestMatchesTheAdapter(t *testing.T) {
 	if len(cmds) != 1 || cmds[0].Command != config.DefaultSlackCommand || cmds[0].UsageHint == "" || cmds[0].ShouldEscape {
 		t.Errorf("slash commands = %+v, want %s with a usage hint and should_escape false", cmds, config.DefaultSlackCommand)
 	}
-	wantScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "files:read", "groups:read", "im:history", "users:read"}
+	wantScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "files:read", "files:write", "groups:read", "im:history", "users:read"}
 	got := slices.Sorted(slices.Values(m.OAuth.Scopes.Bot))
 	if !slices.Equal(got, wantScopes) || len(m.OAuth.Scopes.User) != 0 {
 		t.Errorf("bot scopes %v, user scopes %v; want exactly %v and no user scopes", got, m.OAuth.Scopes.User, wantScopes)
