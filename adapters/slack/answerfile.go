@@ -75,4 +75,3 @@ func slackCode(err error) string {
 	}
 	return ""
 }
-
