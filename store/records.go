@@ -15,9 +15,9 @@ const (
 	fmtKEPv1     byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
 	fmtRelease   byte = 0x72 // 'r': with Lifecycle
 	fmtReleaseV1 byte = 0x52 // 'R': without Lifecycle; read, never written
-	fmtItem      byte = 0x4A // 'J': schema 6, with ToldBy
+	fmtItem      byte = 0x4A // 'J': schema 7, with ToldBy
 	fmtItemV1    byte = 0x49 // 'I': without ToldBy; read, never written
-	fmtNotice    byte = 0x71 // 'q': schema 6, with Label and the API's ReplacedFor
+	fmtNotice    byte = 0x71 // 'q': schema 7, with Label and the API's ReplacedFor
 	fmtNoticeV4  byte = 0x70 // 'p': schema 5, with the API replacement's Since; read, never written
 	fmtNoticeV3  byte = 0x6F // 'o': schema 4, with KEPVia; read, never written
 	fmtNoticeV2  byte = 0x6E // 'n': schema 3, with PR, URL, SIGs and Action; read, never written

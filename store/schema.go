@@ -37,13 +37,18 @@ import (
 // Version 5 added the apis bucket (the joined API lifecycle table). Opening
 // a version 4 database adds it empty: the next ingest or sync fills it.
 //
-// Version 6 added Label to notice values (the kind of notice upstream's
+// Version 6 added the vulns bucket (the vulnerability records). Opening a
+// version 5 database adds it empty: the next ingest or sync fills it. An
+// older kepbot must not open it: its replace would leave the records of
+// the knowledge it replaced behind.
+//
+// Version 7 added Label to notice values (the kind of notice upstream's
 // label gives a release-note entry kepbot reads otherwise) with the kinds
 // an API's replacement is for, and ToldBy to item values (every source
-// that tells one graduation). Version 5 values still read, without them,
+// that tells one graduation). Version 6 values still read, without them,
 // until the next ingest or sync; an older kepbot must not open it, since
 // it cannot read the new values.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
@@ -61,9 +66,10 @@ var (
 	bucketChanges  = []byte("release_changes")
 	bucketPatches  = []byte("release_patches")
 	bucketAPIs     = []byte("apis")
+	bucketVulns    = []byte("vulns")
 
 	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus,
-		bucketChanges, bucketPatches, bucketAPIs}
+		bucketChanges, bucketPatches, bucketAPIs, bucketVulns}
 )
 
 // Keys in the meta bucket.

@@ -80,7 +80,7 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 			t.Errorf("release %s (-want +got):\n%s", rel.Version, diff)
 		}
 		for _, n := range r.Notices {
-			n = withoutSchema6(n)
+			n = withoutSchema7(n)
 			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia = 0, "", nil, false, ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 5+sinceBytes(&n)), &got); err != nil {
@@ -93,12 +93,12 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 	}
 }
 
-// sinceBytes is how many bytes schemas 5 and 6 add at the end of a notice:
+// sinceBytes is how many bytes schemas 5 and 7 add at the end of a notice:
 // the API replacement's Since, two zero bytes when it is not set, and the
 // Label (labelBytes).
 func sinceBytes(n *knowledge.Notice) int {
 	if n.Label != "" {
-		panic("sinceBytes: a schema 6 field is set")
+		panic("sinceBytes: a schema 7 field is set")
 	}
 	if n.API == nil {
 		return labelBytes
@@ -109,9 +109,9 @@ func sinceBytes(n *knowledge.Notice) int {
 	return 2 + labelBytes + 1
 }
 
-// withoutSchema6 is n without what schema 6 added: Label and the API's
+// withoutSchema7 is n without what schema 7 added: Label and the API's
 // ReplacedFor (its API copied).
-func withoutSchema6(n knowledge.Notice) knowledge.Notice {
+func withoutSchema7(n knowledge.Notice) knowledge.Notice {
 	n.Label = ""
 	if n.API != nil {
 		api := *n.API
@@ -121,14 +121,14 @@ func withoutSchema6(n knowledge.Notice) knowledge.Notice {
 	return n
 }
 
-// labelBytes is what schema 6 adds at the end of a notice: its Label (one
+// labelBytes is what schema 7 adds at the end of a notice: its Label (one
 // byte when it is not set); an API notice has one more, its ReplacedFor.
 const labelBytes = 1
 
-// schema6Bytes is what schema 6 adds at the end of notice n.
-func schema6Bytes(n *knowledge.Notice) int {
+// schema7Bytes is what schema 7 adds at the end of notice n.
+func schema7Bytes(n *knowledge.Notice) int {
 	if n.Label != "" || n.API != nil && len(n.API.ReplacedFor) > 0 {
-		panic("schema6Bytes: a schema 6 field is set")
+		panic("schema7Bytes: a schema 7 field is set")
 	}
 	if n.API != nil {
 		return labelBytes + 1
@@ -136,15 +136,15 @@ func schema6Bytes(n *knowledge.Notice) int {
 	return labelBytes
 }
 
-// TestDecodeReadsSchema5Notices: a schema 5 database's notices (no Label)
+// TestDecodeReadsSchema6Notices: a schema 5 or 6 database's notices (no Label)
 // still read, as today's with Label empty.
-func TestDecodeReadsSchema5Notices(t *testing.T) {
+func TestDecodeReadsSchema6Notices(t *testing.T) {
 	n := 0
 	for _, r := range sampleKnowledge().Releases {
 		for _, want := range r.Notices {
-			want = withoutSchema6(want)
+			want = withoutSchema7(want)
 			var got knowledge.Notice
-			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV4, schema6Bytes(&want)), &got); err != nil {
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV4, schema7Bytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)
 			}
 			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
@@ -167,7 +167,7 @@ func TestDecodeReadsSchema4Notices(t *testing.T) {
 			if want.API == nil {
 				continue
 			}
-			want = withoutSchema6(want)
+			want = withoutSchema7(want)
 			want.API.Since = knowledge.Version{}
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV3, sinceBytes(&want)), &got); err != nil {
@@ -191,7 +191,7 @@ func TestDecodeReadsSchema3Notices(t *testing.T) {
 	n := 0
 	for _, r := range sampleKnowledge().Releases {
 		for _, want := range r.Notices {
-			want = withoutSchema6(want)
+			want = withoutSchema7(want)
 			want.KEPVia = ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV2, 1+sinceBytes(&want)), &got); err != nil {
@@ -393,9 +393,9 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 	}
 }
 
-// TestDecodeReadsSchema5Items: a schema 5 database's items (no ToldBy)
+// TestDecodeReadsSchema6Items: a schema 6 database's items (no ToldBy)
 // still read, as today's with ToldBy empty, until the next replace.
-func TestDecodeReadsSchema5Items(t *testing.T) {
+func TestDecodeReadsSchema6Items(t *testing.T) {
 	n := 0
 	for _, r := range sampleKnowledge().Releases {
 		for _, want := range r.Items {

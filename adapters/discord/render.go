@@ -34,8 +34,13 @@ const (
 // questions come with a button each, which asks it. A nil answer is an
 // apology.
 func Render(a *knowledge.Answer) []Message {
-	msgs := render(a, MaxMessagesAnswer)
-	if a != nil && a.BreaksFirst && len(a.Notices)+len(a.Items) > fileLines {
+	long := a != nil && a.BreaksFirst && len(a.Notices)+len(a.Items) > fileLines
+	max := MaxMessagesAnswer
+	if long {
+		max-- // the last message carries the file
+	}
+	msgs := render(a, max)
+	if long {
 		// a long upgrade: the whole list, in the order every platform draws it, as a file
 		name, data := knowledge.AnswerFile(a)
 		msgs = append(msgs, Message{Content: "The whole list, " + knowledge.Plural(len(a.Notices), "notice", "notices") + " and " +

@@ -32,6 +32,7 @@ type entryList struct {
 type breakRow struct {
 	heading string
 	notice  *knowledge.Notice
+	fact    *knowledge.Fact
 	item    *knowledge.Item
 }
 
@@ -52,6 +53,13 @@ func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 			for i := range g.Notices {
 				e.breaks = append(e.breaks, breakRow{notice: &g.Notices[i]})
 			}
+		}
+		if len(e.facts) > 0 { // an upgrade's vulnerabilities: after what breaks
+			e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("Vulnerabilities (%d)", len(e.facts))})
+			for i := range e.facts {
+				e.breaks = append(e.breaks, breakRow{fact: &e.facts[i]})
+			}
+			e.facts = nil
 		}
 		if len(e.items) > 0 {
 			e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("%s (%d)", itemsHeading, len(e.items))})
@@ -104,6 +112,8 @@ func (e entryList) line(i int) string {
 			return noticeLine(*r.notice, e.max)
 		case r.item != nil:
 			return itemLine(*r.item, e.max)
+		case r.fact != nil:
+			return factLine(*r.fact, e.max)
 		default:
 			return truncate("*"+esc(r.heading)+"*", e.max)
 		}

@@ -52,6 +52,8 @@ type catalog struct {
 	index   *searchIndex
 	// apis is the API lifecycle table (empty when the knowledge has none).
 	apis *knowledge.APITable
+	// vulns are the vulnerability records (cve_index.go).
+	vulns vulnIndex
 	// released is the newest release the sources say is out (see
 	// ReleasedThrough): a release after it is planned.
 	released knowledge.Version
@@ -191,6 +193,11 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 			c.notices[r.Version] = append(c.notices[r.Version], releaseAPINotices(c.apis, r.Version, c.sources)...)
 		}
 	}
+	vulns, err := kb.ListVulns(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list vulnerability records: %w", err)
+	}
+	c.indexVulns(vulns)
 	for _, r := range c.releases {
 		for _, id := range r.Sources {
 			if c.sources[id].Kind == knowledge.SourceReleaseNotesData {

@@ -250,6 +250,9 @@ func (e *Engine) answerPatches(ctx context.Context, v knowledge.Version) (*knowl
 	if n := len(ps) - listed; n > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf("And %d older: %s (%s) was the first.", n, ps[0], ps[0].Date))
 	}
+	if n := c.patchCVEsNote(v, best.number); n != "" {
+		a.Notes = append(a.Notes, n)
+	}
 	ids := append(patchSources(ps), best.source)
 	if r.Lifecycle != nil {
 		ids = append(ids, r.Lifecycle.Source)
@@ -354,7 +357,7 @@ func (e *Engine) answerSupported(ctx context.Context) (*knowledge.Answer, error)
 	if len(unlisted) > 0 {
 		newest, asOf := c.lifecycleNewest()
 		a.Notes = append(a.Notes, fmt.Sprintf("%s %s out, newer than my lifecycle data (endoflife.date%s, which stops at %s): a new release is supported from its release day.",
-			capitalize(joinVersions(unlisted)), isAre(len(unlisted)), asOfWords(asOf), newest))
+			capitalize(joinAnd(versionStrings(unlisted))), isAre(len(unlisted)), asOfWords(asOf), newest))
 	}
 	a.Sources = c.sourceRefs(ids)
 	return a, nil
@@ -403,6 +406,9 @@ func (e *Engine) answerLatest(ctx context.Context) (*knowledge.Answer, error) {
 	}
 	if next := c.nextPlanned(today); next != "" {
 		a.Notes = append(a.Notes, next)
+	}
+	if n := c.latestCVEsNote(a.Facts); n != "" {
+		a.Notes = append(a.Notes, n)
 	}
 	if note := c.lifecycleAge(ids, today); note != "" {
 		a.Notes = append(a.Notes, note)
@@ -473,4 +479,13 @@ func (c *catalog) lifecycleAge(ids []string, today string) string {
 		return ""
 	}
 	return fmt.Sprintf("My lifecycle data is as of %s: releases and patches after that day are missing until bot sync brings them.", newest)
+}
+
+// versionStrings writes versions as strings.
+func versionStrings(vs []knowledge.Version) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
 }

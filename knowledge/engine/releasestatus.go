@@ -142,12 +142,3 @@ func (x *releaseEvidence) patchFact(v knowledge.Version) string {
 	}
 	return best.name(v, x.sources)
 }
-
-// joinVersions writes versions as "1.37, 1.36 and 1.35".
-func joinVersions(vs []knowledge.Version) string {
-	ss := make([]string, len(vs))
-	for i, v := range vs {
-		ss[i] = v.String()
-	}
-	return joinAnd(ss)
-}
