@@ -18,13 +18,16 @@ const (
 
 // Environment variables ApplyEnv reads.
 const (
-	EnvBotToken   = "DISCORD_BOT_TOKEN"
-	EnvAppID      = "DISCORD_APP_ID"
-	EnvPublicKey  = "DISCORD_PUBLIC_KEY"
-	EnvPrefix     = "DISCORD_PREFIX"
-	EnvGuilds     = "DISCORD_GUILDS"
-	EnvAPIURL     = "DISCORD_API_URL"
-	EnvGatewayURL = "DISCORD_GATEWAY_URL"
+	EnvBotToken  = "DISCORD_BOT_TOKEN"
+	EnvAppID     = "DISCORD_APP_ID"
+	EnvPublicKey = "DISCORD_PUBLIC_KEY"
+	EnvPrefix    = "DISCORD_PREFIX"
+	// EnvPrefixCommands turns on `!k8s …` typed in server channels, and
+	// with it the privileged Message Content intent.
+	EnvPrefixCommands = "DISCORD_PREFIX_COMMANDS"
+	EnvGuilds         = "DISCORD_GUILDS"
+	EnvAPIURL         = "DISCORD_API_URL"
+	EnvGatewayURL     = "DISCORD_GATEWAY_URL"
 )
 
 // Config configures the Discord adapter. The gateway (prefix commands,
@@ -43,8 +46,21 @@ type Config struct {
 	// PublicKey is the application's Ed25519 public key (64 hex
 	// characters) that signs HTTP interactions. DISCORD_PUBLIC_KEY.
 	PublicKey string `yaml:"public_key"`
-	// Prefix starts a typed command, "!k8s". DISCORD_PREFIX.
+	// PrefixCommands answers questions typed after Prefix in server
+	// channels. They need the Message Content intent, which is privileged
+	// (switched on in the Developer Portal; bots in 100 servers or more
+	// must be approved by Discord for it), so kepbot asks for it only when
+	// this is set. Without it kepbot answers /k8s, mentions and DMs, whose
+	// text Discord sends anyway. DISCORD_PREFIX_COMMANDS.
+	PrefixCommands bool `yaml:"prefix_commands"`
+	// Prefix starts a typed command, "!k8s", when PrefixCommands is set.
+	// DISCORD_PREFIX.
 	Prefix string `yaml:"prefix"`
+	// PublicAnswers shows /k8s answers to the channel; false shows them to
+	// the asker alone (ephemeral) with a "Share in channel" button. It is
+	// not a key of the discord section: serve sets it from answers.public,
+	// one setting for every platform.
+	PublicAnswers bool `yaml:"-"`
 	// Guilds, when set, register /k8s in these guilds only (instant
 	// updates, for development) instead of globally. DISCORD_GUILDS,
 	// comma-separated.
@@ -79,8 +95,9 @@ func (c Config) WithDefaults() Config {
 
 // ApplyEnv sets from the environment (read through getenv) every field
 // whose variable is set. Secret files (DISCORD_BOT_TOKEN_FILE) are the
-// config loader's business.
-func (c *Config) ApplyEnv(getenv func(string) string) {
+// config loader's business. It fails on a value it cannot read, naming
+// the variable.
+func (c *Config) ApplyEnv(getenv func(string) string) error {
 	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	if v := get(EnvBotToken); v != "" {
 		c.BotToken = NewSecret(v)
@@ -93,6 +110,13 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 			*f.dst = v
 		}
 	}
+	if v := get(EnvPrefixCommands); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("config: discord.prefix_commands (%s) is %s; use true or false", EnvPrefixCommands, strconv.Quote(short(v, 24)))
+		}
+		c.PrefixCommands = on
+	}
 	if v := get(EnvGuilds); v != "" {
 		c.Guilds = nil
 		for _, g := range strings.Split(v, ",") {
@@ -101,6 +125,7 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 			}
 		}
 	}
+	return nil
 }
 
 // Enabled reports whether Discord is configured at all: a bot token or a
@@ -145,6 +170,9 @@ func (c *Config) Problems() []string {
 	}
 	if c.AppID != "" && !isSnowflake(c.AppID) {
 		add("discord.app_id (%s) must be the application ID, a number like 1234567890123456789", EnvAppID)
+	}
+	if c.PrefixCommands && c.BotToken.IsZero() {
+		add("discord.prefix_commands (%s) is on but no bot token is set (%s): typed commands arrive over the gateway, which needs it", EnvPrefixCommands, EnvBotToken)
 	}
 	if len(c.Guilds) > 0 && c.AppID == "" {
 		add("discord.guilds (%s) is set but discord.app_id (%s) is not: registering commands in guilds needs the application ID", EnvGuilds, EnvAppID)

@@ -113,7 +113,7 @@ func runServe(ctx context.Context, io stdio, f serveFlags, implicit bool, args [
 		return exitOK
 	}
 
-	return serve.Process{Config: cfg, Slack: serve.SlackConfig(cfg.Slack), Discord: dcfg, DB: db, Etcd: etcd,
+	return serve.Process{Config: cfg, Slack: serve.SlackConfig(cfg), Discord: dcfg, DB: db, Etcd: etcd,
 		Created: created, Pprof: f.pprof, Getenv: io.getenv, Version: currentBuild().Version, Stderr: io.err,
 		BadInput: exitBadInput, Failure: exitFailure}.Run(ctx)
 }

@@ -34,6 +34,8 @@ type Config struct {
 	Log Log `yaml:"log"`
 	// Slack configures the Slack adapter: Socket Mode, HTTP or both.
 	Slack Slack `yaml:"slack"`
+	// Answers says who sees the answers to /k8s, on Slack and Discord.
+	Answers Answers `yaml:"answers"`
 	// Discord is kept as written until the Discord adapter defines its
 	// keys; nothing reads it yet.
 	Discord yaml.Node `yaml:"discord"`
@@ -98,6 +100,16 @@ type Slack struct {
 	AppToken              Secret `yaml:"-"` // xapp-…, for Socket Mode
 	SigningSecret         Secret `yaml:"-"` // verifies HTTP requests
 	SigningSecretPrevious Secret `yaml:"-"` // still accepted while rotating
+}
+
+// Answers says who sees the answers to a slash command (/k8s on Slack and
+// on Discord).
+type Answers struct {
+	// Public shows every answer to the channel. false (the default) shows
+	// it to the person who asked only, with a "Share in channel" button
+	// that posts it for everyone (on Slack, --public after a question does
+	// too). Errors and help are always private. BOT_ANSWERS_PUBLIC.
+	Public bool `yaml:"public"`
 }
 
 // Default returns the configuration with nothing set but the defaults.

@@ -26,6 +26,7 @@ const (
 	EnvSlackAPIURL                = "SLACK_API_URL"
 	EnvSlackSubscriptionManagers  = "SLACK_SUBSCRIPTION_MANAGERS" // comma-separated user IDs
 	EnvSlackAllowReplays          = "SLACK_ALLOW_REPLAYS"         // true: answer replayed requests (load tests only)
+	EnvAnswersPublic              = "BOT_ANSWERS_PUBLIC"          // true: /k8s answers shown to the channel
 )
 
 // secretSpec ties one secret to its YAML file key and its variables.
@@ -66,12 +67,17 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 			}
 		}
 	}
-	if v := strings.TrimSpace(getenv(EnvSlackAllowReplays)); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("%s: %q is not true or false", EnvSlackAllowReplays, v)
+	for _, b := range []struct {
+		dst  *bool
+		name string
+	}{{&c.Slack.AllowReplays, EnvSlackAllowReplays}, {&c.Answers.Public, EnvAnswersPublic}} {
+		if v := strings.TrimSpace(getenv(b.name)); v != "" {
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("%s: %q is not true or false", b.name, v)
+			}
+			*b.dst = on
 		}
-		c.Slack.AllowReplays = b
 	}
 	if v := strings.TrimSpace(getenv(EnvShutdownTimeout)); v != "" {
 		d, err := time.ParseDuration(v)
