@@ -481,49 +481,113 @@ func BridgeWords(l, b *APILifecycle) string {
 	return "; before " + l.Removed.String() + ", " + b.API.String() + " (served since " + b.Introduced.String() + ")"
 }
 
-// ReplacementIn returns what to use instead of l in release v: its
-// replacement, followed along the replacements' own replacements to the
-// first served in v and not deprecated there; failing that, the most
-// stable version of the same group and kind served in v (and not
-// deprecated there, when one is), or the first of the chain served in v.
-// ok is false when nothing served in v replaces it. A replacement the
-// table does not hold is returned as a reference alone (nil lifecycle)
-// when it is the first step.
+// ReplacementIn returns what to use instead of l in release v: of the
+// kinds l's replacements name (followed along their own replacements) and
+// l's own kind, the type served in v that is not deprecated there when one
+// is, and the most stable of those (GA, then beta, then alpha; then the
+// newer). In l's own group only a version of at least l's major version
+// that is more stable or newer counts (autoscaling/v2beta1 moves to
+// v2beta2 or v2, never back to v1, which has no metrics; a beta never to
+// an alpha), unless nothing else is served. A replacement must be served
+// in v: one the table does not know is none (apps/v1 has no
+// DeploymentRollback). ok is false when nothing served in v replaces it.
 func (t *APITable) ReplacementIn(l *APILifecycle, v Version) (ref APIRef, found *APILifecycle, ok bool) {
-	cur := l
+	kinds := []APIRef{l.API}
 	seen := map[APIRef]bool{lowerRef(l.API): true}
-	var served *APILifecycle // the first of the chain served in v, deprecated there
-	for step := 0; step < maxReplacementSteps && cur.Replacement != nil; step++ {
-		next, known := t.Lookup(*cur.Replacement)
-		if !known {
-			if step == 0 {
-				return *cur.Replacement, nil, true
-			}
-			break
-		}
-		key := lowerRef(next.API)
+	for cur, step := l, 0; step < maxReplacementSteps && cur.Replacement != nil; step++ {
+		key := lowerRef(*cur.Replacement)
 		if seen[key] {
 			break
 		}
 		seen[key] = true
-		if next.ServedIn(v) {
-			if !next.DeprecatedIn(v) {
-				return next.API, next, true
-			}
-			if served == nil {
-				served = next
-			}
+		kinds = append(kinds, *cur.Replacement)
+		next, known := t.Lookup(*cur.Replacement)
+		if !known {
+			break
 		}
 		cur = next
 	}
-	same := t.sameKindIn(l.API, v)
-	switch {
-	case same != nil && (served == nil || !same.DeprecatedIn(v)):
-		return same.API, same, true
-	case served != nil:
-		return served.API, served, true
+	var best, back *APILifecycle
+	for _, c := range t.candidates(kinds, v) {
+		if c == l {
+			continue
+		}
+		if strings.EqualFold(c.API.Group, l.API.Group) && strings.EqualFold(c.API.Kind, l.API.Kind) && !moreStable(c.API.Version, l.API.Version) {
+			continue
+		}
+		if strings.EqualFold(c.API.Group, l.API.Group) && apiMajor(c.API.Version) < apiMajor(l.API.Version) {
+			back = betterIn(back, c, v)
+			continue
+		}
+		best = betterIn(best, c, v)
 	}
-	return APIRef{}, nil, false
+	if best == nil {
+		best = back
+	}
+	if best == nil {
+		return APIRef{}, nil, false
+	}
+	return best.API, best, true
+}
+
+// ServedInsteadIn returns what to use in release v for l, a type v does
+// not serve (not yet, or never: apps/v1beta3): the type of l's group and
+// kind served in v, or of a type whose replacement l is (extensions/
+// v1beta1 Ingress for networking.k8s.io/v1 Ingress), not deprecated there
+// when one is, and the most stable. ok is false when v serves none.
+func (t *APITable) ServedInsteadIn(l *APILifecycle, v Version) (found *APILifecycle, ok bool) {
+	refs := []APIRef{l.API}
+	for _, c := range t.Kind(l.API.Kind) {
+		if c.Replacement != nil && lowerRef(*c.Replacement) == lowerRef(l.API) {
+			refs = append(refs, c.API)
+		}
+	}
+	var best *APILifecycle
+	for _, c := range t.candidates(refs, v) {
+		if c != l {
+			best = betterIn(best, c, v)
+		}
+	}
+	return best, best != nil
+}
+
+// candidates lists the types served in v of the groups and kinds of refs,
+// each once.
+func (t *APITable) candidates(refs []APIRef, v Version) []*APILifecycle {
+	var out []*APILifecycle
+	seen := map[*APILifecycle]bool{}
+	for _, r := range refs {
+		for _, c := range t.Kind(r.Kind) {
+			if !seen[c] && strings.EqualFold(c.API.Group, r.Group) && c.ServedIn(v) {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// betterIn returns the better of best and c to move to in v: not
+// deprecated there before deprecated, then the more stable.
+func betterIn(best, c *APILifecycle, v Version) *APILifecycle {
+	switch {
+	case best == nil:
+		return c
+	case best.DeprecatedIn(v) != c.DeprecatedIn(v):
+		if c.DeprecatedIn(v) {
+			return best
+		}
+		return c
+	case moreStable(c.API.Version, best.API.Version):
+		return c
+	}
+	return best
+}
+
+// apiMajor reads the major version of an API version: 2 of v2beta1.
+func apiMajor(version string) int {
+	m, _, _ := splitAPIVersion(version)
+	return m
 }
 
 // moreStable reports whether API version a is a better thing to move to
@@ -534,21 +598,4 @@ func moreStable(a, b string) bool {
 		return la > lb
 	}
 	return CompareAPIVersions(a, b) > 0
-}
-
-// sameKindIn returns the most stable version of ref's group and kind
-// served in v that is more stable than ref's own: a beta is never told to
-// move back to an alpha.
-func (t *APITable) sameKindIn(ref APIRef, v Version) *APILifecycle {
-	var best *APILifecycle
-	for _, c := range t.Kind(ref.Kind) {
-		if !strings.EqualFold(c.API.Group, ref.Group) || !moreStable(c.API.Version, ref.Version) || !c.ServedIn(v) {
-			continue
-		}
-		if best == nil || (best.DeprecatedIn(v) && !c.DeprecatedIn(v)) ||
-			(best.DeprecatedIn(v) == c.DeprecatedIn(v) && moreStable(c.API.Version, best.API.Version)) {
-			best = c
-		}
-	}
-	return best
 }

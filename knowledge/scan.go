@@ -20,7 +20,19 @@ type ManifestObject struct {
 	Name       string `json:"name,omitempty"`
 	Namespace  string `json:"namespace,omitempty"`
 	Template   string `json:"template,omitempty"` // the helm template it came from ("# Source:")
+	// Source says what found an object of a live cluster (SourceMetrics,
+	// SourceObject, SourceHelmRelease); "" for a file's. HelmRelease names
+	// the Helm release whose manifest holds it.
+	Source      string `json:"source,omitempty"`
+	HelmRelease string `json:"helm_release,omitempty"`
 }
+
+// What found an object of a live cluster: ManifestObject.Source.
+const (
+	SourceMetrics     = "metrics"      // the apiserver's apiserver_requested_deprecated_apis
+	SourceObject      = "object"       // an object's managedFields
+	SourceHelmRelease = "helm-release" // the manifest of a Helm release's latest deployed revision
+)
 
 // DisplayName names the object for a person: namespace/name, or the name
 // alone, each made safe to show (SafeValue); "(no name)" when it has none.
@@ -43,16 +55,27 @@ type ManifestProblem struct {
 	Message  string `json:"message"`
 }
 
+// ManifestSkip is an input passed over on purpose, said once: not a
+// regular file (a named pipe in a folder), or a file that is not a
+// manifest by its name (a Helm chart's Chart.yaml, kustomization.yaml).
+type ManifestSkip struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
 // ManifestRead is what reading manifests gave.
 type ManifestRead struct {
 	Objects  []ManifestObject
 	Problems []ManifestProblem
+	Skipped  []ManifestSkip
 	// Documents counts the documents read; NotObjects those that are not
 	// Kubernetes objects (no apiVersion and kind: a values file).
 	Documents, NotObjects int
 	// ServerVersion is the release a pasted `kubectl version` names as the
-	// server's; zero when none was pasted.
+	// server's; zero when none was pasted, or when the one pasted names no
+	// server (Kubectl says one was pasted).
 	ServerVersion Version
+	Kubectl       bool
 }
 
 // ScanStatus is what a scan found of an object at the target release.
@@ -66,6 +89,9 @@ const (
 	ScanDeprecated ScanStatus = "deprecated"
 	// ScanNotYetServed: its API version is served only after the target.
 	ScanNotYetServed ScanStatus = "not_yet_served"
+	// ScanNotServed: a version or kind of a built-in group that no release
+	// read serves (apps/v1beta3; never served, or no longer served).
+	ScanNotServed ScanStatus = "not_served"
 )
 
 // ScanFinding is one object whose API version breaks or is deprecated at
@@ -77,8 +103,9 @@ type ScanFinding struct {
 	DeprecatedIn Version
 	RemovedIn    Version
 	// Replacement is what to use instead in the target (nil when nothing
-	// served there replaces it) and AvailableIn the release it is served
-	// from (zero when unknown: before the oldest release read).
+	// served there replaces it; for a version served only after the
+	// target, what to use until then) and AvailableIn the release it is
+	// served from (zero when unknown: before the oldest release read).
 	Replacement *APIRef
 	AvailableIn Version
 	// Bridge is what a cluster on From moves to first when Replacement is
@@ -116,7 +143,7 @@ func (r *ScanReport) Count(s ScanStatus) int {
 
 // Breaks reports whether an object would not be served in the target.
 func (r *ScanReport) Breaks() bool {
-	return r.Count(ScanRemoved) > 0 || r.Count(ScanNotYetServed) > 0
+	return r.Count(ScanRemoved) > 0 || r.Count(ScanNotYetServed) > 0 || r.Count(ScanNotServed) > 0
 }
 
 // Scan checks each object's API version against the target release to:
@@ -126,14 +153,20 @@ func (r *ScanReport) Breaks() bool {
 // as fine. from, when known, is the release the objects run on now.
 func (t *APITable) Scan(objs []ManifestObject, from, to Version) *ScanReport {
 	r := &ScanReport{From: from, To: to, Objects: len(objs)}
+	unserved := map[APIRef]*APILifecycle{} // one made-up lifecycle a type no release serves
 	for _, o := range objs {
-		l, why := t.typeOf(o)
-		if l == nil {
+		l, why, builtin := t.typeOf(o)
+		if l == nil && !builtin {
 			r.Unknown = append(r.Unknown, ScanUnknown{Object: o, Reason: why})
 			continue
 		}
+		if l == nil {
+			l = t.unserved(unserved, o)
+		}
 		f := ScanFinding{Object: o, API: l, DeprecatedIn: l.Deprecated, RemovedIn: l.Removed}
 		switch {
+		case l.First.IsZero() && l.Introduced.IsZero() && l.Removed.IsZero() && len(l.Evidence) == 0:
+			f.Status = ScanNotServed
 		case !l.Removed.IsZero() && !to.Less(l.Removed):
 			f.Status = ScanRemoved
 		case !l.Introduced.IsZero() && to.Less(l.Introduced):
@@ -143,17 +176,7 @@ func (t *APITable) Scan(objs []ManifestObject, from, to Version) *ScanReport {
 		default:
 			continue
 		}
-		if f.Status != ScanNotYetServed {
-			if ref, rep, ok := t.ReplacementIn(l, to); ok {
-				f.Replacement = &ref
-				if rep != nil {
-					f.AvailableIn = rep.Introduced
-				}
-				if b, ok := t.Bridge(l, ref, rep); ok && (from.IsZero() || from.Less(f.AvailableIn)) {
-					f.Bridge = b
-				}
-			}
-		}
+		t.advise(&f, from, to)
 		r.Findings = append(r.Findings, f)
 	}
 	sort.SliceStable(r.Findings, func(i, j int) bool {
@@ -167,22 +190,60 @@ func (t *APITable) Scan(objs []ManifestObject, from, to Version) *ScanReport {
 	return r
 }
 
-// typeOf finds the type an object is of, or says why it is not built in.
-func (t *APITable) typeOf(o ManifestObject) (*APILifecycle, string) {
+// advise sets what finding f's object moves to: for a type the target
+// serves no longer (or deprecates), its replacement there and the bridge
+// a cluster on from takes first; for one the target does not serve yet
+// (or no release serves), what the target serves instead.
+func (t *APITable) advise(f *ScanFinding, from, to Version) {
+	l := f.API
+	if f.Status == ScanNotYetServed || f.Status == ScanNotServed {
+		if rep, ok := t.ServedInsteadIn(l, to); ok {
+			f.Replacement, f.AvailableIn = &rep.API, rep.Introduced
+		}
+		return
+	}
+	if ref, rep, ok := t.ReplacementIn(l, to); ok {
+		f.Replacement = &ref
+		if rep != nil {
+			f.AvailableIn = rep.Introduced
+		}
+		if b, ok := t.Bridge(l, ref, rep); ok && (from.IsZero() || from.Less(f.AvailableIn)) {
+			f.Bridge = b
+		}
+	}
+}
+
+// unserved returns the lifecycle that stands for o's type, of a built-in
+// group but served by no release read: its name alone, one per type.
+func (t *APITable) unserved(seen map[APIRef]*APILifecycle, o ManifestObject) *APILifecycle {
+	group, version, _ := ParseAPIVersion(o.APIVersion)
+	ref := APIRef{Group: group, Version: version, Kind: o.Kind}
+	if l, ok := seen[lowerRef(ref)]; ok {
+		return l
+	}
+	l := &APILifecycle{API: ref}
+	seen[lowerRef(ref)] = l
+	return l
+}
+
+// typeOf finds the type an object is of, or says why it is not built in;
+// builtin is true (with l nil) for a version or kind of a built-in group
+// that no release read serves.
+func (t *APITable) typeOf(o ManifestObject) (l *APILifecycle, why string, builtin bool) {
 	group, version, ok := ParseAPIVersion(o.APIVersion)
 	if !ok {
-		return nil, "its apiVersion is not written like group/version (apps/v1) or a core version (v1)"
+		return nil, "its apiVersion is not written like group/version (apps/v1) or a core version (v1)", false
 	}
 	if !t.BuiltinGroup(group) {
-		return nil, SafeValue(groupName(group)) + " is a CustomResourceDefinition's or an aggregated API's group, not built into Kubernetes"
+		return nil, SafeValue(groupName(group)) + " is a CustomResourceDefinition's or an aggregated API's group, not built into Kubernetes", false
 	}
 	if l, ok := t.Lookup(APIRef{Group: group, Version: version, Kind: o.Kind}); ok {
-		return l, ""
+		return l, "", true
 	}
-	if len(t.GroupVersion(o.APIVersion)) == 0 {
-		return nil, "no Kubernetes release I know serves " + SafeValue(o.APIVersion)
+	if o.Kind == "" || strings.HasSuffix(o.Kind, "List") {
+		return nil, "no Kubernetes release I know serves the kind " + SafeValue(o.Kind) + " in " + SafeValue(o.APIVersion), false
 	}
-	return nil, "no Kubernetes release I know serves the kind " + SafeValue(o.Kind) + " in " + SafeValue(o.APIVersion)
+	return nil, "", true
 }
 
 // groupName writes a group for a sentence; the core group is "core".
@@ -212,6 +273,9 @@ func (r *ScanReport) Summary() string {
 	parts := []string{fmt.Sprintf("%d removed by %s", r.Count(ScanRemoved), r.To), Plural(r.Count(ScanDeprecated), "deprecated", "deprecated")}
 	if n := r.Count(ScanNotYetServed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d not served yet in %s", n, r.To))
+	}
+	if n := r.Count(ScanNotServed); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d served by no release", n))
 	}
 	parts = append(parts, fmt.Sprintf("%d not built-in", len(r.Unknown)))
 	return Plural(r.Objects, "object", "objects") + ": " + strings.Join(parts, ", ") + "."
@@ -249,6 +313,8 @@ func (g ScanGroup) Heading() string {
 		return "Removed in " + g.API.Removed.String() + ": " + g.API.API.String()
 	case ScanDeprecated:
 		return "Deprecated in " + g.API.Deprecated.String() + ": " + g.API.API.String()
+	case ScanNotServed:
+		return "Served by no release I know: " + g.API.API.String()
 	}
 	return "Served only from " + g.API.Introduced.String() + ": " + g.API.API.String()
 }
@@ -263,23 +329,35 @@ func (g ScanGroup) notYetWords(sources map[string]Source) string {
 // migration guide · 3 objects: …".
 func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) string {
 	var parts []string
-	if g.Status != ScanNotYetServed {
-		if g.Replacement != nil {
-			s := "use " + g.Replacement.String()
-			if !g.AvailableIn.IsZero() {
-				s += " (served since " + g.AvailableIn.String() + ")"
-			}
-			if b := g.Bridge; b != nil {
-				s += BridgeWords(g.API, b)
-			}
-			parts = append(parts, s)
-		} else {
-			parts = append(parts, "nothing served replaces it")
+	use := ""
+	if g.Replacement != nil {
+		use = "use " + g.Replacement.String()
+		if !g.AvailableIn.IsZero() {
+			use += " (served since " + g.AvailableIn.String() + ")"
 		}
 	}
 	switch g.Status {
 	case ScanNotYetServed:
+		if use != "" {
+			parts = append(parts, "until "+g.API.Introduced.String()+", "+use)
+		}
 		parts = append(parts, g.notYetWords(sources))
+	case ScanNotServed:
+		if use == "" {
+			use = "nothing served replaces it"
+		}
+		rs := t.Releases()
+		parts = append(parts, use, "served by no release from "+rs[0].String()+" to "+rs[len(rs)-1].String()+" (the API modules of each) and named by no migration guide")
+	default:
+		switch {
+		case use == "":
+			use = "nothing served replaces it"
+		case g.Bridge != nil:
+			use += BridgeWords(g.API, g.Bridge)
+		}
+		parts = append(parts, use)
+	}
+	switch g.Status {
 	case ScanRemoved:
 		parts = append(parts, "per "+BasisWords(UsedEvidence(g.API, APIRemoved), sources))
 	case ScanDeprecated:
@@ -292,7 +370,7 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 		}
 		parts = append(parts, "per "+BasisWords(UsedEvidence(g.API, APIDeprecated), sources))
 	}
-	if g.API.Level() == APIAlpha {
+	if g.API.Level() == APIAlpha && g.Status != ScanNotServed {
 		parts = append(parts, "alpha: served only where its feature gate is on")
 	}
 	return strings.Join(append(parts, objects), " · ")

@@ -24,6 +24,9 @@ var (
 	ErrNotDatabase = errors.New("not a kepbot database")
 	// ErrNewerSchema means a newer kepbot wrote the database.
 	ErrNewerSchema = errors.New("database schema is newer than this kepbot")
+	// ErrNeedsUpgrade means a database opened read-only needs its schema
+	// set up or upgraded first.
+	ErrNeedsUpgrade = errors.New("database needs a schema upgrade")
 )
 
 // errStopIteration ends a bbolt ForEach early.
@@ -34,6 +37,11 @@ type Options struct {
 	// Timeout is how long to wait for the file lock; zero or less means
 	// DefaultTimeout. bbolt itself would wait forever.
 	Timeout time.Duration
+	// ReadOnly opens the file for reading alone, under a shared lock that
+	// other readers share (bot scan in parallel CI jobs); it creates
+	// nothing, and a database that needs its schema set up or upgraded
+	// is an error that says which command writes it.
+	ReadOnly bool
 }
 
 // DB is one open kepbot database file.
@@ -73,12 +81,12 @@ func Open(path string, opts Options) (*DB, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	if dir := filepath.Dir(path); dir != "" {
+	if dir := filepath.Dir(path); dir != "" && !opts.ReadOnly {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("open %s: create its folder: %w", path, err)
 		}
 	}
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: opts.ReadOnly})
 	if err != nil {
 		return nil, openFailure(path, timeout, err)
 	}
@@ -124,6 +132,9 @@ func (db *DB) prepare() error {
 	})
 	if err != nil || !setup {
 		return err
+	}
+	if db.bolt.IsReadOnly() {
+		return &schemaProblem{kind: ErrNeedsUpgrade, msg: "this database was written by an older kepbot and needs its schema upgraded, which a read-only open cannot do; run bot ask --db PATH releases once to upgrade it"}
 	}
 	return db.bolt.Update(func(tx *bolt.Tx) error { return setupSchema(tx, version) })
 }

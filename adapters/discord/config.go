@@ -33,49 +33,52 @@ const (
 // Config configures the Discord adapter. The gateway (prefix commands,
 // mentions, DMs and gateway interactions) runs when BotToken is set; the
 // HTTP interactions endpoint when PublicKey is; /k8s is registered at
-// start when both BotToken and AppID are.
+// start when both BotToken and AppID are. Each field's yaml tag is its
+// key in the config file's discord section, its env tag the variable that
+// overrides it; the README's table of settings is made from them.
 type Config struct {
 	// BotToken authenticates the gateway and REST calls. It is never
 	// logged; it comes from DISCORD_BOT_TOKEN or a file, never from YAML.
 	BotToken Secret `yaml:"-" json:"-"`
-	// BotTokenFile names a file holding the token; the config loader reads
-	// it into BotToken (DISCORD_BOT_TOKEN wins over it).
-	BotTokenFile string `yaml:"bot_token_file"`
-	// AppID is the application ID, for registering /k8s. DISCORD_APP_ID.
-	AppID string `yaml:"app_id"`
+	// BotTokenFile is a file holding the bot token; the variable wins
+	// over the file.
+	BotTokenFile string `yaml:"bot_token_file" env:"DISCORD_BOT_TOKEN,DISCORD_BOT_TOKEN_FILE"`
+	// AppID is the application ID: with the bot token, /k8s is registered
+	// at start.
+	AppID string `yaml:"app_id" env:"DISCORD_APP_ID"`
 	// PublicKey is the application's Ed25519 public key (64 hex
-	// characters) that signs HTTP interactions. DISCORD_PUBLIC_KEY.
-	PublicKey string `yaml:"public_key"`
-	// PrefixCommands answers questions typed after Prefix in server
+	// characters, not a secret): it turns on the signed HTTP interactions
+	// endpoint.
+	PublicKey string `yaml:"public_key" env:"DISCORD_PUBLIC_KEY"`
+	// PrefixCommands answers questions typed after the prefix in server
 	// channels. They need the Message Content intent, which is privileged
 	// (switched on in the Developer Portal; bots in 100 servers or more
-	// must be approved by Discord for it), so kepbot asks for it only when
-	// this is set. Without it kepbot answers /k8s, mentions and DMs, whose
-	// text Discord sends anyway. DISCORD_PREFIX_COMMANDS.
-	PrefixCommands bool `yaml:"prefix_commands"`
-	// Prefix starts a typed command, "!k8s", when PrefixCommands is set.
-	// DISCORD_PREFIX.
-	Prefix string `yaml:"prefix"`
+	// must be approved by Discord), so kepbot asks for it only when this
+	// is set; without it kepbot answers /k8s, mentions and DMs, whose text
+	// Discord sends any bot.
+	PrefixCommands bool `yaml:"prefix_commands" env:"DISCORD_PREFIX_COMMANDS"`
+	// Prefix is what starts a typed question, when prefix commands are on.
+	Prefix string `yaml:"prefix" env:"DISCORD_PREFIX"`
 	// PublicAnswers shows /k8s answers to the channel; false shows them to
 	// the asker alone (ephemeral) with a "Share in channel" button. It is
-	// not a key of the discord section: serve sets it from answers.public,
+	// no key of the discord section: serve sets it from answers.public,
 	// one setting for every platform.
 	PublicAnswers bool `yaml:"-"`
-	// Guilds, when set, register /k8s in these guilds only (instant
-	// updates, for development) instead of globally. DISCORD_GUILDS,
-	// comma-separated.
-	Guilds []string `yaml:"guilds"`
+	// Guilds are the guilds (servers) /k8s is registered in, for instant
+	// updates while developing; empty, it is registered globally
+	// (comma-separated in the variable).
+	Guilds []string `yaml:"guilds" env:"DISCORD_GUILDS"`
 	// APIURL replaces https://discord.com for REST calls (a proxy, a test
-	// server); a trailing /api/v9 is allowed. DISCORD_API_URL.
-	APIURL string `yaml:"api_url"`
+	// server); a trailing /api/v9 is allowed.
+	APIURL string `yaml:"api_url" env:"DISCORD_API_URL"`
 	// GatewayURL is the gateway WebSocket URL to use instead of the one
-	// GET /gateway returns. DISCORD_GATEWAY_URL.
-	GatewayURL string `yaml:"gateway_url"`
-	// UserPerMinute and UserBurst bound how fast one person may ask: a
-	// token bucket per user refilled UserPerMinute times a minute, holding
-	// at most UserBurst questions.
+	// GET /gateway returns.
+	GatewayURL string `yaml:"gateway_url" env:"DISCORD_GATEWAY_URL"`
+	// UserPerMinute is how many questions a minute one person's bucket
+	// refills with.
 	UserPerMinute int `yaml:"user_per_minute"`
-	UserBurst     int `yaml:"user_burst"`
+	// UserBurst is how many questions one person's bucket holds at most.
+	UserBurst int `yaml:"user_burst"`
 }
 
 // WithDefaults returns c with the defaults filled in where c leaves a

@@ -27,6 +27,9 @@ import (
 const chaosChild = "KEPBOT_CHAOS_REPLICA"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(botChild) != "" {
+		main() // this test binary is `bot` itself: see botCommand
+	}
 	if os.Getenv(chaosChild) != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := Main(ctx, []string{"serve", "--config", os.Getenv(chaosChild)}, stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, getenv: os.Getenv})

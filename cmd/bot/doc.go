@@ -14,8 +14,9 @@
 // (internal/importrules enforces it).
 //
 // It imports adapters/console, internal/admin, internal/config,
-// internal/serve, knowledge, knowledge/digest, knowledge/digest/delivery,
-// knowledge/engine, knowledge/manifest, knowledge/manifest/scan,
+// internal/logging, internal/serve, knowledge, knowledge/digest,
+// knowledge/digest/delivery, knowledge/engine, knowledge/manifest,
+// knowledge/manifest/cluster, knowledge/manifest/scan,
 // knowledge/snapshot, knowledge/sources, knowledge/sources/fetch,
 // knowledge/sources/ingest, knowledge/sources/kepyaml,
 // knowledge/sources/refresh, store, store/etcdstore.

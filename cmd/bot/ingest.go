@@ -25,6 +25,7 @@ func ingestCommand() command {
 		examples: []example{
 			{"bot ingest ../shared/seeds", "the seed documents"},
 			{"bot ingest --db ./data/kepbot.db ../shared/seeds ../shared/data/website ../shared/data/enhancements", "everything the shared sources hold"},
+			{"bot ingest --json ../shared/data/lifecycle", "the summary as one JSON object, for scripts"},
 		},
 		exits: []exit{
 			{exitOK, "ingested; the summary names what was read"},
@@ -33,18 +34,30 @@ func ingestCommand() command {
 		},
 		flags: func(fs *flag.FlagSet, io stdio) runFunc {
 			dbPath := dbFlag(fs, io.getenv)
-			return func(ctx context.Context, paths []string) int { return runIngest(ctx, io, dbPath(), paths) }
+			asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout (database, files, generation, stats, sources, warnings, notes, exit); warnings still go to stderr")
+			return func(ctx context.Context, paths []string) int { return runIngest(ctx, io, dbPath(), *asJSON, paths) }
 		},
 	}
 }
 
 // runIngest replaces the knowledge in the database at path with exactly
 // what the given files and folders hold. Files it cannot read are named in
-// warnings; when nothing can be read, the database is left as it was.
-func runIngest(ctx context.Context, io stdio, path string, paths []string) int {
+// warnings; when nothing can be read, the database is left as it was. With
+// asJSON the summary, or why there is none, is one JSON object.
+func runIngest(ctx context.Context, io stdio, path string, asJSON bool, paths []string) int {
+	// fail says msg on stderr (and, with --json, in the report) and
+	// returns code; res is what was read, if anything.
+	fail := func(code int, res *ingest.Result, msg string) int {
+		fmt.Fprintf(io.err, "bot ingest: %s\n", msg)
+		if asJSON {
+			r := ingest.NewReport(path, res, nil)
+			r.Exit, r.Error = code, msg
+			r.WriteJSON(io.out)
+		}
+		return code
+	}
 	if len(paths) == 0 {
-		fmt.Fprintln(io.err, "bot ingest: give the files or folders to read, like `bot ingest ../shared/seeds`.")
-		return exitBadInput
+		return fail(exitBadInput, nil, "give the files or folders to read, like `bot ingest ../shared/seeds`.")
 	}
 	res, err := ingest.Load(paths)
 	if res != nil {
@@ -56,25 +69,29 @@ func runIngest(ctx context.Context, io stdio, path string, paths []string) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(io.err, "bot ingest: %v; the database was not changed.\n", err)
-		return exitBadInput
+		return fail(exitBadInput, res, err.Error()+"; the database was not changed.")
 	}
 	if res.Files == 0 {
-		fmt.Fprintln(io.err, "bot ingest: no document could be read; the database was not changed.")
-		return exitBadInput
+		return fail(exitBadInput, res, "no document could be read; the database was not changed.")
 	}
 	k := knowledge.Compile(res.Corpus)
 	k.Corpus = res.Corpus // kept, so a later sync can swap kep.yaml and compile again
 	db, err := store.Open(path, store.Options{Timeout: lockTimeout})
 	if err != nil {
-		fmt.Fprintf(io.err, "bot ingest: %v\n", err)
-		return exitFailure
+		return fail(exitFailure, res, err.Error())
 	}
 	defer db.Close()
 	if err := db.Knowledge().ReplaceKnowledge(ctx, k); err != nil {
-		fmt.Fprintf(io.err, "bot ingest: %v; the database was not changed.\n", err)
+		return fail(exitFailure, res, err.Error()+"; the database was not changed.")
+	}
+	if !asJSON {
+		ingest.WriteSummary(io.out, path, res, k)
+		return exitOK
+	}
+	r := ingest.NewReport(path, res, k)
+	r.Generation, _ = db.Knowledge().Generation(ctx)
+	if err := r.WriteJSON(io.out); err != nil {
 		return exitFailure
 	}
-	ingest.WriteSummary(io.out, path, res, k)
 	return exitOK
 }

@@ -94,7 +94,7 @@ func TestScanExitCodes(t *testing.T) {
 		{"not a release", []string{"scan", "--db", db, "--to", "latest", dir}, exitBadInput, "not a release"},
 		{"--from after --to", []string{"scan", "--db", db, "--from", "1.36", "--to", "1.33", dir}, exitBadInput, "not older than"},
 		{"no inputs", []string{"scan", "--db", db, "--to", "1.33"}, exitBadInput, "give the manifests"},
-		{"nothing readable", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "missing.yaml")}, exitBadInput, "nothing readable"},
+		{"nothing readable", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "missing.yaml")}, scan.ExitUnreadable, "no such file"},
 		{"nothing found", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "fine.yaml")}, exitOK, "0 removed by 1.33"},
 		{"only a CRD", []string{"scan", "--db", db, "--to", "1.33", filepath.Join(dir, "only-crd.yaml")}, exitOK, "1 not built-in"},
 		{"deprecated only", []string{"scan", "--db", db, "--to", "1.30", filepath.Join(dir, "flow3.yaml")}, scan.ExitDeprecated, "1 deprecated"},
@@ -196,7 +196,60 @@ func TestScanNamesTheBridge(t *testing.T) {
 	}
 	_, got := scanJSONOf(t, flowBeta2, "--from", "1.28", "--to", "1.29", "-")
 	if len(got.Findings) != 1 || got.Findings[0].Replacement == nil || got.Findings[0].Replacement.APIVersion != "flowcontrol.apiserver.k8s.io/v1" {
-		t.Errorf("JSON findings %+v; want the one replacement, v1", got.Findings)
+		t.Fatalf("JSON findings %+v; want the replacement v1", got.Findings)
+	}
+	b := got.Findings[0].ReplacementBefore
+	if b == nil || b.APIVersion != "flowcontrol.apiserver.k8s.io/v1beta3" || b.Kind != "FlowSchema" || b.AvailableIn == nil || *b.AvailableIn != "1.26" || b.Until != "1.29" {
+		t.Errorf("replacement_before %+v; want v1beta3, served since 1.26, until 1.29 (the bridge the text names)", b)
+	}
+	_, past := scanJSONOf(t, flowBeta2, "--from", "1.29", "--to", "1.31", "-")
+	if len(past.Findings) != 1 || past.Findings[0].ReplacementBefore != nil {
+		t.Errorf("from 1.29: %+v; want no replacement_before", past.Findings)
+	}
+}
+
+// TestScanAdvice: what to use instead is the same kind, in a version the
+// target serves, the most stable one there, and never a step back to an
+// older major version that lacks fields. Checked against the markers of
+// ../shared/data/api-lifecycle: autoscaling/v2beta1 HorizontalPodAutoscaler
+// (introduced 1.8, deprecated 1.22, replacement v2beta2, removed 1.25),
+// v2beta2 (1.12, 1.23, 1.26), autoscaling/v2 first carried in 1.23;
+// extensions/v1beta1 Ingress (replacement networking.k8s.io/v1, from
+// 1.19) and networking.k8s.io/v1beta1 Ingress (1.14 to 1.22);
+// apps/v1beta1 DeploymentRollback names apps/v1 DeploymentRollback, which
+// no release carries; resource.k8s.io v1beta2 (1.33, deprecated 1.36) and
+// v1 (1.34) are both served in 1.35.
+func TestScanAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		apiVersion, kind, to string
+		status, want, since  string // want "" for no replacement
+	}{
+		{"autoscaling/v2beta1", "HorizontalPodAutoscaler", "1.22", "deprecated", "autoscaling/v2beta2", "1.12"},
+		{"autoscaling/v2beta1", "HorizontalPodAutoscaler", "1.25", "removed", "autoscaling/v2", "1.23"},
+		{"extensions/v1beta1", "Ingress", "1.16", "deprecated", "networking.k8s.io/v1beta1", "1.14"},
+		{"extensions/v1beta1", "Ingress", "1.22", "removed", "networking.k8s.io/v1", "1.19"},
+		{"apps/v1beta1", "DeploymentRollback", "1.16", "removed", "", ""},
+		{"resource.k8s.io/v1beta1", "ResourceClaim", "1.35", "deprecated", "resource.k8s.io/v1", "1.34"},
+		{"resource.k8s.io/v1", "ResourceClaim", "1.33", "not_yet_served", "resource.k8s.io/v1beta2", "1.33"},
+		{"networking.k8s.io/v1", "Ingress", "1.16", "not_yet_served", "networking.k8s.io/v1beta1", "1.14"},
+	} {
+		in := "apiVersion: " + tc.apiVersion + "\nkind: " + tc.kind + "\nmetadata:\n  name: x\n"
+		_, got := scanJSONOf(t, in, "--to", tc.to, "-")
+		if len(got.Findings) != 1 || got.Findings[0].Status != tc.status {
+			t.Errorf("%s %s at %s: %+v; want one finding, %s", tc.apiVersion, tc.kind, tc.to, got.Findings, tc.status)
+			continue
+		}
+		r := got.Findings[0].Replacement
+		switch {
+		case tc.want == "" && r != nil:
+			t.Errorf("%s %s at %s: replacement %+v; want none", tc.apiVersion, tc.kind, tc.to, r)
+		case tc.want != "" && (r == nil || r.APIVersion != tc.want || r.Kind != tc.kind || r.AvailableIn == nil || *r.AvailableIn != tc.since):
+			t.Errorf("%s %s at %s: replacement %+v; want %s %s served since %s", tc.apiVersion, tc.kind, tc.to, r, tc.want, tc.kind, tc.since)
+		}
+	}
+	_, out, _ := run(t, "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: x\n", nil, "scan", "--db", scanDB(t), "--to", "1.33", "-")
+	if !strings.Contains(out, "until 1.34, use resource.k8s.io/v1beta2 ResourceClaim (served since 1.33)") {
+		t.Errorf("a version served only from 1.34 does not say what to use before:\n%s", out)
 	}
 }
 
@@ -217,18 +270,40 @@ func TestScanReleaseNotesWinOverMarkers(t *testing.T) {
 	}
 }
 
+// TestScanCRDLookalikesAreNotBuiltIn: a CRD's group is not built in (not
+// checked, exit 0 alone); a version or kind of a built-in group that no
+// release serves (apps/v1beta3, a misspelt kind, InitializerConfiguration,
+// which never left alpha before it went) is a finding that breaks, exit 5,
+// with the same kind served in the target to use instead.
 func TestScanCRDLookalikesAreNotBuiltIn(t *testing.T) {
-	in := vpa + "---\n" + snap + "---\napiVersion: apps/v1beta3\nkind: Deployment\nmetadata:\n  name: typo\n---\napiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: typo2\n"
-	code, got := scanJSONOf(t, in, "--to", "1.36", "-")
-	if code != exitOK || len(got.Findings) != 0 {
-		t.Fatalf("exit %d, findings %+v; want none", code, got.Findings)
+	code, got := scanJSONOf(t, vpa+"---\n"+snap, "--to", "1.36", "-")
+	if code != exitOK || len(got.Findings) != 0 || len(got.Unknown) != 2 {
+		t.Fatalf("exit %d, findings %+v, unknown %+v; want the two CRs not built in, exit 0", code, got.Findings, got.Unknown)
 	}
-	if len(got.Unknown) != 4 {
-		t.Fatalf("unknown %+v; want all four", got.Unknown)
-	}
-	for i, want := range []string{"autoscaling.k8s.io", "snapshot.storage.k8s.io", "apps/v1beta3", "Deploymnet"} {
+	for i, want := range []string{"autoscaling.k8s.io", "snapshot.storage.k8s.io"} {
 		if !strings.Contains(got.Unknown[i].Reason, want) {
 			t.Errorf("unknown %d: %q; want it to name %s", i, got.Unknown[i].Reason, want)
+		}
+	}
+	in := "apiVersion: apps/v1beta3\nkind: Deployment\nmetadata:\n  name: typo\n---\napiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: typo2\n" +
+		"---\napiVersion: admissionregistration.k8s.io/v1alpha1\nkind: InitializerConfiguration\nmetadata:\n  name: init\n"
+	code, got = scanJSONOf(t, in, "--to", "1.36", "-")
+	if code != scan.ExitRemoved || len(got.Findings) != 3 || len(got.Unknown) != 0 {
+		t.Fatalf("exit %d, findings %+v, unknown %+v; want three findings, exit 5", code, got.Findings, got.Unknown)
+	}
+	for _, f := range got.Findings {
+		if f.Status != "not_served" {
+			t.Errorf("%s %s: status %s; want not_served", f.APIVersion, f.Kind, f.Status)
+		}
+		wantRep := f.Kind == "Deployment"
+		if (f.Replacement != nil) != wantRep || wantRep && f.Replacement.APIVersion != "apps/v1" {
+			t.Errorf("%s %s: replacement %+v; want apps/v1 Deployment for the Deployment alone", f.APIVersion, f.Kind, f.Replacement)
+		}
+	}
+	_, out, _ := run(t, in, nil, "scan", "--db", scanDB(t), "--to", "1.36", "-")
+	for _, want := range []string{"3 served by no release", "Served by no release I know: apps/v1beta3 Deployment", "use apps/v1 Deployment"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the text lacks %q:\n%s", want, out)
 		}
 	}
 }

@@ -107,10 +107,10 @@ func TestSyncRefusesHostileResponses(t *testing.T) {
 				case <-time.After(20 * time.Millisecond):
 				}
 			}
-		}, []string{"--timeout", "500ms"}, exitFailure, []string{"timed out after 500ms"}},
+		}, []string{"--timeout", "500ms"}, exitFailure, []string{"timed out: the time to ask the sources (500ms) ran out"}},
 		{"slow headers beyond the timeout", func(w http.ResponseWriter, r *http.Request) {
 			<-r.Context().Done()
-		}, []string{"--timeout", "500ms"}, exitFailure, []string{"could not fetch it", "timed out after 500ms"}},
+		}, []string{"--timeout", "500ms"}, exitFailure, []string{"could not fetch it", "timed out: the time to ask the sources (500ms) ran out"}},
 		{"redirect to a disallowed host", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "https://169.254.169.254/latest/meta-data/", http.StatusFound)
 		}, nil, exitBadInput, []string{`redirect to https://169.254.169.254/latest/meta-data/: host "169.254.169.254" is not on the allowlist`}},

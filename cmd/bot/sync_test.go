@@ -140,7 +140,8 @@ func (ts *tarballServer) ifNoneMatch() []string {
 }
 
 // command is `bot sync` allowed to reach ts (at 127.0.0.1) and trusting
-// its certificate, with a clock that moves a minute a call.
+// its certificate, with a clock that moves a minute a call, and waits
+// between retries that return at once.
 func (ts *tarballServer) command() syncCommand {
 	pool := x509.NewCertPool()
 	pool.AddCert(ts.Certificate())
@@ -154,6 +155,7 @@ func (ts *tarballServer) command() syncCommand {
 			clock = clock.Add(time.Minute)
 			return clock
 		},
+		wait: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 	}
 }
 

@@ -36,6 +36,8 @@ type Info struct {
 // adminRequest is what `bot sync` asks of a running serve.
 type adminRequest struct {
 	Only []string `json:"only,omitempty"`
+	// Budget bounds the pass's asking (bot sync --timeout); zero for none.
+	Budget time.Duration `json:"budget,omitempty"`
 }
 
 // adminAnswer is what serve answers: the pass's report, or why it could
@@ -89,7 +91,7 @@ func (a *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad request", http.StatusBadRequest)
 		return
 	}
-	rep, err := a.r.Run(r.Context(), refresh.Options{Force: true, Only: req.Only})
+	rep, err := a.r.Run(r.Context(), refresh.Options{Force: true, Only: req.Only, Budget: req.Budget})
 	a.done(rep, err)
 	ans := adminAnswer{Report: rep}
 	status := http.StatusOK
@@ -169,7 +171,7 @@ func readAdmin(path string) (Info, error) {
 // db: it asks the running serve, through its admin file, to refresh now
 // (only the sources named, if any) and returns the serve's pid and the
 // pass's report. Its errors are sentences for the user.
-func AskRefresh(ctx context.Context, db string, only []string) (pid int, rep *refresh.Report, err error) {
+func AskRefresh(ctx context.Context, db string, only []string, budget time.Duration) (pid int, rep *refresh.Report, err error) {
 	info, err := readAdmin(File(db))
 	if err != nil {
 		return 0, nil, fmt.Errorf("another kepbot has %s open and it does not take refresh requests (%v); stop it, or use --db with another path.", db, err)
@@ -178,7 +180,7 @@ func AskRefresh(ctx context.Context, db string, only []string) (pid int, rep *re
 	if err != nil {
 		return 0, nil, fmt.Errorf("%s: %v", File(db), err)
 	}
-	body, _ := json.Marshal(adminRequest{Only: only})
+	body, _ := json.Marshal(adminRequest{Only: only, Budget: budget})
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -27,12 +28,13 @@ func TestURLOnLoopback(t *testing.T) {
 }
 
 type runner struct {
-	only []string
-	err  error
+	only   []string
+	budget time.Duration
+	err    error
 }
 
 func (r *runner) Run(_ context.Context, opts refresh.Options) (*refresh.Report, error) {
-	r.only = opts.Only
+	r.only, r.budget = opts.Only, opts.Budget
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -56,16 +58,16 @@ func TestAskRefresh(t *testing.T) {
 	if info, err := os.Stat(File(db)); err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("the admin file: %v, %v; want mode 0600", info, err)
 	}
-	pid, rep, err := AskRefresh(context.Background(), db, []string{"kep.yaml"})
-	if err != nil || pid != os.Getpid() || rep == nil || rep.Generation != 7 || passes != 1 || len(r.only) != 1 || r.only[0] != "kep.yaml" {
-		t.Fatalf("pid %d, report %+v, %v, %d passes, only %q", pid, rep, err, passes, r.only)
+	pid, rep, err := AskRefresh(context.Background(), db, []string{"kep.yaml"}, 3*time.Second)
+	if err != nil || pid != os.Getpid() || rep == nil || rep.Generation != 7 || passes != 1 || len(r.only) != 1 || r.only[0] != "kep.yaml" || r.budget != 3*time.Second {
+		t.Fatalf("pid %d, report %+v, %v, %d passes, only %q, budget %v", pid, rep, err, passes, r.only, r.budget)
 	}
 	r.err = errors.New("the disk is full")
-	if _, _, err := AskRefresh(context.Background(), db, nil); err == nil || !strings.Contains(err.Error(), "could not refresh: the disk is full") {
+	if _, _, err := AskRefresh(context.Background(), db, nil, 0); err == nil || !strings.Contains(err.Error(), "could not refresh: the disk is full") {
 		t.Errorf("a failed pass: %v", err)
 	}
 	ep.Withdraw()
-	if _, _, err := AskRefresh(context.Background(), db, nil); err == nil || !strings.Contains(err.Error(), "does not take refresh requests") {
+	if _, _, err := AskRefresh(context.Background(), db, nil, 0); err == nil || !strings.Contains(err.Error(), "does not take refresh requests") {
 		t.Errorf("after Withdraw: %v", err)
 	}
 }

@@ -24,10 +24,15 @@ const (
 // MaxFileBytes caps the config file and every secret file.
 const MaxFileBytes = 64 << 10
 
-// Config is everything `bot serve` needs to know.
+// Config is everything `bot serve` needs to know. Each field's yaml tag
+// is its key in the file; its env tag names the variable that overrides
+// it. The README's table of settings is made from these fields, their
+// comments (the first words, the field's name and "is", left out) and
+// Default (go test ./internal/config -run TestREADME -update).
 type Config struct {
-	// DB is the bbolt database file.
-	DB string `yaml:"db"`
+	// DB is the bbolt database; a missing file is created from the
+	// built-in snapshot.
+	DB string `yaml:"db" env:"BOT_DB"`
 	// HTTP is the health, metrics and Slack HTTP endpoint server.
 	HTTP HTTP `yaml:"http"`
 	// Log sets the log level and format.
@@ -36,8 +41,8 @@ type Config struct {
 	Slack Slack `yaml:"slack"`
 	// Answers says who sees the answers to /k8s, on Slack and Discord.
 	Answers Answers `yaml:"answers"`
-	// Discord is kept as written until the Discord adapter defines its
-	// keys; nothing reads it yet.
+	// Discord is the discord section as written: the Discord adapter's own
+	// Config reads it (see DecodeDiscord).
 	Discord yaml.Node `yaml:"discord"`
 	// Digests sets the schedule and rate of deprecation digests.
 	Digests Digests `yaml:"digests"`
@@ -46,6 +51,10 @@ type Config struct {
 	// Store says where the state replicas share lives: bbolt (db, one
 	// process) or etcd (several replicas).
 	Store Store `yaml:"store"`
+	// ReplicaID names this replica in the leader election with
+	// store.backend etcd (the pod's name in the chart); empty, the host
+	// name and process ID.
+	ReplicaID string `yaml:"-" env:"BOT_REPLICA_ID"`
 
 	// Path is the file the config was read from, "" for none.
 	Path string `yaml:"-"`
@@ -53,48 +62,54 @@ type Config struct {
 
 // HTTP configures the HTTP server.
 type HTTP struct {
-	// Addr is host:port to listen on; BOT_HTTP_ADDR overrides it.
-	Addr string `yaml:"addr"`
-	// ShutdownTimeout bounds how long a stop waits for requests in flight.
-	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	// Addr is the host:port of health, metrics and the Slack HTTP
+	// endpoints.
+	Addr string `yaml:"addr" env:"BOT_HTTP_ADDR"`
+	// ShutdownTimeout is how long a stop waits for answers in flight.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout" env:"BOT_SHUTDOWN_TIMEOUT"`
 }
 
 // Log configures logging.
 type Log struct {
-	// Level is debug, info, warn or error; BOT_LOG_LEVEL overrides it.
-	Level string `yaml:"level"`
-	// Format is auto (console on a terminal, else JSON), json or console;
-	// BOT_LOG_FORMAT overrides it.
-	Format string `yaml:"format"`
+	// Level is debug, info, warn or error.
+	Level string `yaml:"level" env:"BOT_LOG_LEVEL"`
+	// Format is auto (console lines on a terminal, else JSON), json or
+	// console.
+	Format string `yaml:"format" env:"BOT_LOG_FORMAT"`
 }
 
 // Slack configures the Slack adapter. Socket Mode runs when AppToken and
-// BotToken are set; the HTTP endpoints when SigningSecret is.
+// BotToken are set; the HTTP endpoints when SigningSecret is. A secret's
+// variable wins over its *_FILE variable's file, which wins over its
+// *_file key's.
 type Slack struct {
-	// BotTokenFile, AppTokenFile, SigningSecretFile and
-	// SigningSecretPreviousFile name files holding the secrets; the
-	// SLACK_* variables win over them.
-	BotTokenFile              string `yaml:"bot_token_file"`
-	AppTokenFile              string `yaml:"app_token_file"`
-	SigningSecretFile         string `yaml:"signing_secret_file"`
-	SigningSecretPreviousFile string `yaml:"signing_secret_previous_file"`
-	// APIURL is the Web API base, "" for Slack's own; SLACK_API_URL
-	// overrides it.
-	APIURL string `yaml:"api_url"`
-	// Command is the slash command the app registers, "/k8s".
+	// BotTokenFile is a file holding the bot token, xoxb-….
+	BotTokenFile string `yaml:"bot_token_file" env:"SLACK_BOT_TOKEN,SLACK_BOT_TOKEN_FILE"`
+	// AppTokenFile is a file holding the app-level token, xapp-… (Socket
+	// Mode).
+	AppTokenFile string `yaml:"app_token_file" env:"SLACK_APP_TOKEN,SLACK_APP_TOKEN_FILE"`
+	// SigningSecretFile is a file holding the signing secret (the HTTP
+	// endpoints).
+	SigningSecretFile string `yaml:"signing_secret_file" env:"SLACK_SIGNING_SECRET,SLACK_SIGNING_SECRET_FILE"`
+	// SigningSecretPreviousFile is a file holding the previous signing
+	// secret, still accepted while rotating.
+	SigningSecretPreviousFile string `yaml:"signing_secret_previous_file" env:"SLACK_SIGNING_SECRET_PREVIOUS,SLACK_SIGNING_SECRET_PREVIOUS_FILE"`
+	// APIURL is the Web API base, for a proxy or a test server; empty,
+	// Slack's own.
+	APIURL string `yaml:"api_url" env:"SLACK_API_URL"`
+	// Command is the slash command the app manifest registers.
 	Command string `yaml:"command"`
-	// Debug turns on slack-go's own debug output, logged at debug level
-	// through the redacting logger. It includes message text: keep it off
-	// in production.
+	// Debug turns on slack-go's own debug output at debug level, tokens
+	// scrubbed. It includes message text: keep it off in production.
 	Debug bool `yaml:"debug"`
-	// SubscriptionManagers are Slack user IDs allowed to subscribe and
-	// unsubscribe channels besides workspace admins and owners.
-	SubscriptionManagers []string `yaml:"subscription_managers"`
-	// AllowReplays answers a signed request sent again within Slack's
-	// 5-minute window instead of refusing it with 401. Only for load
-	// tests that send one signed request many times; never in production,
-	// where a replayed subscribe would change state again.
-	AllowReplays bool `yaml:"allow_replays"`
+	// SubscriptionManagers are the Slack user IDs who may subscribe and
+	// unsubscribe channels besides workspace admins and owners
+	// (comma-separated in the variable).
+	SubscriptionManagers []string `yaml:"subscription_managers" env:"SLACK_SUBSCRIPTION_MANAGERS"`
+	// AllowReplays answers a signed request sent again within its window
+	// instead of refusing it with 401: only for load tests that send one
+	// signed request many times, never in production.
+	AllowReplays bool `yaml:"allow_replays" env:"SLACK_ALLOW_REPLAYS"`
 
 	BotToken              Secret `yaml:"-"` // xoxb-…, for the Web API
 	AppToken              Secret `yaml:"-"` // xapp-…, for Socket Mode
@@ -105,11 +120,11 @@ type Slack struct {
 // Answers says who sees the answers to a slash command (/k8s on Slack and
 // on Discord).
 type Answers struct {
-	// Public shows every answer to the channel. false (the default) shows
-	// it to the person who asked only, with a "Share in channel" button
-	// that posts it for everyone (on Slack, --public after a question does
-	// too). Errors and help are always private. BOT_ANSWERS_PUBLIC.
-	Public bool `yaml:"public"`
+	// Public shows every /k8s answer to the whole channel, on Slack and
+	// Discord; false shows it to the asker alone, with a "Share in
+	// channel" button that posts it for everyone (on Slack, --public after
+	// a question does too). Errors and help always stay private.
+	Public bool `yaml:"public" env:"BOT_ANSWERS_PUBLIC"`
 }
 
 // Default returns the configuration with nothing set but the defaults.

@@ -12,13 +12,14 @@ import (
 type Digests struct {
 	// WeeklyDay is the day weekly digests go out: monday … sunday.
 	WeeklyDay string `yaml:"weekly_day"`
-	// WeeklyTime and DailyTime are the times of day they go out.
+	// WeeklyTime is the time of day (UTC) weekly digests go out.
 	WeeklyTime string `yaml:"weekly_time"`
-	DailyTime  string `yaml:"daily_time"`
-	// GlobalRate caps digest posts per second over every platform; 0 is
-	// no cap beyond each platform's own limits.
+	// DailyTime is the time of day (UTC) daily digests go out.
+	DailyTime string `yaml:"daily_time"`
+	// GlobalRate caps digest posts a second over every platform; 0 is no
+	// cap beyond each platform's own limits.
 	GlobalRate float64 `yaml:"global_rate"`
-	// SlackWorkspaceRate caps digest posts per second to one Slack
+	// SlackWorkspaceRate caps digest posts a second to one Slack
 	// workspace; Slack publishes no number, and any 429 is honoured.
 	SlackWorkspaceRate float64 `yaml:"slack_workspace_rate"`
 }

@@ -26,7 +26,8 @@ const (
 	EnvSlackAPIURL                = "SLACK_API_URL"
 	EnvSlackSubscriptionManagers  = "SLACK_SUBSCRIPTION_MANAGERS" // comma-separated user IDs
 	EnvSlackAllowReplays          = "SLACK_ALLOW_REPLAYS"         // true: answer replayed requests (load tests only)
-	EnvAnswersPublic              = "BOT_ANSWERS_PUBLIC"          // true: /k8s answers shown to the channel
+	EnvReplicaID                  = "BOT_REPLICA_ID"
+	EnvAnswersPublic              = "BOT_ANSWERS_PUBLIC" // true: /k8s answers shown to the channel
 )
 
 // secretSpec ties one secret to its YAML file key and its variables.
@@ -55,6 +56,7 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		}
 	}
 	set(&c.DB, EnvDB)
+	set(&c.ReplicaID, EnvReplicaID)
 	set(&c.HTTP.Addr, EnvHTTPAddr)
 	set(&c.Log.Level, EnvLogLevel)
 	set(&c.Log.Format, EnvLogFormat)

@@ -12,34 +12,35 @@ import (
 // Every URL has a default (the project's own files on GitHub); change one
 // for a mirror or a test server, and add its host to AllowHosts.
 type Sources struct {
-	// SyncURL is the kubernetes/enhancements tarball (BOT_SYNC_URL).
-	SyncURL string `yaml:"sync_url"`
-	// RelnotesURL is sig-release's releases folder (BOT_RELNOTES_URL).
-	RelnotesURL string `yaml:"relnotes_url"`
-	// LifecycleURL is endoflife.date's kubernetes.md (BOT_LIFECYCLE_URL).
-	LifecycleURL string `yaml:"lifecycle_url"`
-	// PatchesURL is release-data's kubernetes.json (BOT_PATCHES_URL).
-	PatchesURL string `yaml:"patches_url"`
+	// SyncURL is the kubernetes/enhancements tarball; empty, GitHub's.
+	SyncURL string `yaml:"sync_url" env:"BOT_SYNC_URL"`
+	// RelnotesURL is sig-release's releases folder; empty, GitHub's.
+	RelnotesURL string `yaml:"relnotes_url" env:"BOT_RELNOTES_URL"`
+	// LifecycleURL is endoflife.date's kubernetes.md; empty, GitHub's.
+	LifecycleURL string `yaml:"lifecycle_url" env:"BOT_LIFECYCLE_URL"`
+	// PatchesURL is endoflife.date release-data's kubernetes.json; empty,
+	// GitHub's.
+	PatchesURL string `yaml:"patches_url" env:"BOT_PATCHES_URL"`
 	// APILifecycleURL is the folder of kubernetes/api's tarballs per tag,
-	// <url>/v0.N.P.tar.gz, whose API lifecycle markers are read for each
-	// release the lifecycle data knows (BOT_API_LIFECYCLE_URL). The CRD and
-	// APIService groups (k8s.io/apiextensions-apiserver, kube-aggregator)
-	// are not refreshed: they come from `bot ingest` or the snapshot.
-	APILifecycleURL string `yaml:"api_lifecycle_url"`
-	// AllowHosts are hosts fetched from besides GitHub's
-	// (BOT_SOURCES_ALLOW_HOSTS, comma-separated). Plain http:// is fetched
-	// only from loopback hosts (127.0.0.1, ::1, localhost).
-	AllowHosts []string `yaml:"allow_hosts"`
-	// Refresh turns serve's refreshing on (the default) or off.
-	Refresh bool `yaml:"refresh"`
-	// RefreshInterval is how often serve asks every source for news
-	// (BOT_REFRESH_INTERVAL); at least 1s, default 1h.
-	RefreshInterval time.Duration `yaml:"refresh_interval"`
+	// <url>/v0.N.P.tar.gz, read at the latest patch of each release from
+	// 1.19 the lifecycle data knows; empty, GitHub's.
+	APILifecycleURL string `yaml:"api_lifecycle_url" env:"BOT_API_LIFECYCLE_URL"`
+	// AllowHosts are hosts fetched from besides GitHub's (comma-separated
+	// in the variable). Plain http:// is fetched only from loopback hosts
+	// (127.0.0.1, ::1, localhost).
+	AllowHosts []string `yaml:"allow_hosts" env:"BOT_SOURCES_ALLOW_HOSTS"`
+	// Refresh is whether serve refreshes the knowledge on its own
+	// (BOT_REFRESH_INTERVAL=off turns it off).
+	Refresh bool `yaml:"refresh" env:"BOT_REFRESH_INTERVAL"`
+	// RefreshInterval is how often serve asks every source for news; at
+	// least 1s.
+	RefreshInterval time.Duration `yaml:"refresh_interval" env:"BOT_REFRESH_INTERVAL"`
 	// StaleAfter is how long a source may fail before answers say their
-	// knowledge may be stale, and since when (BOT_STALE_AFTER).
-	StaleAfter time.Duration `yaml:"stale_after"`
-	// Timeout bounds one source's fetch (BOT_SOURCES_TIMEOUT).
-	Timeout time.Duration `yaml:"timeout"`
+	// knowledge may be out of date, and since when.
+	StaleAfter time.Duration `yaml:"stale_after" env:"BOT_STALE_AFTER"`
+	// Timeout bounds one source's fetch in serve, and the whole of a
+	// `bot sync` (its --timeout).
+	Timeout time.Duration `yaml:"timeout" env:"BOT_SOURCES_TIMEOUT"`
 }
 
 // Defaults of the sources section.

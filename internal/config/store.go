@@ -16,8 +16,9 @@ import (
 // and ledger, the sources' states and the knowledge generation live in
 // etcd, and each replica keeps its own copy of the knowledge in db.
 type Store struct {
-	// Backend is bbolt (the default) or etcd. BOT_STORE_BACKEND.
-	Backend string `yaml:"backend"`
+	// Backend is bbolt (one process, everything in db) or etcd (several
+	// replicas).
+	Backend string `yaml:"backend" env:"BOT_STORE_BACKEND"`
 	// Etcd is how to reach etcd when Backend is etcd.
 	Etcd Etcd `yaml:"etcd"`
 }
@@ -26,28 +27,27 @@ type Store struct {
 // BOT_ETCD_PASSWORD or a file (password_file, BOT_ETCD_PASSWORD_FILE),
 // never from the YAML file.
 type Etcd struct {
-	// Endpoints are the client URLs, http://host:2379 or https://...
-	// BOT_ETCD_ENDPOINTS, comma-separated.
-	Endpoints []string `yaml:"endpoints"`
-	// Prefix starts every key kepbot writes (default /kepbot/).
-	// BOT_ETCD_PREFIX.
-	Prefix string `yaml:"prefix"`
-	// CAFile verifies the server's certificate; CertFile and KeyFile are
-	// the client's certificate for mutual TLS. BOT_ETCD_CA_FILE,
-	// BOT_ETCD_CERT_FILE, BOT_ETCD_KEY_FILE.
-	CAFile   string `yaml:"ca_file"`
-	CertFile string `yaml:"cert_file"`
-	KeyFile  string `yaml:"key_file"`
-	// Username for etcd's own authentication. BOT_ETCD_USERNAME.
-	Username string `yaml:"username"`
-	// PasswordFile names a file holding the password.
-	PasswordFile string `yaml:"password_file"`
+	// Endpoints are etcd's client URLs, http://host:2379 or https://…
+	// (comma-separated in the variable).
+	Endpoints []string `yaml:"endpoints" env:"BOT_ETCD_ENDPOINTS"`
+	// Prefix starts every key kepbot writes.
+	Prefix string `yaml:"prefix" env:"BOT_ETCD_PREFIX"`
+	// CAFile is the CA that signed etcd's certificate (TLS).
+	CAFile string `yaml:"ca_file" env:"BOT_ETCD_CA_FILE"`
+	// CertFile is the client's certificate, for mutual TLS.
+	CertFile string `yaml:"cert_file" env:"BOT_ETCD_CERT_FILE"`
+	// KeyFile is the client certificate's key, for mutual TLS.
+	KeyFile string `yaml:"key_file" env:"BOT_ETCD_KEY_FILE"`
+	// Username is the user of etcd's own authentication.
+	Username string `yaml:"username" env:"BOT_ETCD_USERNAME"`
+	// PasswordFile is a file holding its password, never in the YAML file.
+	PasswordFile string `yaml:"password_file" env:"BOT_ETCD_PASSWORD,BOT_ETCD_PASSWORD_FILE"`
 	// LeaseTTL is the leader's lease: a dead leader is replaced within it
-	// (default 10s). BOT_ETCD_LEASE_TTL.
-	LeaseTTL time.Duration `yaml:"lease_ttl"`
-	// DialTimeout bounds connecting at start (default 5s).
-	// BOT_ETCD_DIAL_TIMEOUT.
-	DialTimeout time.Duration `yaml:"dial_timeout"`
+	// (1s to 1m).
+	LeaseTTL time.Duration `yaml:"lease_ttl" env:"BOT_ETCD_LEASE_TTL"`
+	// DialTimeout is how long start-up waits for etcd before it says so
+	// and exits 3.
+	DialTimeout time.Duration `yaml:"dial_timeout" env:"BOT_ETCD_DIAL_TIMEOUT"`
 
 	Password Secret `yaml:"-"`
 }

@@ -18,7 +18,7 @@ import (
 func New(cfg config.Log, out io.Writer, secrets ...string) zerolog.Logger {
 	w := io.Writer(NewRedactor(out, secrets...))
 	if Console(cfg.Format, out) {
-		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly, NoColor: !isTerminal(out)}
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly, NoColor: !IsTerminal(out)}
 	}
 	return zerolog.New(w).Level(Level(cfg.Level)).With().Timestamp().Logger()
 }
@@ -44,10 +44,11 @@ func Console(format string, out io.Writer) bool {
 	case "json":
 		return false
 	}
-	return isTerminal(out)
+	return IsTerminal(out)
 }
 
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a terminal (a console, or Cygwin's).
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -13,6 +13,15 @@ const (
 	CampaignSeconds = "kepbot_leader_campaign_seconds"
 )
 
+var (
+	specLeader = Spec{Name: Leader, Type: Gauge,
+		Help: "1 while this replica leads (refreshes the knowledge, sends digests, holds the Discord gateway), else 0."}
+	specTerms    = Spec{Name: LeaderTerms, Type: Counter, Help: "Times this replica won the election."}
+	specCampaign = Spec{Name: CampaignSeconds, Type: Histogram,
+		Help:    "From the start of a campaign to winning it: after a leader's death, about its lease TTL.",
+		Buckets: []float64{.01, .1, .5, 1, 2, 5, 10, 15, 30, 60, 300, 3600}}
+)
+
 // Cluster records a replica's part in the leader election. Get it with
 // (*Metrics).Cluster; a nil *Cluster records nothing.
 type Cluster struct {
@@ -24,14 +33,7 @@ type Cluster struct {
 // Cluster registers the election metrics on m's registry and returns them.
 // Call it once per Metrics.
 func (m *Metrics) Cluster() *Cluster {
-	c := &Cluster{
-		leader: prometheus.NewGauge(prometheus.GaugeOpts{Name: Leader,
-			Help: "1 while this replica leads (refreshes the knowledge, sends digests, holds the Discord gateway), else 0."}),
-		terms: prometheus.NewCounter(prometheus.CounterOpts{Name: LeaderTerms, Help: "Times this replica won the election."}),
-		campaign: prometheus.NewHistogram(prometheus.HistogramOpts{Name: CampaignSeconds,
-			Help:    "From the start of a campaign to winning it: after a leader's death, about its lease TTL.",
-			Buckets: []float64{.01, .1, .5, 1, 2, 5, 10, 15, 30, 60, 300, 3600}}),
-	}
+	c := &Cluster{leader: specLeader.gauge(), terms: specTerms.counter(), campaign: specCampaign.histogram()}
 	m.reg.MustRegister(c.leader, c.terms, c.campaign)
 	return c
 }

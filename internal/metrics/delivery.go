@@ -11,6 +11,21 @@ const (
 	DigestDuplicatesPossible = "kepbot_digest_duplicates_possible_total"
 )
 
+var (
+	specDelivered = Spec{Name: DigestsDelivered, Type: Counter, Labels: []string{"platform"},
+		Help: "Digests whose last message was posted, by platform."}
+	specRetries = Spec{Name: DigestRetries, Type: Counter, Labels: []string{"platform", "reason"},
+		Help: "Digest posts that failed and will be tried again, by platform and reason (rate_limited, timeout, error)."}
+	specDead = Spec{Name: DigestsDead, Type: Counter, Labels: []string{"platform", "reason"},
+		Help: "Digest deliveries given up, by platform and reason (the platform's code for a gone channel, gave_up, no_digest)."}
+	specInDoubt = Spec{Name: DigestsInDoubt, Type: Counter, Labels: []string{"platform"},
+		Help: "Deliveries a restart found possibly in the middle of a post, posted again, by platform."}
+	specDuplicates = Spec{Name: DigestDuplicatesPossible, Type: Counter, Labels: []string{"platform", "reason"},
+		Help: "Digest posts repeated on a platform without an idempotency key after an outcome that may have posted them, " +
+			"each at most one extra message, by platform and reason: restart (a crash caught it mid-post; at most one per crash, " +
+			"since such a platform posts one digest at a time), timeout or error (the post failed without saying it was not posted)."}
+)
+
 // Delivery records what the digest worker does; it has the method set of
 // delivery.Metrics. Get it with (*Metrics).Delivery.
 type Delivery struct {
@@ -21,18 +36,8 @@ type Delivery struct {
 // Delivery registers the digest delivery metrics on m's registry and
 // returns them. Call it once per Metrics.
 func (m *Metrics) Delivery() *Delivery {
-	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
-		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
-	}
-	d := &Delivery{
-		delivered: counter(DigestsDelivered, "Digests whose last message was posted, by platform.", "platform"),
-		retries:   counter(DigestRetries, "Digest posts that failed and will be tried again, by platform and reason (rate_limited, timeout, error).", "platform", "reason"),
-		dead:      counter(DigestsDead, "Digest deliveries given up, by platform and reason (the platform's code for a gone channel, gave_up, no_digest).", "platform", "reason"),
-		inDoubt:   counter(DigestsInDoubt, "Deliveries a restart found possibly in the middle of a post, posted again, by platform.", "platform"),
-		duplicates: counter(DigestDuplicatesPossible, "Digest posts repeated on a platform without an idempotency key after an outcome that may have posted them, "+
-			"each at most one extra message, by platform and reason: restart (a crash caught it mid-post; at most one per crash, "+
-			"since such a platform posts one digest at a time), timeout or error (the post failed without saying it was not posted).", "platform", "reason"),
-	}
+	d := &Delivery{delivered: specDelivered.counterVec(), retries: specRetries.counterVec(), dead: specDead.counterVec(),
+		inDoubt: specInDoubt.counterVec(), duplicates: specDuplicates.counterVec()}
 	m.reg.MustRegister(d.delivered, d.retries, d.dead, d.inDoubt, d.duplicates)
 	return d
 }

@@ -28,6 +28,18 @@ const (
 	ReasonLate       = "late"        // an answer missed the inline budget and went out later
 )
 
+var (
+	specQuestions = Spec{Name: QuestionsTotal, Type: Counter, Labels: []string{"platform", "kind"},
+		Help: "Questions answered, by platform and answer kind (kep, release, list, help, error, ...)."}
+	specLatency = Spec{Name: AnswerSeconds, Type: Histogram, Labels: []string{"platform"},
+		Help:    "Time from receiving a question to having its answer rendered, by platform.",
+		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}
+	specErrors = Spec{Name: ErrorsTotal, Type: Counter, Labels: []string{"platform", "reason"},
+		Help: "Errors by platform and reason (bad_request, duplicate, internal, post, ack, connection, late)."}
+	specBuild = Spec{Name: BuildInfo, Type: Gauge, Labels: []string{"version"},
+		Help: "Always 1; the version label says which kepbot is running."}
+)
+
 // Metrics is the set of kepbot's metrics on one registry. Its methods are
 // safe for concurrent use; a nil *Metrics records nothing.
 type Metrics struct {
@@ -41,26 +53,8 @@ type Metrics struct {
 // collectors and a build_info gauge carrying version.
 func New(version string) *Metrics {
 	reg := prometheus.NewRegistry()
-	m := &Metrics{
-		reg: reg,
-		questions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: QuestionsTotal,
-			Help: "Questions answered, by platform and answer kind (kep, release, list, help, error, ...).",
-		}, []string{"platform", "kind"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    AnswerSeconds,
-			Help:    "Time from receiving a question to having its answer rendered, by platform.",
-			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
-		}, []string{"platform"}),
-		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: ErrorsTotal,
-			Help: "Errors by platform and reason (bad_request, duplicate, internal, post, ack, connection, late).",
-		}, []string{"platform", "reason"}),
-	}
-	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: BuildInfo,
-		Help: "Always 1; the version label says which kepbot is running.",
-	}, []string{"version"})
+	m := &Metrics{reg: reg, questions: specQuestions.counterVec(), latency: specLatency.histogramVec(), errors: specErrors.counterVec()}
+	build := specBuild.gaugeVec()
 	build.WithLabelValues(version).Set(1)
 	reg.MustRegister(m.questions, m.latency, m.errors, build,
 		collectors.NewGoCollector(),

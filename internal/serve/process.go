@@ -42,7 +42,7 @@ type Process struct {
 	Created string
 	// Pprof, when set, is the loopback address to serve Go's profiles on.
 	Pprof string
-	// Getenv reads GOGC and GOMEMLIMIT (see TuneGC) and BOT_REPLICA_ID.
+	// Getenv reads GOGC and GOMEMLIMIT (see TuneGC).
 	Getenv  func(string) string
 	Version string
 	// Stderr is the log's, and is told, after "bot serve: ", what in the
@@ -116,7 +116,7 @@ func (p Process) Run(ctx context.Context) int {
 	}
 	var rep *cluster.Replica
 	if p.Etcd != nil {
-		rep = newReplica(cfg, RefreshSetup(cfg.Sources), ReplicaID(p.Getenv), p.Etcd, kb, eng, cache, answerer, dg, reader.Warm, ad.gateways, m, logger)
+		rep = newReplica(cfg, RefreshSetup(cfg.Sources), ReplicaID(cfg), p.Etcd, kb, eng, cache, answerer, dg, reader.Warm, ad.gateways, m, logger)
 		for _, l := range rep.Loops() {
 			ad.run = append(ad.run, l)
 		}

@@ -83,8 +83,10 @@ type sourceMetrics struct{ s *metrics.Sources }
 
 func (m sourceMetrics) Observe(o refresh.Outcome) {
 	ok := o.Result == refresh.ResultUpdated || o.Result == refresh.ResultNotModified || o.Result == refresh.ResultNotPublished
-	m.s.Observe(o.Name, o.Result, o.Bytes, o.Took, ok)
+	m.s.Observe(metrics.SourceOutcome{Name: o.Name, Result: o.Result, Requests: o.Requests, Bytes: o.Bytes, Took: o.Took, OK: ok, FailingSince: o.FailingSince})
 }
+
+func (m sourceMetrics) Host(h refresh.HostReport) { m.s.Host(h.Host, h.Result != "ok") }
 
 func (m sourceMetrics) Generation(g uint64) { m.s.Generation(g) }
 

@@ -24,10 +24,11 @@ func OpenShared(ctx context.Context, cfg *config.Config) (*etcdstore.Store, erro
 		Password: e.Password.Value(), Prefix: e.Prefix, DialTimeout: e.DialTimeout})
 }
 
-// ReplicaID names this replica in the election: $BOT_REPLICA_ID (the
-// pod's name in the chart), else the host name and process ID.
-func ReplicaID(getenv func(string) string) string {
-	if id := strings.TrimSpace(getenv("BOT_REPLICA_ID")); id != "" {
+// ReplicaID names this replica in the election: the config's (from
+// $BOT_REPLICA_ID, the pod's name in the chart), else the host name and
+// process ID.
+func ReplicaID(cfg *config.Config) string {
+	if id := strings.TrimSpace(cfg.ReplicaID); id != "" {
 		return id
 	}
 	host, _ := os.Hostname()

@@ -29,13 +29,15 @@ import (
 // endoflife.date's two files and kubernetes/api's tarballs (APIPath),
 // served from ../shared with ETags; a path it does not hold answers 404 (an
 // unpublished release or tag); a test may replace any path's answer (a
-// fault) and reads the requests made.
+// fault, or FaultAll for every path at once) and reads the requests made.
 type Upstream struct {
 	*httptest.Server
 	mu     sync.Mutex
 	files  map[string][]byte
 	faults map[string]http.HandlerFunc
+	all    http.HandlerFunc // FaultAll's: answers every path
 	reqs   map[string][]http.Header
+	total  int
 	// apiTags are the k8s.io/api tags served, by release.
 	apiTags map[knowledge.Version]string
 }
@@ -86,8 +88,12 @@ func Shared(t testing.TB) *Upstream {
 func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 	u.mu.Lock()
 	u.reqs[r.URL.Path] = append(u.reqs[r.URL.Path], r.Header.Clone())
+	u.total++
 	body, ok := u.files[r.URL.Path]
 	fault := u.faults[r.URL.Path]
+	if u.all != nil {
+		fault = u.all
+	}
 	u.mu.Unlock()
 	if fault != nil {
 		fault(w, r)

@@ -63,8 +63,9 @@ func (s *stream) fastRead(text []byte) (next int, ok bool) {
 func (s *stream) emit(doc, start int, text []byte) error {
 	o := &s.out
 	decide(&s.ext, doc, start, s.tmpl, o)
-	if o.notObject || o.failed {
+	if o.notObject || o.failed && !mayHoldObject(text) {
 		if v, ok := kubectlVersion(text); ok {
+			s.res.Kubectl = true
 			if v != "" {
 				s.res.ServerVersion = v
 			}

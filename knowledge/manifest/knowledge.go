@@ -18,7 +18,7 @@ func ReadKnowledge(r io.Reader, file string, lim Limits) (*knowledge.ManifestRea
 	if res == nil {
 		return out, err
 	}
-	out.Documents, out.NotObjects = res.Documents, res.NotObjects
+	out.Documents, out.NotObjects, out.Kubectl = res.Documents, res.NotObjects, res.Kubectl
 	if v, perr := knowledge.ParseVersion(res.ServerVersion); perr == nil {
 		out.ServerVersion = v
 	}

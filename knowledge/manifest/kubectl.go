@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"strconv"
+	"strings"
 )
 
 // `kubectl version` output pasted among manifests names the cluster's
@@ -159,4 +160,65 @@ func digits(b []byte) string {
 	}
 	v, _ := strconv.Atoi(string(b[:n]))
 	return strconv.Itoa(v)
+}
+
+// kubectlKeys start the lines of `kubectl version` output at column 0:
+// the plain form's and the -o yaml form's.
+var kubectlKeys = [][]byte{[]byte("Client Version:"), []byte("Kustomize Version:"), []byte("Server Version:"),
+	[]byte("clientVersion:"), []byte("kustomizeVersion:"), []byte("serverVersion:")}
+
+// kubectlLine reports whether line b starts `kubectl version` output.
+func kubectlLine(b []byte) bool {
+	if len(b) == 0 || !strings.ContainsRune("CKScks", rune(b[0])) {
+		return false
+	}
+	for _, k := range kubectlKeys {
+		if bytes.HasPrefix(b, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherDocument reports whether line b, of a document with content so
+// far, starts another document though no "---" says so: `kubectl version`
+// output piped before or after manifests (kubectl version | cat -
+// app.yaml) begins at its first line when what came before may hold an
+// object, and ends at a line that starts a key at column 0 (apiVersion:,
+// {); a JSON document (kubectl version -o json) ends where a YAML key
+// stands at column 0.
+func (s *stream) otherDocument(b []byte) bool {
+	if len(b) == 0 || b[0] == ' ' || b[0] == '\t' || b[0] == '#' {
+		return false
+	}
+	switch {
+	case kubectlLine(b):
+		if !s.kubectl && !mayHoldObject(s.buf) {
+			s.kubectl = true // a prompt or a warning before it: one document
+			return false
+		}
+		return !s.kubectl
+	case s.kubectl:
+		return startsKey(b) || b[0] == '{' || b[0] == '['
+	}
+	return s.json && startsKey(b)
+}
+
+// startsKey reports whether b starts with a block mapping key at column
+// 0: a word followed by ':' and a space or the line's end.
+func startsKey(b []byte) bool {
+	i := 0
+	for i < len(b) && (isWordByte(b[i]) || i > 0 && (b[i] == '-' || b[i] == '.' || b[i] == '/')) {
+		i++
+	}
+	return i > 0 && isLetter(b[0]) && i < len(b) && b[i] == ':' && (i+1 == len(b) || b[i+1] == ' ')
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// mayHoldObject reports whether a document that did not parse could hold
+// an object (it names an apiVersion or a kind): then it is a problem even
+// when it reads as `kubectl version` output.
+func mayHoldObject(text []byte) bool {
+	return bytes.Contains(text, []byte("apiVersion")) || bytes.Contains(text, []byte("kind"))
 }

@@ -46,3 +46,60 @@ func TestNotKubectlVersion(t *testing.T) {
 	}
 	_ = strings.TrimSpace
 }
+
+// TestKubectlVersionWithoutMarker: `kubectl version | cat - app.yaml`
+// puts the version output right against the manifest, with no "---"
+// between them (and `cat app.yaml -` puts it after). In each of kubectl's
+// three forms the server's release is read and the object is still one
+// object; before, the plain and YAML forms made one document of both (no
+// version read) and the JSON form lost the object without a word.
+func TestKubectlVersionWithoutMarker(t *testing.T) {
+	const obj = "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\n"
+	plain := "Client Version: v1.31.2\nKustomize Version: v5.4.2\nServer Version: v1.29.7\n"
+	yamlForm := "clientVersion:\n  gitVersion: v1.31.2\n  major: \"1\"\n  minor: \"31\"\nkustomizeVersion: v5.4.2\nserverVersion:\n  gitVersion: v1.29.7-eks-1\n  major: \"1\"\n  minor: 29+\n\n"
+	jsonForm := "{\n  \"clientVersion\": {\n    \"major\": \"1\",\n    \"minor\": \"31\"\n  },\n  \"kustomizeVersion\": \"v5.4.2\",\n  \"serverVersion\": {\n    \"major\": \"1\",\n    \"minor\": \"29\",\n    \"gitVersion\": \"v1.29.7\"\n  }\n}\n"
+	for _, tc := range []struct{ name, src string }{
+		{"plain before", plain + obj},
+		{"plain after", obj + plain},
+		{"yaml before", yamlForm + obj},
+		{"yaml after", obj + yamlForm},
+		{"json before", jsonForm + obj},
+		{"between two objects", obj + plain + obj},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := read(t, tc.src)
+			if r.ServerVersion != "1.29" || !r.Kubectl {
+				t.Errorf("server version %q (kubectl %v); want 1.29", r.ServerVersion, r.Kubectl)
+			}
+			want := strings.Count(tc.src, "kind: Ingress")
+			if len(r.Objects) != want || len(r.Problems) != 0 {
+				t.Fatalf("objects %+v, problems %+v; want %d Ingress and no problem", r.Objects, r.Problems, want)
+			}
+			for _, o := range r.Objects {
+				if o.Kind != "Ingress" || o.Name != "web" || !strings.HasPrefix(strings.Split(tc.src, "\n")[o.Line-1], "apiVersion: extensions/v1beta1") {
+					t.Errorf("object %+v; want the Ingress at its apiVersion line", o)
+				}
+			}
+		})
+	}
+}
+
+// TestKubectlVersionNamingNoServer: kubectl output with no server (the
+// cluster could not be reached) is read as such, so a scan can say the
+// release was not read.
+func TestKubectlVersionNamingNoServer(t *testing.T) {
+	r := read(t, "Client Version: v1.31.2\nKustomize Version: v5.4.2\napiVersion: v1\nkind: ConfigMap\n")
+	if r.ServerVersion != "" || !r.Kubectl || len(r.Objects) != 1 {
+		t.Errorf("result %+v; want kubectl output without a server, and the ConfigMap", r)
+	}
+}
+
+// TestBrokenDocumentLikeKubectlIsAProblem: a document that does not parse
+// and names an apiVersion is a problem even when it also reads as
+// kubectl version output; only what cannot hold an object is passed over.
+func TestBrokenDocumentLikeKubectlIsAProblem(t *testing.T) {
+	r := read(t, "---\nServer Version: v1.29.7\nspec: [unclosed\napiVersion: v1\n")
+	if len(r.Problems) != 1 {
+		t.Errorf("problems %+v; want the broken document", r.Problems)
+	}
+}

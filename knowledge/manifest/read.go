@@ -51,6 +51,7 @@ type stream struct {
 	pending   string // a "# Source:" path waiting for the next document's content
 	pendingIn bool   // pending was seen after the current document's content began
 	json      bool   // its first character is { or [: JSON for the fast path
+	kubectl   bool   // it starts with a line of `kubectl version` output
 	feeding   bool   // the fast YAML path reads its lines as they come, and has not given up
 
 	fast *fast
@@ -164,6 +165,11 @@ func (s *stream) take(b []byte) error {
 	if marker(b, '.') {
 		return s.flush()
 	}
+	if s.content && s.otherDocument(b) {
+		if err := s.flush(); err != nil {
+			return err
+		}
+	}
 	if !s.content {
 		i := indentOf(b)
 		switch {
@@ -223,6 +229,7 @@ func (s *stream) add(b []byte, f charFlags, first bool) error {
 		if i := skipSpaces(b, 0); i < len(b) && (b[i] == '{' || b[i] == '[') && s.start == s.line {
 			s.json, s.feeding = true, false
 		}
+		s.kubectl = kubectlLine(b)
 	}
 	if s.over {
 		return nil
@@ -276,11 +283,11 @@ func (s *stream) flush() error {
 
 func (s *stream) resetDoc() {
 	if cap(s.buf) > 1<<20 && len(s.buf) < 64<<10 {
-		s.buf = make([]byte, 1, 64<<10) // let a big document's buffer go
+		s.buf = append(make([]byte, 0, 64<<10), '\n') // let a big document's buffer go
 	}
 	s.buf = s.buf[:1]
 	s.start, s.content, s.flags, s.badLine, s.over, s.tmpl = 0, false, 0, 0, false, ""
-	s.json, s.feeding = false, true
+	s.json, s.kubectl, s.feeding = false, false, true
 	s.fast.begin()
 }
 

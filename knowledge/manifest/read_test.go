@@ -316,3 +316,27 @@ func TestProblemLines(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAfterADocumentOverOneMiB: after a document over 1 MiB the
+// reader lets its buffer go; the new buffer must start with the newline a
+// document's text is read after, or the next document that takes the
+// slow path (an anchor here, as Argo CD's install.yaml has after its
+// CRDs of several MiB) reads a NUL, fails as "holds a control character",
+// and its object is lost.
+func TestReadAfterADocumentOverOneMiB(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: applications.argoproj.io\nspec:\n  description: |\n")
+	for big.Len() < 1<<20+4096 {
+		big.WriteString("    Application is a definition of Application resource, repeated to pass one MiB.\n")
+	}
+	small := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: small\n"
+	slowDoc := "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: &m\n  name: argocd-server\n  namespace: argocd\n"
+	src := big.String() + "---\n" + small + "---\n" + slowDoc
+	r, err := Read(strings.NewReader(src), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Problems) != 0 || len(r.Objects) != 3 || r.Objects[2].Kind != "Ingress" || r.Objects[2].Name != "argocd-server" {
+		t.Errorf("objects %+v, problems %+v; want the CRD, the ConfigMap and the Ingress", r.Objects, r.Problems)
+	}
+}

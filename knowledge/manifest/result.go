@@ -29,4 +29,5 @@ type Result struct {
 	Documents     int       `json:"documents"`               // non-empty documents read
 	NotObjects    int       `json:"notObjects,omitempty"`    // documents that parsed but hold no object (no apiVersion and no kind), such as a values file
 	ServerVersion string    `json:"serverVersion,omitempty"` // "1.28" when the stream holds `kubectl version` output naming a server
+	Kubectl       bool      `json:"kubectl,omitempty"`       // the stream holds `kubectl version` output, naming a server or not
 }

@@ -1,6 +1,10 @@
 package question
 
-import "github.com/kepbot/kepbot/knowledge"
+import (
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
 
 // A scan answers what breaks in someone's manifests on the way to a
 // release, and it needs the manifests: typed in chat without them ("what
@@ -12,6 +16,11 @@ import "github.com/kepbot/kepbot/knowledge"
 // the manifests, and the questions that need none. Never a guess.
 func (r *reading) scanHowTo() *knowledge.Error {
 	to, from := "", ""
+	for _, t := range r.toks {
+		if t.text == "cluster" || t.text == "clusters" || t.text == "kubeconfig" || strings.Contains(t.text, "集群") {
+			return clusterScan(r.versions)
+		}
+	}
 	switch len(r.versions) {
 	case 1:
 		to = r.versions[0].String()
@@ -37,4 +46,18 @@ func (r *reading) scanHowTo() *knowledge.Error {
 		alts = append(alts, "upgrade "+from+to)
 	}
 	return r.unsure(msg, alts)
+}
+
+// clusterScan is the reply to a scan of a live cluster asked in chat: the
+// bot holds no cluster credentials, so it says where such a scan runs and
+// what it can scan here.
+func clusterScan(vs []knowledge.Version) *knowledge.Error {
+	to := "1.36"
+	if len(vs) > 0 {
+		to = vs[len(vs)-1].String()
+	}
+	return &knowledge.Error{Code: knowledge.EBADINPUT,
+		Message: "I don't scan clusters: a chat bot holds no cluster credentials, and should not. Where your kubeconfig is, run bot scan --cluster --to " + to +
+			" (its metrics, every object's managedFields and its Helm releases). Here, send scan " + to + " with the manifests (helm template or kubectl get -o yaml output).",
+		Suggestions: []string{"help scan"}}
 }

@@ -76,9 +76,17 @@ func isKindName(s string) bool {
 func parseScan(args []string) (knowledge.Question, error) {
 	var vs []knowledge.Version
 	for _, a := range args {
-		switch strings.ToLower(a) {
-		case "to", "->", "→", "from":
+		switch strings.ToLower(strings.TrimLeft(a, "-")) {
+		case "to", ">", "→", "from":
 			continue
+		case "cluster", "my", "kubeconfig", "context", "集群":
+			var vs []knowledge.Version
+			for _, b := range args {
+				if v, err := knowledge.ParseVersion(b); err == nil {
+					vs = append(vs, v)
+				}
+			}
+			return knowledge.Question{}, clusterScan(vs)
 		}
 		v, err := knowledge.ParseVersion(a)
 		if err != nil {

@@ -1,6 +1,7 @@
 package question
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -101,6 +102,21 @@ func TestSplitScanFences(t *testing.T) {
 		_, got, ok := SplitScan(in)
 		if !ok || string(got) != want {
 			t.Errorf("SplitScan(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+// TestScanOfAClusterIsDeclined: a chat bot holds no cluster credentials;
+// asked to scan a cluster, in the grammar or in words, it says so, where
+// such a scan runs (bot scan --cluster) and what it can scan here, never
+// "cluster is not a release".
+func TestScanOfAClusterIsDeclined(t *testing.T) {
+	r := NewReader(StaticKEPs(syntheticKEPs()))
+	for _, text := range []string{"scan cluster 1.36", "scan my cluster 1.36", "scan --cluster --to 1.36", "can you scan my cluster for 1.36?", "扫描我的集群 1.36"} {
+		_, err := r.Read(context.Background(), text)
+		msg := knowledge.ErrorMessage(err)
+		if !strings.Contains(msg, "I don't scan clusters") || !strings.Contains(msg, "bot scan --cluster --to 1.36") || strings.Contains(msg, "not a release") {
+			t.Errorf("%q: %q; want the cluster declined, bot scan --cluster named", text, msg)
 		}
 	}
 }

@@ -31,7 +31,7 @@ const (
 // read (a missing path, a file over the caps, a binary file) is a problem
 // of that file; the others are still read.
 func ReadInputs(ctx context.Context, paths []string, stdin io.Reader) *knowledge.ManifestRead {
-	files, problems := manifestFiles(paths)
+	files, problems, skipped := manifestFiles(paths)
 	results := make([]*knowledge.ManifestRead, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -52,7 +52,7 @@ func ReadInputs(ctx context.Context, paths []string, stdin io.Reader) *knowledge
 	}
 	close(next)
 	wg.Wait()
-	all := &knowledge.ManifestRead{Problems: problems}
+	all := &knowledge.ManifestRead{Problems: problems, Skipped: skipped}
 	for _, r := range results {
 		if r == nil {
 			continue
@@ -64,6 +64,7 @@ func ReadInputs(ctx context.Context, paths []string, stdin io.Reader) *knowledge
 		if all.ServerVersion.IsZero() {
 			all.ServerVersion = r.ServerVersion
 		}
+		all.Kubectl = all.Kubectl || r.Kubectl
 	}
 	return all
 }
@@ -71,10 +72,11 @@ func ReadInputs(ctx context.Context, paths []string, stdin io.Reader) *knowledge
 // manifestFiles expands paths into the files to read, in order: a folder
 // gives its .yaml, .yml and .json files (hidden folders passed over),
 // sorted; a file or "-" stands for itself. A path that cannot be used is
-// a problem.
-func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem) {
+// a problem; what is passed over on purpose (skipReason) is skipped.
+func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem, []knowledge.ManifestSkip) {
 	var files []string
 	var problems []knowledge.ManifestProblem
+	var skipped []knowledge.ManifestSkip
 	for _, p := range paths {
 		if p == StdinArg {
 			files = append(files, StdinName)
@@ -86,6 +88,15 @@ func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem) {
 			continue
 		}
 		if !info.IsDir() {
+			// Named on its own, a pipe is read as stdin is: <(helm template …).
+			why := nameReason(info.Name())
+			if why == "" && inChart(p) {
+				why = ReasonChart
+			}
+			if why != "" {
+				skipped = append(skipped, knowledge.ManifestSkip{File: p, Reason: why})
+				continue
+			}
 			files = append(files, p)
 			continue
 		}
@@ -99,12 +110,26 @@ func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem) {
 				if q != p && strings.HasPrefix(d.Name(), ".") {
 					return fs.SkipDir
 				}
+				if isChart(q) {
+					skipped = append(skipped, knowledge.ManifestSkip{File: q, Reason: ReasonChart})
+					return fs.SkipDir
+				}
 				return nil
 			}
 			switch strings.ToLower(filepath.Ext(d.Name())) {
 			case ".yaml", ".yml", ".json":
-				found = append(found, q)
+			default:
+				return nil
 			}
+			if why := nameReason(d.Name()); why != "" {
+				skipped = append(skipped, knowledge.ManifestSkip{File: q, Reason: why})
+				return nil
+			}
+			if why := typeReason(q, d); why != "" {
+				skipped = append(skipped, knowledge.ManifestSkip{File: q, Reason: why})
+				return nil
+			}
+			found = append(found, q)
 			return nil
 		})
 		if err != nil {
@@ -113,7 +138,72 @@ func manifestFiles(paths []string) ([]string, []knowledge.ManifestProblem) {
 		sort.Strings(found)
 		files = append(files, found...)
 	}
-	return files, problems
+	return files, problems, skipped
+}
+
+// Why inputs are passed over, said once each in the report.
+const (
+	ReasonChart         = "a Helm chart (it holds Chart.yaml): its templates become manifests when rendered, so scan helm template DIR | bot scan -"
+	ReasonKustomization = "a kustomization file, not an object: scan kustomize build DIR | bot scan -"
+	ReasonNotRegular    = "not a regular file (a named pipe, a socket or a device): in a folder it is not read; name it alone to read it"
+	ReasonLinkedFolder  = "a link to a folder, not followed"
+)
+
+// nameReason says why a file is not a manifest by its name, or "".
+func nameReason(name string) string {
+	switch name {
+	case "Chart.yaml":
+		return ReasonChart
+	case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		return ReasonKustomization
+	}
+	return ""
+}
+
+// inChart reports whether file p lies in a Helm chart's templates folder
+// (a pre-commit hook names each changed file, templates included).
+func inChart(p string) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	for dir := filepath.Dir(abs); ; {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		if filepath.Base(dir) == "templates" && isChart(parent) {
+			return true
+		}
+		dir = parent
+	}
+}
+
+// isChart reports whether folder dir is a Helm chart: it holds Chart.yaml.
+func isChart(dir string) bool {
+	info, err := os.Lstat(filepath.Join(dir, "Chart.yaml"))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// typeReason says why an entry found in a folder is not read: it is not a
+// regular file (a named pipe would wait for a writer for ever), or a link
+// to a folder; "" for a regular file or a link to one.
+func typeReason(path string, d fs.DirEntry) string {
+	if d.Type().IsRegular() {
+		return ""
+	}
+	if d.Type()&fs.ModeSymlink != 0 {
+		info, err := os.Stat(path)
+		switch {
+		case err != nil:
+			return "" // read it, and say why it cannot be
+		case info.IsDir():
+			return ReasonLinkedFolder
+		case info.Mode().IsRegular():
+			return ""
+		}
+	}
+	return ReasonNotRegular
 }
 
 // readManifestFile reads one file (or stdin) with the command line's

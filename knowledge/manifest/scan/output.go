@@ -16,6 +16,7 @@ type output struct {
 	report  *knowledge.ScanReport
 	read    *knowledge.ManifestRead
 	sources map[string]knowledge.Source
+	baseDir string // what SARIF's file locations are relative to
 }
 
 // writeText writes the summary, then each API with its findings' objects
@@ -53,6 +54,12 @@ func (o *output) writeText(w io.Writer) error {
 			fmt.Fprintf(bw, "  %s\n", ProblemText(p))
 		}
 	}
+	if gs := skipGroups(o.read.Skipped); len(gs) > 0 {
+		fmt.Fprintf(bw, "\nPassed over:\n")
+		for _, g := range gs {
+			fmt.Fprintf(bw, "  %s: %s\n", strings.Join(g.files, ", "), g.reason)
+		}
+	}
 	if n := o.read.NotObjects; n > 0 {
 		fmt.Fprintf(bw, "\n%s not a Kubernetes object (no apiVersion and kind), passed over.\n", knowledge.Plural(n, "document was", "documents were"))
 	}
@@ -69,10 +76,41 @@ func (o *output) writeText(w io.Writer) error {
 	return bw.Flush()
 }
 
+// skipGroup is the inputs passed over for one reason.
+type skipGroup struct {
+	reason string
+	files  []string
+}
+
+// skipGroups gathers what was passed over by reason, in the order first
+// seen, so each reason is said once.
+func skipGroups(skipped []knowledge.ManifestSkip) []skipGroup {
+	var out []skipGroup
+	at := map[string]int{}
+	for _, s := range skipped {
+		i, ok := at[s.Reason]
+		if !ok {
+			i = len(out)
+			at[s.Reason] = i
+			out = append(out, skipGroup{reason: s.Reason})
+		}
+		out[i].files = append(out[i].files, s.File)
+	}
+	return out
+}
+
 // objectText names an object where it is: "prod/web  app.yaml:12
 // (document 2, item 3; template chart/templates/web.yaml)".
 func objectText(o knowledge.ManifestObject) string {
 	name := o.DisplayName()
+	switch o.Source {
+	case knowledge.SourceMetrics:
+		return fmt.Sprintf("requests to %s since the apiserver started (its apiserver_requested_deprecated_apis metric)", knowledge.SafeValue(o.Name))
+	case knowledge.SourceObject:
+		return fmt.Sprintf("%s  %s (a writer used this version: its managedFields)", name, o.File)
+	case knowledge.SourceHelmRelease:
+		return fmt.Sprintf("%s  Helm release %s, template %s  (%s, document %d)", name, knowledge.SafeValue(o.HelmRelease), knowledge.SafeValue(o.Template), o.File, o.Document)
+	}
 	where := []string{fmt.Sprintf("document %d", o.Document)}
 	if o.Item > 0 {
 		where = append(where, fmt.Sprintf("item %d", o.Item))
@@ -123,12 +161,13 @@ func sourceRefs(sources map[string]knowledge.Source, ids []string) []SourceJSON 
 // The JSON of bot scan --json: one object.
 type (
 	JSON struct {
-		From     *string       `json:"from"`
-		To       string        `json:"to"`
-		Objects  int           `json:"objects"`
-		Findings []FindingJSON `json:"findings"`
-		Unknown  []UnknownJSON `json:"unknown"`
-		Errors   []ErrorJSON   `json:"errors"`
+		From     *string                  `json:"from"`
+		To       string                   `json:"to"`
+		Objects  int                      `json:"objects"`
+		Findings []FindingJSON            `json:"findings"`
+		Unknown  []UnknownJSON            `json:"unknown"`
+		Errors   []ErrorJSON              `json:"errors"`
+		Skipped  []knowledge.ManifestSkip `json:"skipped"`
 	}
 	FindingJSON struct {
 		File         string           `json:"file"`
@@ -140,12 +179,24 @@ type (
 		Name         string           `json:"name"`
 		Namespace    string           `json:"namespace"`
 		Template     string           `json:"template,omitempty"`
+		Source       string           `json:"source,omitempty"`       // a cluster's: metrics, object, helm-release
+		HelmRelease  string           `json:"helm_release,omitempty"` // the Helm release whose manifest holds it
 		Status       string           `json:"status"`
 		Level        string           `json:"level"`
 		DeprecatedIn *string          `json:"deprecated_in"`
 		RemovedIn    *string          `json:"removed_in"`
 		Replacement  *ReplacementJSON `json:"replacement"`
-		Sources      []SourceJSON     `json:"sources"`
+		// ReplacementBefore is what a cluster older than Until moves to
+		// first, when Replacement is not served there yet (the text's
+		// "before 1.29, …").
+		ReplacementBefore *BridgeJSON  `json:"replacement_before"`
+		Sources           []SourceJSON `json:"sources"`
+	}
+	BridgeJSON struct {
+		APIVersion  string  `json:"api_version"`
+		Kind        string  `json:"kind"`
+		AvailableIn *string `json:"available_in"`
+		Until       string  `json:"until"`
 	}
 	ReplacementJSON struct {
 		APIVersion  string  `json:"api_version"`
@@ -179,15 +230,22 @@ type (
 func (o *output) writeJSON(w io.Writer) error {
 	r := o.report
 	out := JSON{To: r.To.String(), Objects: r.Objects, From: versionPtr(r.From),
-		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}}
+		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}, Skipped: o.read.Skipped}
+	if out.Skipped == nil {
+		out.Skipped = []knowledge.ManifestSkip{}
+	}
 	for _, f := range r.Findings {
 		ob := f.Object
 		fj := FindingJSON{File: ob.File, Document: ob.Document, Item: intPtr(ob.Item), Line: ob.Line,
 			APIVersion: ob.APIVersion, Kind: ob.Kind, Name: ob.Name, Namespace: ob.Namespace, Template: ob.Template,
+			Source: ob.Source, HelmRelease: ob.HelmRelease,
 			Status: string(f.Status), Level: string(f.API.Level()),
 			DeprecatedIn: versionPtr(f.DeprecatedIn), RemovedIn: versionPtr(f.RemovedIn)}
 		if f.Replacement != nil {
 			fj.Replacement = &ReplacementJSON{APIVersion: f.Replacement.GroupVersion(), Kind: f.Replacement.Kind, AvailableIn: versionPtr(f.AvailableIn)}
+		}
+		if b := f.Bridge; b != nil {
+			fj.ReplacementBefore = &BridgeJSON{APIVersion: b.API.GroupVersion(), Kind: b.API.Kind, AvailableIn: versionPtr(b.Introduced), Until: f.API.Removed.String()}
 		}
 		fj.Sources = o.findingSources(f)
 		out.Findings = append(out.Findings, fj)

@@ -5,16 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
 
-// Exit codes of bot scan, for CI: what the manifests hold decides them.
+// The forms of a report: Request.Format.
 const (
-	ExitClean      = 0 // nothing removed or deprecated
-	ExitDeprecated = 4 // only deprecations
-	ExitRemoved    = 5 // something is not served in the target
+	FormatText  = "text"
+	FormatJSON  = "json"
+	FormatSARIF = "sarif"
 )
+
+// Formats lists the forms a report can take, for --format.
+var Formats = []string{FormatText, FormatJSON, FormatSARIF}
 
 // ErrNoLifecycle is Run's error when the knowledge holds no API lifecycle
 // to check against; the caller says where the knowledge came from.
@@ -43,9 +47,23 @@ type Request struct {
 	To    knowledge.Version
 	Paths []string  // files, folders, StdinArg
 	Stdin io.Reader // read for StdinArg
-	JSON  bool      // one JSON object instead of text
-	// Problem is told each input that could not be read when none could.
-	Problem func(line string)
+	// Format is how the report is written: FormatText (also ""),
+	// FormatJSON or FormatSARIF.
+	Format string
+	// BaseDir is the folder SARIF's file locations are relative to (the
+	// repository's root in CI); "" leaves paths as given.
+	BaseDir string
+	// Read, when set, gives the objects to check instead of Paths: the
+	// objects of a live cluster. It may keep only the objects check says
+	// would be findings; its Documents counts the objects it looked at.
+	Read func(ctx context.Context, check func(apiVersion, kind string) bool) (*knowledge.ManifestRead, error)
+	// IgnoreUnreadable lists what could not be read without making the
+	// exit ExitUnreadable (but nothing readable at all is an InputError).
+	IgnoreUnreadable bool
+	// Problem is told each input that could not be read, and Note what
+	// the report should not be read without (a kubectl version naming no
+	// server); each line once, for standard error.
+	Problem, Note func(line string)
 }
 
 // Run scans the request's inputs and writes the report to out. It returns
@@ -62,49 +80,103 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 		return 0, ErrNoLifecycle
 	}
 	from, to := req.From, req.To
-	if err := knowledge.CheckScanReleases(t, from, to); err != nil {
-		return 0, inputError("%s", knowledge.ErrorMessage(err))
+	if err := checkReleases(t, from, to, "--from "+from.String()); err != nil {
+		return 0, err
 	}
-	read := ReadInputs(ctx, req.Paths, req.Stdin)
-	if read.Documents == 0 && len(read.Objects) == 0 {
-		if req.Problem != nil {
-			for _, p := range read.Problems {
-				req.Problem(ProblemText(p))
-			}
+	var read *knowledge.ManifestRead
+	if req.Read != nil {
+		if read, err = req.Read(ctx, findsIn(t, to)); err != nil {
+			return 0, err
 		}
+	} else {
+		read = ReadInputs(ctx, req.Paths, req.Stdin)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	tell(req.Problem, read.Problems)
+	if read.Documents == 0 && len(read.Objects) == 0 && len(read.Problems) > 0 && req.IgnoreUnreadable {
 		return 0, inputError("nothing readable: none of the inputs held a YAML or JSON document")
+	}
+	if from.IsZero() && read.Kubectl && read.ServerVersion.IsZero() && req.Note != nil {
+		req.Note("the kubectl version output among the inputs names no server version (kubectl could not reach the cluster?), so the release you run is unknown; give --from")
 	}
 	if from.IsZero() && !read.ServerVersion.IsZero() {
 		from = read.ServerVersion
-		if err := knowledge.CheckScanReleases(t, from, to); err != nil {
-			return 0, inputError("the kubectl version among the inputs says the server runs %s: %s", from, knowledge.ErrorMessage(err))
+		if err := checkReleases(t, from, to, "the kubectl version among the inputs says the server runs "+from.String()+", which"); err != nil {
+			return 0, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	report := t.Scan(read.Objects, from, to)
-	o := &output{t: t, report: report, read: read, sources: sourcesByID(ctx, kb)}
-	if req.JSON {
+	if req.Read != nil {
+		report.Objects = read.Documents // the objects looked at, not only those kept
+	}
+	o := &output{t: t, report: report, read: read, sources: sourcesByID(ctx, kb), baseDir: req.BaseDir}
+	switch req.Format {
+	case FormatJSON:
 		err = o.writeJSON(out)
-	} else {
+	case FormatSARIF:
+		err = o.writeSARIF(out)
+	default:
 		err = o.writeText(out)
 	}
 	if err != nil {
 		return 0, err
 	}
-	return ExitCode(report), nil
+	unreadable := len(read.Problems)
+	if req.IgnoreUnreadable {
+		unreadable = 0
+	}
+	return ExitCode(report, unreadable), nil
 }
 
-// ExitCode is the exit code a report calls for.
-func ExitCode(report *knowledge.ScanReport) int {
+// checkReleases says, in the command line's words, why a scan from from
+// to to cannot be made: to is newer than the API sources know, or from
+// (which fromWords names) is not older than to.
+func checkReleases(t *knowledge.APITable, from, to knowledge.Version, fromWords string) error {
+	latest := t.Latest()
 	switch {
-	case report.Breaks():
-		return ExitRemoved
-	case report.Count(knowledge.ScanDeprecated) > 0:
-		return ExitDeprecated
+	case latest.Less(to):
+		return inputError("I don't know Kubernetes %s: the newest release my API sources know is %s; give --to %s or older (bot sync brings newer releases into a database)", to, latest, latest)
+	case !from.IsZero() && !from.Less(to):
+		if !strings.HasPrefix(fromWords, "--from") {
+			return inputError("%s is not older than --to %s: give a --to newer than the release the cluster runs", fromWords, to)
+		}
+		msg := fmt.Sprintf("%s is not older than --to %s: --from is the release you run, --to the one you go to", fromWords, to)
+		if to.Less(from) {
+			msg += fmt.Sprintf(" (bot scan --from %s --to %s …)", to, from)
+		}
+		return inputError("%s", msg)
 	}
-	return ExitClean
+	return nil
+}
+
+// findsIn returns whether an object of an apiVersion and kind would be a
+// finding at to, remembering each answer.
+func findsIn(t *knowledge.APITable, to knowledge.Version) func(apiVersion, kind string) bool {
+	seen := map[[2]string]bool{}
+	return func(apiVersion, kind string) bool {
+		k := [2]string{apiVersion, kind}
+		f, ok := seen[k]
+		if !ok {
+			f = len(t.Scan([]knowledge.ManifestObject{{APIVersion: apiVersion, Kind: kind}}, knowledge.Version{}, to).Findings) > 0
+			seen[k] = f
+		}
+		return f
+	}
+}
+
+// tell tells f each problem, when f is set.
+func tell(f func(string), problems []knowledge.ManifestProblem) {
+	if f == nil {
+		return
+	}
+	for _, p := range problems {
+		f(ProblemText(p))
+	}
 }
 
 // sourcesByID lists the knowledge's sources by ID, for naming what a
@@ -120,3 +192,15 @@ func sourcesByID(ctx context.Context, kb Knowledge) map[string]knowledge.Source 
 	}
 	return out
 }
+
+// InMemory is the Knowledge of k held in memory: the built-in snapshot,
+// for a scan given no database, which then reads and writes no file.
+func InMemory(k *knowledge.Knowledge) Knowledge { return memory{k} }
+
+type memory struct{ k *knowledge.Knowledge }
+
+func (m memory) ListAPIs(context.Context) ([]knowledge.APILifecycle, []knowledge.Version, error) {
+	return m.k.APIs, m.k.APIReleases, nil
+}
+
+func (m memory) ListSources(context.Context) ([]knowledge.Source, error) { return m.k.Sources, nil }

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"context"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -267,5 +268,22 @@ func TestRefusedURLsNeverReachTheServer(t *testing.T) {
 	}
 	if n := len(ts.requests()); n != 0 {
 		t.Errorf("the server saw %d requests; want none", n)
+	}
+}
+
+// TestCallersDeadline: a deadline of the caller's that comes before the
+// client's own timeout ends the fetch as a timeout, saying whose it was.
+func TestCallersDeadline(t *testing.T) {
+	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	c := ts.client(t, Options{Timeout: time.Minute})
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Get(ctx, ts.URL+"/slow", "")
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "timed out before its own 1m0s: the caller's deadline came first") {
+		t.Errorf("err = %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v", took)
 	}
 }

@@ -58,6 +58,10 @@ func (c *Client) GetIf(ctx context.Context, rawURL string, cond Conditions) (*Re
 	if err != nil {
 		return nil, &Error{URL: shown, Err: err}
 	}
+	limit := fmt.Sprintf("after %s", c.timeout)
+	if d, ok := ctx.Deadline(); ok && time.Until(d) < c.timeout {
+		limit = fmt.Sprintf("before its own %s: the caller's deadline came first", c.timeout)
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -74,7 +78,7 @@ func (c *Client) GetIf(ctx context.Context, rawURL string, cond Conditions) (*Re
 	resp, err := c.http.Do(req)
 	if err != nil {
 		cancel()
-		return nil, &Error{URL: shown, Err: c.cause(ctx, err)}
+		return nil, &Error{URL: shown, Err: cause(ctx, err, limit)}
 	}
 	out := &Response{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
 		URL: Redact(resp.Request.URL.String()), Length: resp.ContentLength}
@@ -99,7 +103,7 @@ func (c *Client) GetIf(ctx context.Context, rawURL string, cond Conditions) (*Re
 		cancel()
 		return nil, &Error{URL: out.URL, Err: fmt.Errorf("%w: the server says the file is %d bytes, over the cap of %d", ErrTooLarge, resp.ContentLength, c.maxBytes)}
 	}
-	out.Body = &body{r: resp.Body, max: c.maxBytes, ctx: ctx, cancel: cancel, client: c, url: out.URL}
+	out.Body = &body{r: resp.Body, max: c.maxBytes, ctx: ctx, cancel: cancel, limit: limit, url: out.URL}
 	return out, nil
 }
 
@@ -113,15 +117,16 @@ func statusText(resp *http.Response) string {
 }
 
 // cause turns what the http client returned into the reason to report:
-// the *url.Error wrapper goes (its text holds the whole URL), a deadline of
-// ours becomes ErrTimeout, a refusal is kept as it is.
-func (c *Client) cause(ctx context.Context, err error) error {
+// the *url.Error wrapper goes (its text holds the whole URL), a deadline
+// becomes ErrTimeout saying which (limit: "after 5m0s", or the caller's), a
+// refusal is kept as it is.
+func cause(ctx context.Context, err error, limit string) error {
 	var na *NotAllowedError
 	if errors.As(err, &na) {
 		return na
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("%w after %s", ErrTimeout, c.timeout)
+		return fmt.Errorf("%w %s", ErrTimeout, limit)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -136,7 +141,7 @@ type body struct {
 	n, max int64
 	ctx    context.Context
 	cancel context.CancelFunc
-	client *Client
+	limit  string // what cause says of a deadline
 	url    string
 }
 
@@ -159,7 +164,7 @@ func (b *body) Read(p []byte) (int, error) {
 			err = cerr
 		}
 		if err != io.EOF {
-			return n, &Error{URL: b.url, Err: fmt.Errorf("read the body: %w", b.client.cause(b.ctx, err))}
+			return n, &Error{URL: b.url, Err: fmt.Errorf("read the body: %w", cause(b.ctx, err, b.limit))}
 		}
 	}
 	return n, err

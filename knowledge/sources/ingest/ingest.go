@@ -46,11 +46,11 @@ type Result struct {
 
 // APIReport is what one API lifecycle folder held.
 type APIReport struct {
-	Path     string
-	Releases int // module releases read, one knowledge.Source each
-	Types    int // API types (group/version/kind) merged from them
-	Marked   int // of those, the types with lifecycle markers
-	Skipped  int // folders and files passed over, each also a note
+	Path     string `json:"path"`
+	Releases int    `json:"releases"` // module releases read, one knowledge.Source each
+	Types    int    `json:"types"`    // API types (group/version/kind) merged from them
+	Marked   int    `json:"marked"`   // of those, the types with lifecycle markers
+	Skipped  int    `json:"skipped"`  // folders and files passed over, each also a note
 }
 
 // Load reads every path: a file or folder of any format of the registry

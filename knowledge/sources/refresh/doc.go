@@ -17,6 +17,20 @@
 // kube-aggregator's APIService) are not refreshed: `bot ingest` and the
 // built-in snapshot give them.
 //
+// Every upstream is asked with restraint, whatever the format (each
+// source of every format goes through one ask): a walk never goes further
+// than the releases the knowledge holds and MaxAhead past them; a source
+// that fails with a server or network error is asked again up to
+// MaxAttempts times with a doubling, jittered wait; a host (a URL's host
+// and port) on which CircuitAfter sources in a row failed is not asked for
+// the rest of the pass, nor before a backoff that doubles with each time it
+// fails again (then one request decides); a host that answered 429, a
+// Retry-After or GitHub's spent rate limit is not asked before the time it
+// gave, by any pass, `bot sync` included. Hosts' states are kept with the
+// sources' (HostState). A pass may be given a budget (Options.Budget):
+// what is left when it runs out is reported as not asked. Every source a
+// pass could not reach is in its report with why, and in its metrics.
+//
 // `bot sync` runs one pass; `bot serve` runs passes on a schedule (see
 // Loop). A pass never blocks answers: the knowledge is replaced in one
 // write transaction, and whoever serves answers swaps its catalog after

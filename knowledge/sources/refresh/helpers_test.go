@@ -2,6 +2,7 @@ package refresh
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,10 +18,29 @@ import (
 	"github.com/kepbot/kepbot/store"
 )
 
-// testClock is a clock a test moves.
+// testClock is a clock a test moves. A refresher's waits before a retry
+// (Config.Wait) are kept, not waited: they return at once.
 type testClock struct {
-	mu  sync.Mutex
-	now time.Time
+	mu    sync.Mutex
+	now   time.Time
+	waits []time.Duration
+}
+
+// Wait records a wait of d and returns at once, or ctx's error.
+func (c *testClock) Wait(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waits = append(c.waits, d)
+	return ctx.Err()
+}
+
+// Waits returns the waits recorded, and forgets them.
+func (c *testClock) Waits() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w := c.waits
+	c.waits = nil
+	return w
 }
 
 func (c *testClock) Now() time.Time {
@@ -43,8 +63,14 @@ func newRefresher(t testing.TB, u *upstreamtest.Upstream, clock *testClock, tune
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return refresherOver(t, db.Knowledge(), u, clock, tune), db.Knowledge()
+}
+
+// refresherOver is a Refresher over kb and u, with clock.
+func refresherOver(t testing.TB, kb Store, u *upstreamtest.Upstream, clock *testClock, tune func(*Config)) *Refresher {
+	t.Helper()
 	x := u.URLs()
-	cfg := Config{Store: db.Knowledge(), URLs: URLs{sources.SettingSync: x.Sync, sources.SettingRelnotes: x.Relnotes, sources.SettingLifecycle: x.Lifecycle, sources.SettingPatches: x.Patches, sources.SettingAPILifecycle: x.APILifecycle}, AllowHosts: []string{"127.0.0.1"}, Now: clock.Now, Interval: time.Hour}
+	cfg := Config{Store: kb, URLs: URLs{sources.SettingSync: x.Sync, sources.SettingRelnotes: x.Relnotes, sources.SettingLifecycle: x.Lifecycle, sources.SettingPatches: x.Patches, sources.SettingAPILifecycle: x.APILifecycle}, AllowHosts: []string{"127.0.0.1"}, Now: clock.Now, Wait: clock.Wait, Interval: time.Hour}
 	cfg.Fetch.Timeout = 10 * time.Second
 	if tune != nil {
 		tune(&cfg)
@@ -54,7 +80,7 @@ func newRefresher(t testing.TB, u *upstreamtest.Upstream, clock *testClock, tune
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
-	return r, db.Knowledge()
+	return r
 }
 
 // outcome finds the outcome of the source name in rep.

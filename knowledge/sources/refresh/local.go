@@ -1,13 +1,16 @@
 package refresh
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 
+	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
+	"github.com/kepbot/kepbot/store"
 )
 
 // ReadLocalKEPYAML reads a kubernetes/enhancements checkout folder, or
@@ -45,4 +48,39 @@ func ReadLocalKEPYAML(p string, lim kepyaml.Limits) (Local, error) {
 		Name: sources.NameKEPYAML, URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(),
 		Corpus: got.Corpus, Commit: got.Commit, Detail: got.Detail,
 	}, nil
+}
+
+// Local is a source's news read from a local copy rather than fetched:
+// `bot sync --from DIR|FILE` for kep.yaml on a machine without network.
+type Local struct {
+	Name   string // the source it stands for: sources.NameKEPYAML
+	URL    string // a file:// URL of the copy
+	Corpus *knowledge.Corpus
+	Commit string
+	Detail string
+}
+
+// ApplyLocal applies l as its source's news, as a pass that fetched it
+// would, and records the source's state (with no ETag: the next fetch
+// downloads it again).
+func (r *Refresher) ApplyLocal(ctx context.Context, l Local) (*Report, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	kb := r.cfg.Store
+	p, _, err := r.newPass(ctx, Options{})
+	if err != nil {
+		return nil, err
+	}
+	now := r.cfg.Now()
+	p.states[l.Name] = store.SourceState{URL: l.URL, Commit: l.Commit, IDs: p.states[l.Name].IDs, Checked: now, Succeeded: now, Changed: now, Result: ResultUpdated}
+	p.parts[l.Name] = &part{corpus: l.Corpus, commit: l.Commit, detail: l.Detail}
+	p.order = []string{l.Name}
+	p.report.Outcomes = []Outcome{{Name: l.Name, URL: l.URL, Result: ResultUpdated, Detail: l.Detail, Commit: l.Commit}}
+	if err := p.apply(ctx); err != nil {
+		return nil, err
+	}
+	if g, err := kb.Generation(ctx); err == nil {
+		p.report.Generation = g
+	}
+	return p.report, nil
 }

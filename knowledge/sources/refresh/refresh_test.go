@@ -116,13 +116,16 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 		result   string
 		severity int
 		says     string
+		// hostWide: the fault holds back the host's other sources too (a
+		// rate limit is the host's, and every source is served by one)
+		hostWide bool
 	}{
 		{name: "server error", path: notes, source: "release-notes/1.36", result: ResultFailed, severity: SeverityFailure, says: "HTTP 500",
 			fault: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", http.StatusInternalServerError) }},
 		{name: "gone: a known release's notes answer 404", path: notes, source: "release-notes/1.36", result: ResultFailed, severity: SeverityFailure, says: "HTTP 404",
 			fault: http.NotFound},
 		{name: "rate limited", path: "/enhancements.tar.gz", source: sources.NameKEPYAML, result: ResultRateLimited, severity: SeverityFailure, says: "rate limited until 2031-02-03T09:00:00Z",
-			fault: func(w http.ResponseWriter, r *http.Request) {
+			hostWide: true, fault: func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("X-RateLimit-Remaining", "0")
 				w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
 				w.WriteHeader(http.StatusForbidden)
@@ -208,6 +211,7 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 			defer u.Set(page, oldPage)
 
 			clock.Add(time.Hour)
+			asked := u.Total()
 			rep, err := r.Run(t.Context(), Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -216,7 +220,10 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 			if o.Result != tc.result || o.Severity != tc.severity || !strings.Contains(o.Error, tc.says) {
 				t.Errorf("%s: %s (severity %d); want %s, severity %d, saying %q", tc.source, o.Line(), o.Severity, tc.result, tc.severity, tc.says)
 			}
-			if p := outcome(t, rep, "release-page/1.35"); p.Result != ResultUpdated {
+			switch p := outcome(t, rep, "release-page/1.35"); {
+			case tc.hostWide && (p.Result != ResultSkipped || p.Requests != 0 || u.Total() != asked+1):
+				t.Errorf("the host's other sources were asked after its rate limit (%d requests in the pass): %s", u.Total()-asked, p.Line())
+			case !tc.hostWide && p.Result != ResultUpdated:
 				t.Errorf("the other sources did not update: %s", p.Line())
 			}
 			after := snapshotOf(t, kb)

@@ -16,8 +16,12 @@ const (
 	ResultNotPublished = "not published" // an optional source that does not exist yet
 	ResultFailed       = "failed"        // the source's part was kept as it was
 	ResultRateLimited  = "rate limited"  // failed, and the server said when to ask again
-	ResultWaiting      = "waiting"       // not asked: backing off after failures
+	ResultWaiting      = "waiting"       // not asked: backing off after earlier failures, or its host is
+	ResultSkipped      = "skipped"       // not asked: its host failed earlier in the pass, or the pass ran out of time
 )
+
+// Results lists every result, in the order above.
+var Results = []string{ResultUpdated, ResultNotModified, ResultNotPublished, ResultFailed, ResultRateLimited, ResultWaiting, ResultSkipped}
 
 // Severity of a failed source, for `bot sync`'s exit code.
 const (
@@ -37,8 +41,15 @@ type Outcome struct {
 	Commit   string        `json:"commit,omitempty"`
 	Bytes    int64         `json:"bytes,omitempty"`
 	Took     time.Duration `json:"took,omitempty"`
+	Requests int           `json:"requests,omitempty"` // made of it in this pass, retries included
 	RetryAt  time.Time     `json:"retry_at,omitzero"`
-	Warnings []string      `json:"warnings,omitempty"`
+	// FailingSince is when the source began to fail (or be held back) in
+	// a row, as its state keeps it; zero once it answers.
+	FailingSince time.Time `json:"failing_since,omitzero"`
+	// FirstFailure is true when this pass is the first in a row that did
+	// not reach the source: serve warns of it then, once.
+	FirstFailure bool     `json:"first_failure,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
 }
 
 // Report is what one pass did.
@@ -49,6 +60,9 @@ type Report struct {
 	Applied    bool            `json:"applied"`
 	Generation uint64          `json:"generation"`
 	Stats      knowledge.Stats `json:"stats"`
+	// Hosts are the hosts the pass asked, or whose earlier failures held
+	// sources back.
+	Hosts []HostReport `json:"hosts,omitempty"`
 }
 
 // Severity is the worst severity among the outcomes: what `bot sync`
@@ -84,8 +98,8 @@ func (o Outcome) Line() string {
 	if o.Commit != "" {
 		fmt.Fprintf(&b, " (commit %s)", short(o.Commit))
 	}
-	if !o.RetryAt.IsZero() && (o.Result == ResultRateLimited || o.Result == ResultWaiting) {
-		fmt.Fprintf(&b, "; next try after %s", o.RetryAt.UTC().Format("2006-01-02 15:04 MST"))
+	if !o.RetryAt.IsZero() && (o.Result == ResultRateLimited || o.Result == ResultWaiting || o.Result == ResultSkipped) {
+		fmt.Fprintf(&b, "; next try after %s", o.RetryAt.UTC().Format("2006-01-02 15:04:05 MST"))
 	}
 	return b.String()
 }
@@ -98,12 +112,17 @@ func short(c string) string {
 }
 
 // WriteReport writes bot sync's report of a pass over the database at
-// db to out: a line per source, then the totals; each source that failed
-// is named on errw.
+// db to out: a line per source, then the totals. Each source that failed
+// is named on errw with its fault; the sources not asked are named there
+// too, together on one line for each reason (a host that failed, a host
+// that asked to wait, the time that ran out).
 func WriteReport(out, errw io.Writer, db string, rep *Report) {
-	if rep.Applied {
+	switch {
+	case rep.Applied:
 		fmt.Fprintf(out, "Synced %s (generation %d):\n", db, rep.Generation)
-	} else {
+	case rep.Severity() != SeverityNone:
+		fmt.Fprintf(out, "Nothing new in %s from the sources that answered; some could not be reached:\n", db)
+	default:
 		fmt.Fprintf(out, "Up to date: nothing new in %s.\n", db)
 	}
 	for _, o := range rep.Outcomes {
@@ -114,9 +133,26 @@ func WriteReport(out, errw io.Writer, db string, rep *Report) {
 		fmt.Fprintf(out, "  knowledge now: %d releases, %d KEPs, %d notices, %d release-note entries, %d patch releases, %d API types\n",
 			st.Releases, st.KEPs, st.Notices, st.Changes, st.Patches, st.APIs)
 	}
+	var reasons []string
+	notAsked := map[string][]string{}
 	for _, o := range rep.Outcomes {
-		if o.Severity != SeverityNone {
+		switch {
+		case o.Severity == SeverityNone:
+		case o.Result == ResultWaiting || o.Result == ResultSkipped:
+			if notAsked[o.Error] == nil {
+				reasons = append(reasons, o.Error)
+			}
+			notAsked[o.Error] = append(notAsked[o.Error], o.Name)
+		default:
 			fmt.Fprintf(errw, "bot sync: %s failed: %s; what it gave before is kept.\n", o.Name, o.Error)
 		}
+	}
+	for _, why := range reasons {
+		names := notAsked[why]
+		what := names[0] + " was"
+		if len(names) > 1 {
+			what = strings.Join(names, ", ") + " were"
+		}
+		fmt.Fprintf(errw, "bot sync: %s not asked: %s; what they gave before is kept.\n", what, why)
 	}
 }

@@ -144,7 +144,7 @@ func RunLeader(ctx context.Context, s Setup, cfg Config, stale *StaleNotes, log 
 			r.log.Error().Err(err).Msg("refresh the knowledge")
 			return
 		}
-		r.log.Info().Bool("applied", rep.Applied).Uint64("generation", rep.Generation).Msg("refreshed the knowledge")
+		logPass(r.log, rep)
 		if states, err := r.st.SourceStates(ctx); err == nil {
 			r.note(states)
 		}
@@ -163,21 +163,47 @@ func (r *Runner) Done(rep *Report, err error) {
 		r.log.Error().Err(err).Msg("refresh the knowledge")
 		return
 	}
-	ev := r.log.Info()
-	if !rep.Applied && rep.Severity() == SeverityNone {
-		ev = r.log.Debug()
-	}
-	c := rep.Counts()
-	ev.Bool("applied", rep.Applied).Uint64("generation", rep.Generation).
-		Int("updated", c[ResultUpdated]).Int("not_modified", c[ResultNotModified]).
-		Int("failed", c[ResultFailed]+c[ResultRateLimited]).Int("waiting", c[ResultWaiting]).
-		Msg("refreshed the knowledge")
-	for _, o := range rep.Outcomes {
-		if o.Severity != SeverityNone {
-			r.log.Warn().Str("source", o.Name).Str("result", o.Result).Str("error", o.Error).Time("retry_at", o.RetryAt).Msg("a source failed; its part of the knowledge is kept")
-		}
-	}
+	logPass(r.log, rep)
 	if states, err := r.st.SourceStates(context.Background()); err == nil {
 		r.note(states)
+	}
+}
+
+// logPass logs a pass: one line for the pass, and one line for each
+// source it could not reach, saying why and when it is asked again. A
+// failure is said once: a warning in the first pass of a row that does
+// not reach the source, at debug in the next ones (the metrics say it
+// goes on). The pass's line is at info when it applied news or a source
+// began to fail, else at debug.
+func logPass(log zerolog.Logger, rep *Report) {
+	c := rep.Counts()
+	first := 0
+	for _, o := range rep.Outcomes {
+		if o.FirstFailure {
+			first++
+		}
+	}
+	ev := log.Debug()
+	if rep.Applied || first > 0 {
+		ev = log.Info()
+	}
+	requests := 0
+	for _, o := range rep.Outcomes {
+		requests += o.Requests
+	}
+	ev.Bool("applied", rep.Applied).Uint64("generation", rep.Generation).
+		Int("updated", c[ResultUpdated]).Int("not_modified", c[ResultNotModified]).
+		Int("failed", c[ResultFailed]+c[ResultRateLimited]).Int("skipped", c[ResultSkipped]).Int("waiting", c[ResultWaiting]).
+		Int("requests", requests).Msg("refreshed the knowledge")
+	for _, o := range rep.Outcomes {
+		if o.Severity == SeverityNone {
+			continue
+		}
+		ev := log.Debug()
+		if o.FirstFailure {
+			ev = log.Warn()
+		}
+		ev.Str("source", o.Name).Str("result", o.Result).Str("error", o.Error).Int("requests", o.Requests).
+			Time("retry_at", o.RetryAt).Msg("a source failed; its part of the knowledge is kept")
 	}
 }

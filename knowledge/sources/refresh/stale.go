@@ -83,7 +83,7 @@ func StaleNote(states map[string]store.SourceState, now time.Time, age time.Dura
 	var names []string
 	since := time.Time{}
 	for name, st := range states {
-		if st.FailingSince.IsZero() || now.Sub(st.FailingSince) < age {
+		if IsHostState(name) || st.FailingSince.IsZero() || now.Sub(st.FailingSince) < age {
 			continue
 		}
 		names = append(names, name)
