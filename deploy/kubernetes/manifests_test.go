@@ -1,7 +1,9 @@
-// Package kubernetes_test checks the two kustomizations in this folder
-// without a cluster: each renders (as `kubectl kustomize` does: render
-// implements the fields they use and refuses any other), its Pod meets the
-// Pod Security "restricted" profile its namespace enforces, the Deployment
+// Package kubernetes_test checks the two kustomizations in this folder:
+// each renders (as `kubectl kustomize` does: render implements the fields
+// they use and refuses any other), its Pod meets the Pod Security
+// "restricted" profile its namespace enforces (checked here control by
+// control, and by a real kube-apiserver's Pod Security admission, to which
+// TestApplyServerSide applies both, dry run), the Deployment
 // runs as the variant says (one replica on bbolt with Recreate, or three
 // on etcd rolling), with probes on /readyz and /healthz, a pinned image
 // the release publishes, secrets only by reference and every setting a
