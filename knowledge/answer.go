@@ -27,6 +27,8 @@ const (
 	KindSubscription Kind = "subscription"
 	KindAPI          Kind = "api"  // the lifecycle of API versions
 	KindScan         Kind = "scan" // what manifests use that breaks in a release
+	KindCVEs         Kind = "cves" // the vulnerability records that affect a release
+	KindCVE          Kind = "cve"  // one vulnerability record: its card
 	KindError        Kind = "error"
 )
 
@@ -64,6 +66,14 @@ type Answer struct {
 	// went GA in 1.30?" is 1.30 ga), set only when the text was not
 	// written in the grammar, so that people (and tests) see how it was read.
 	UnderstoodAs string `json:"understood_as,omitempty"`
+	// Verdict is the answer to a yes/no question: "yes", "no" or
+	// "unknown"; empty for every other question.
+	Verdict string `json:"verdict,omitempty"`
+	// CVEs are the vulnerability records of a cves answer, or what an
+	// upgrade fixes and leaves open (see CVEs).
+	CVEs *CVEs `json:"cves,omitempty"`
+	// CVE is a cve answer's card.
+	CVE *CVEFacts `json:"cve,omitempty"`
 }
 
 // Fact is one name/value line of an answer.

@@ -94,6 +94,7 @@ func Compile(c *Corpus) *Knowledge {
 	checkReleaseNotes(keps, names)
 	addLifecycles(c.Lifecycles, c.Patches, rel)
 	k.APIs, k.APIReleases = compileAPIs(c, k.Sources)
+	k.Vulns = compileVulns(c.Vulns)
 
 	for _, r := range rels {
 		sortItems(r.Items)

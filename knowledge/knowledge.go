@@ -36,7 +36,9 @@ type Knowledge struct {
 	// were read, oldest first (the newest of them bounds what is reached).
 	APIs        []APILifecycle `json:"apis,omitempty"`
 	APIReleases []Version      `json:"api_releases,omitempty"`
-	Skipped     []Skip         `json:"skipped,omitempty"`
+	// Vulns are the vulnerability records, by ID, each once.
+	Vulns   []Vuln `json:"vulns,omitempty"`
+	Skipped []Skip `json:"skipped,omitempty"`
 	// Corpus is what k was compiled from. A store keeps it so that a sync
 	// can swap one source (kep.yaml) and compile again; nil leaves it out.
 	Corpus *Corpus `json:"-"`
@@ -52,12 +54,13 @@ type Stats struct {
 	Changes  int `json:"changes"`
 	Patches  int `json:"patches"`
 	APIs     int `json:"apis"`
+	Vulns    int `json:"vulns"`
 	Skipped  int `json:"skipped"`
 }
 
 // Stats counts what k holds.
 func (k *Knowledge) Stats() Stats {
-	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), APIs: len(k.APIs), Skipped: len(k.Skipped)}
+	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), APIs: len(k.APIs), Vulns: len(k.Vulns), Skipped: len(k.Skipped)}
 	for _, kp := range k.KEPs {
 		s.Mentions += len(kp.History)
 	}
@@ -103,6 +106,9 @@ type KnowledgeStore interface {
 	// ListAPIs returns the joined API lifecycle of every API type and the
 	// releases whose API modules were read (both empty when none was).
 	ListAPIs(ctx context.Context) ([]APILifecycle, []Version, error)
+	// ListVulns returns every vulnerability record, by ID (empty when
+	// none was read).
+	ListVulns(ctx context.Context) ([]Vuln, error)
 	// ListSources returns the sources the knowledge was built from.
 	ListSources(ctx context.Context) ([]Source, error)
 	// ReplaceKnowledge swaps everything known for k in one transaction:

@@ -308,7 +308,9 @@ type Corpus struct {
 	// each kind, APIClaims what documents say of API versions.
 	APITypes  []APIType
 	APIClaims []APIClaim
-	Skipped   []Skip
+	// Vulns are vulnerability records (OSV), each with its Source.
+	Vulns   []Vuln
+	Skipped []Skip
 }
 
 // Add appends everything in o to c.
@@ -323,6 +325,7 @@ func (c *Corpus) Add(o *Corpus) {
 	c.Patches = append(c.Patches, o.Patches...)
 	c.APITypes = append(c.APITypes, o.APITypes...)
 	c.APIClaims = append(c.APIClaims, o.APIClaims...)
+	c.Vulns = append(c.Vulns, o.Vulns...)
 	c.Skipped = append(c.Skipped, o.Skipped...)
 }
 
@@ -390,7 +393,8 @@ func PreferKEP(a, b *KEP) bool {
 
 // Without returns a copy of c without what the sources with the given IDs
 // gave it: those sources, and every KEP, mention, notice, release-note
-// entry, lifecycle, patch and skip they are the source of; a release
+// entry, lifecycle, patch, vulnerability record and skip they are the
+// source of; a release
 // announcement goes when every one of its sources does. What other sources
 // gave is kept as it is, so a refresh can swap one source's part.
 //
@@ -435,6 +439,7 @@ func (c *Corpus) Without(ids ...string) *Corpus {
 	out.Lifecycles = keep(c.Lifecycles, func(l Lifecycle) string { return l.Source }, gone)
 	out.Patches = keep(c.Patches, func(p Patch) string { return p.Source }, gone)
 	out.APIClaims = keep(c.APIClaims, func(cl APIClaim) string { return cl.Source }, gone)
+	out.Vulns = keep(c.Vulns, func(v Vuln) string { return v.Source }, gone)
 	for _, s := range out.Sources {
 		if s.Kind == SourceAPILifecycle {
 			out.APITypes = append([]APIType(nil), c.APITypes...)

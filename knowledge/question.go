@@ -36,12 +36,15 @@ const (
 	AskAPI           QuestionKind = "api"           // api Ingress · api batch/v1beta1 [CronJob] [in 1.24]
 	AskScan          QuestionKind = "scan"          // scan [1.32] 1.36, then a manifest
 	AskPR            QuestionKind = "pr"            // pr 130135: the release-note entries of a kubernetes/kubernetes pull request
+	AskCVEs          QuestionKind = "cves"          // cves 1.30.2 · cves 1.30: the vulnerability records affecting a release
+	AskCVE           QuestionKind = "cve"           // cve CVE-2024-10220; is 1.30.2 affected by CVE-2024-10220
 )
 
-// Question is one parsed request. Two kinds also ask yes or no: AskKEP
+// Question is one parsed request. Three kinds also ask yes or no: AskKEP
 // with a Stage ("is kep 753 ga", with a Version "is kep 753 beta in 1.30":
-// was it at that stage in that release) and AskSupported with a Version
-// ("is 1.31 supported"); their answers start with the yes or the no.
+// was it at that stage in that release), AskSupported with a Version
+// ("is 1.31 supported") and AskCVE with a Version ("is 1.30.2 affected by
+// CVE-2024-10220"); their answers start with the yes or the no.
 // Adapters read it from the text a user
 // typed with package knowledge/question (or build it from a platform's
 // structured options) and fill From; the engine answers it.
@@ -57,7 +60,7 @@ type Question struct {
 	Patch   *int              `json:"patch,omitempty"`
 	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage; of AskKEP, the stage a yes/no question asks about
 	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices
-	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic, API (AskAPI)
+	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic, API (AskAPI), a vulnerability's ID (AskCVE)
 	Filters map[string]string `json:"filters,omitempty"` // subscribe filters: sig, from, schedule, format
 	// Manifest is the text a scan reads (AskScan): YAML or JSON manifests,
 	// or `kubectl version` output. It is never echoed.
@@ -76,6 +79,9 @@ type Question struct {
 	// clearly better: one line under the answer names them (Understood).
 	Also []KEPRef `json:"also,omitempty"`
 	From Origin   `json:"-"`
+	// ToPatch is the patch number an upgrade wrote its target with
+	// ("upgrade 1.30.2 1.30.8"), nil when it wrote none.
+	ToPatch *int `json:"to_patch,omitempty"`
 }
 
 // KEPRef names a KEP: its number and title.
@@ -140,13 +146,13 @@ func (q Question) Canonical() string {
 		if q.Words == "upgrade" {
 			verb = "upgrade"
 		}
-		return verb + " " + q.Version.String() + " " + q.To.String()
+		return verb + " " + q.release() + " " + q.toRelease()
 	case AskUpgrade:
-		return "upgrade " + q.Version.String() + " " + q.To.String()
+		return "upgrade " + q.release() + " " + q.toRelease()
 	case AskSIG:
 		return strings.TrimSpace("sig " + q.Words + " " + q.Version.String())
 	case AskSubscribe:
-		s := "subscribe deprecations"
+		s := "subscribe " + q.topic()
 		for _, k := range filterKeys {
 			if v, ok := q.Filters[k]; ok {
 				s += " " + k + ":" + v
@@ -154,7 +160,7 @@ func (q Question) Canonical() string {
 		}
 		return s
 	case AskUnsubscribe:
-		return "unsubscribe deprecations"
+		return "unsubscribe " + q.topic()
 	case AskLifecycle:
 		return q.release() + " eol"
 	case AskPatches:
@@ -174,6 +180,13 @@ func (q Question) Canonical() string {
 		return s
 	case AskPR:
 		return "pr " + q.Words
+	case AskCVEs:
+		return "cves " + q.release()
+	case AskCVE:
+		if !q.Version.IsZero() {
+			return "is " + q.release() + " affected by " + q.Words
+		}
+		return "cve " + q.Words
 	case AskScan:
 		if !q.Version.IsZero() {
 			return "scan " + q.Version.String() + " " + q.To.String()
@@ -190,6 +203,23 @@ func (q Question) release() string {
 		return q.Version.String() + "." + strconv.Itoa(*q.Patch)
 	}
 	return q.Version.String()
+}
+
+// topic writes what a subscribe or unsubscribe is about: cves, else
+// deprecations.
+func (q Question) topic() string {
+	if q.Words == "cves" {
+		return "cves"
+	}
+	return "deprecations"
+}
+
+// toRelease writes an upgrade's target with its patch when it gave one.
+func (q Question) toRelease() string {
+	if q.ToPatch != nil {
+		return q.To.String() + "." + strconv.Itoa(*q.ToPatch)
+	}
+	return q.To.String()
 }
 
 // PlainQuestion reports whether s is written as kepbot writes questions:
@@ -244,8 +274,8 @@ var commands = []command{
 	{Topic: "kep", Usage: "kep NUMBER", Summary: "one KEP: name, SIG, stages reached, feature gates, links",
 		Examples: []string{"kep 4639", "KEP-3866", "4639"}},
 	{Topic: "is", Usage: "is kep NUMBER STAGE [in VERSION]",
-		Summary:  "yes or no first, then the KEP's stages as evidence; is VERSION supported does the same for a release",
-		Examples: []string{"is kep 753 ga", "is kep 4639 beta in 1.33", "is 1.31 supported"},
+		Summary:  "yes or no first, then the KEP's stages as evidence; is VERSION supported and is VERSION affected by CVE-ID do the same for a release",
+		Examples: []string{"is kep 753 ga", "is kep 4639 beta in 1.33", "is 1.31 supported", "is 1.30.2 affected by CVE-2024-10220"},
 		Detail:   []string{"With in VERSION: was the KEP at that stage in that release."}},
 	{Topic: "release", Usage: "VERSION", Summary: "one release: date, theme, enhancement counts, highlights",
 		Examples: []string{"1.29", "v1.30"}},
@@ -290,22 +320,30 @@ var commands = []command{
 		Detail: []string{"Put the YAML or JSON after the question in the same message (a code block is fine), or attach a .yaml file (up to 1 MiB, 5,000 documents).",
 			"Only apiVersion, kind, name and namespace are read and repeated: never a value, so Secrets stay secret.",
 			"A pasted kubectl version gives FROM. In a terminal: bot scan --to 1.36 FILES."}},
+	{Topic: "cves", Usage: "cves VERSION", Summary: "the known vulnerabilities (CVEs) of Kubernetes that affect a patch release, or any patch of a release, and the patch that fixes each",
+		Examples: []string{"cves 1.30.2", "cves 1.30", "1.30.2 有哪些漏洞"},
+		Detail: []string{"From the Go vulnerability database's records of Kubernetes (k8s.io/kubernetes and its staging modules, v0.N.P for 1.N.P), read as OSV ranges.",
+			"Other projects of Kubernetes (ingress-nginx, kops, CSI drivers) are other products: cve ID says which."}},
+	{Topic: "cve", Usage: "cve CVE-ID|GHSA-ID|GO-ID", Summary: "one vulnerability: what it affects in each minor line, every version that fixes it, references",
+		Examples: []string{"cve CVE-2024-10220", "cve GHSA-27wf-5967-98gx", "is 1.30.2 affected by CVE-2024-10220"}},
 	{Topic: "pr", Usage: "pr NUMBER", Summary: "the release-note entries of a pull request of kubernetes/kubernetes: release, kinds, SIGs, the KEP it links to",
 		Examples: []string{"pr 130135", "pr 129207"},
 		Detail:   []string{"A pasted link to the pull request (github.com/kubernetes/kubernetes/pull/129207) asks the same; a link to a KEP (kep.k8s.io/4639, its issue or folder) asks for the KEP."}},
 	{Topic: "sig", Usage: "sig NAME [VERSION]", Summary: "the KEPs of one SIG, or those that reached a stage in one release",
 		Examples: []string{"sig network", "sig node 1.30", "SIG API Machinery"}},
-	{Topic: "subscribe", Usage: "subscribe deprecations [sig:NAME] [from:VERSION] [schedule:release|weekly|daily] [format:compact|full]",
-		Summary:  "post deprecation digests to this channel",
-		Examples: []string{"subscribe deprecations", "subscribe deprecations sig:network schedule:weekly"},
+	{Topic: "subscribe", Usage: "subscribe deprecations|cves [sig:NAME] [from:VERSION] [schedule:release|weekly|daily] [format:compact|full]",
+		Summary:  "post deprecation digests, or digests of new CVEs of Kubernetes that affect a supported release, to this channel",
+		Examples: []string{"subscribe deprecations", "subscribe deprecations sig:network schedule:weekly", "subscribe cves schedule:daily"},
 		Detail: []string{
+			"A channel may have both: each subscribe adds its topic, and unsubscribe deprecations or unsubscribe cves stops one.",
+			"CVE digests take every filter but sig: (the records name no SIG); each new record is posted once.",
 			"sig:NAME keeps only one SIG's notices, e.g. sig:network.",
 			"from:VERSION starts at a release, e.g. from:1.29.",
 			"schedule: release (when a release lands, the default), weekly or daily.",
 			"format: compact (the default) or full.",
 		}},
-	{Topic: "unsubscribe", Usage: "unsubscribe deprecations", Summary: "stop this channel's deprecation digests",
-		Examples: []string{"unsubscribe deprecations"}},
+	{Topic: "unsubscribe", Usage: "unsubscribe deprecations|cves", Summary: "stop this channel's deprecation digests, or its CVE digests",
+		Examples: []string{"unsubscribe deprecations", "unsubscribe cves"}},
 	{Topic: "subscriptions", Usage: "subscriptions", Summary: "this channel's subscriptions",
 		Examples: []string{"subscriptions"}},
 	{Topic: "help", Usage: "help [TOPIC]", Summary: "this help, or more about one command",
@@ -322,6 +360,7 @@ var topicAliases = map[string]string{
 	"urgent": "action", "action-required": "action", "end-of-life": "eol", "lifecycle": "eol", "support": "supported",
 	"patch": "patches", "apis": "api", "apiversion": "api", "manifests": "scan", "manifest": "scan",
 	"pull": "pr", "pulls": "pr", "prs": "pr",
+	"vulnerabilities": "cves", "vulnerability": "cve", "security": "cves",
 }
 
 // HelpTopic returns the help topic that name is, or an alias of ("removed"

@@ -76,6 +76,11 @@ type ManifestRead struct {
 	// server (Kubectl says one was pasted).
 	ServerVersion Version
 	Kubectl       bool
+	// ServerPatch is the patch release a live cluster's server runs
+	// ("1.30.2"), read from its build (PatchOfBuild), and ServerBuild the
+	// build as it names itself (v1.30.2-eks-5e0fdde, fit to show); both
+	// "" when unknown. The scan reports the patch's vulnerabilities.
+	ServerPatch, ServerBuild string
 }
 
 // ScanStatus is what a scan found of an object at the target release.

@@ -175,8 +175,8 @@ func TestOpenRefusesFilesItCannotUse(t *testing.T) {
 			return err
 		}), ErrNotDatabase, []string{"bbolt database, but not kepbot's", `"widgets"`, "--db"}},
 		{"newer schema", kepbotWith(func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("6"))
-		}), ErrNewerSchema, []string{"newer kepbot", "schema version 6", "reads version 5", "upgrade kepbot", "--db"}},
+			return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte(strconv.Itoa(SchemaVersion+1)))
+		}), ErrNewerSchema, []string{"newer kepbot", "schema version " + strconv.Itoa(SchemaVersion+1), "reads version " + strconv.Itoa(SchemaVersion), "upgrade kepbot", "--db"}},
 		{"damaged schema version", kepbotWith(func(tx *bolt.Tx) error {
 			return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("two"))
 		}), ErrNotDatabase, []string{`schema_version is "two"`, "damaged"}},

@@ -171,6 +171,13 @@ func readAll(tx *bolt.Tx) (*knowledge.Knowledge, error) {
 		}
 		k.APIs, k.APIReleases = t.Types, t.Releases
 	}
+	if raw := tx.Bucket(bucketVulns).Get(keyVulns); raw != nil {
+		vs, err := decodeVulns(raw)
+		if err != nil {
+			return nil, err
+		}
+		k.Vulns = vs
+	}
 	return k, nil
 }
 

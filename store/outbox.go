@@ -72,8 +72,9 @@ func (o *Outbox) EnqueueDigest(ctx context.Context, d digest.Digest, ds []digest
 				// Queued before, and the subscription was saved again
 				// since with the same news waiting: it has had this
 				// digest, so record it as told.
-				if current && sub.Seen.Through < dv.Seen.Through {
-					sub.Seen.Through, sub.Rev, changed = dv.Seen.Through, sub.Rev+1, true
+				if current && sub.Seen.Behind(dv.Seen) {
+					sub.Seen.CatchUp(dv.Seen)
+					sub.Rev, changed = sub.Rev+1, true
 					if err := putSubscription(tx, sub); err != nil {
 						return false, err
 					}

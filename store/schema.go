@@ -36,7 +36,12 @@ import (
 //
 // Version 5 added the apis bucket (the joined API lifecycle table). Opening
 // a version 4 database adds it empty: the next ingest or sync fills it.
-const SchemaVersion = 5
+//
+// Version 6 added the vulns bucket (the vulnerability records). Opening a
+// version 5 database adds it empty: the next ingest or sync fills it. An
+// older kepbot must not open it: its replace would leave the records of
+// the knowledge it replaced behind.
+const SchemaVersion = 6
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
@@ -54,9 +59,10 @@ var (
 	bucketChanges  = []byte("release_changes")
 	bucketPatches  = []byte("release_patches")
 	bucketAPIs     = []byte("apis")
+	bucketVulns    = []byte("vulns")
 
 	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus,
-		bucketChanges, bucketPatches, bucketAPIs}
+		bucketChanges, bucketPatches, bucketAPIs, bucketVulns}
 )
 
 // Keys in the meta bucket.

@@ -100,7 +100,7 @@ func choices(cat Catalog, d discordgo.ApplicationCommandInteractionData) []*disc
 	case sub == "kep" && opt == "number":
 		return kepChoices(cat.KEPs(), typed)
 	case (sub == "release" && opt == "version") || (sub == "diff" && (opt == "from" || opt == "to")) || (sub == "subscribe" && opt == "from") ||
-		(sub == "scan" && (opt == "target" || opt == "from")):
+		(sub == "scan" && (opt == "target" || opt == "from")) || (sub == "cves" || sub == "cve") && opt == "version":
 		q := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(typed)), "v")
 		return nameChoices(cat.Versions(), q, false)
 	case sub == "gate" && opt == "name":

@@ -77,16 +77,25 @@ func Commands() []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment, Name: "file",
 					Description: "Your manifests: one .yaml or .json file of up to 1 MiB", Required: true},
 				str("from", "The release you run now, e.g. 1.32", false, true)),
+			sub("cves", "Known vulnerabilities (CVEs) of a Kubernetes patch release, or of a release's patches",
+				str("version", "Patch release, e.g. 1.30.2, or a release, e.g. 1.30", true, true)),
+			sub("cve", "One vulnerability: what it affects, every version that fixes it; with a release, yes or no",
+				str("id", "CVE, GHSA or GO ID, e.g. CVE-2024-10220", true, false),
+				str("version", "Is this patch release affected? e.g. 1.30.2", false, true)),
 			sub("ask", "Ask in the words you would type after !k8s",
 				str("text", "A question, e.g. 1.29 ga or kep 4639", true, false)),
-			sub("subscribe", "Post deprecation and removal digests here (Manage Channels or Manage Server)",
+			sub("subscribe", "Post deprecation and removal digests, or CVE digests, here (Manage Channels or Manage Server)",
+				choice(str("topic", "What the digests hold; deprecations by default", false, false),
+					"deprecations and removals", "deprecations", "new CVEs of Kubernetes", "cves"),
 				str("sig", "Only this SIG's notices, e.g. network; every SIG when left out", false, false),
 				str("from", "The release you run, e.g. 1.29: only what changes after it", false, true),
 				choice(str("schedule", "When digests come; new release data by default", false, false),
 					"when new release data arrives", digest.ScheduleRelease, "weekly", digest.ScheduleWeekly, "daily", digest.ScheduleDaily),
 				choice(str("format", "How much of each notice to show; compact by default", false, false),
 					"compact", digest.FormatCompact, "full, with the documents' words", digest.FormatFull)),
-			sub("unsubscribe", "Stop this channel's digests (Manage Channels or Manage Server)"),
+			sub("unsubscribe", "Stop this channel's digests (Manage Channels or Manage Server)",
+				choice(str("topic", "Which digests to stop; deprecations by default", false, false),
+					"deprecations and removals", "deprecations", "new CVEs of Kubernetes", "cves")),
 			sub("subscriptions", "This channel's digests: filters, who subscribed, state, last digest"),
 			sub("help", "What kepbot answers, and how to ask"),
 		},
@@ -129,10 +138,17 @@ func commandText(d discordgo.ApplicationCommandInteractionData) (string, error) 
 			parts = append(parts, from)
 		}
 		parts = append(parts, v("target"))
+	case "cves":
+		parts = []string{"cves", v("version")}
+	case "cve":
+		parts = []string{"cve", v("id")}
+		if ver := v("version"); ver != "" {
+			parts = []string{"is", ver, "affected", "by", v("id")}
+		}
 	case "ask":
 		parts = []string{v("text")}
 	case "subscribe":
-		parts = []string{"subscribe", "deprecations"}
+		parts = []string{"subscribe", topicOption(v("topic"))}
 		for _, k := range []string{"sig", "from", "schedule", "format"} {
 			val := v(k)
 			if val == "" {
@@ -144,7 +160,7 @@ func commandText(d discordgo.ApplicationCommandInteractionData) (string, error) 
 			parts = append(parts, k+":"+val)
 		}
 	case "unsubscribe":
-		parts = []string{"unsubscribe", "deprecations"}
+		parts = []string{"unsubscribe", topicOption(v("topic"))}
 	case "subscriptions":
 		parts = []string{"subscriptions"}
 	case "help":
@@ -153,6 +169,15 @@ func commandText(d discordgo.ApplicationCommandInteractionData) (string, error) 
 		return "", knowledge.Errorf(knowledge.EBADINPUT, "I don't know /%s %s. Try /%s help.", CommandName, short(plain(sub.Name), 32), CommandName)
 	}
 	return strings.TrimSpace(strings.Join(parts, " ")), nil
+}
+
+// topicOption is the topic a subscribe or unsubscribe names: cves, else
+// deprecations.
+func topicOption(v string) string {
+	if v == digest.TopicCVEs {
+		return digest.TopicCVEs
+	}
+	return digest.TopicDeprecations
 }
 
 // filterExamples show a good value of each subscribe option.

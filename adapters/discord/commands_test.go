@@ -136,6 +136,9 @@ func TestCommandText(t *testing.T) {
 		{invocation("gate", "name", "NFTablesProxyMode"), "gate NFTablesProxyMode", "gate NFTablesProxyMode"},
 		{invocation("search", "words", "image  volume"), "search image volume", "search image volume"},
 		{invocation("diff", "from", "1.29", "to", "1.32"), "diff 1.29 1.32", "diff 1.29 1.32"},
+		{invocation("cves", "version", "1.30.2"), "cves 1.30.2", "cves 1.30.2"},
+		{invocation("cve", "id", "CVE-2024-10220"), "cve CVE-2024-10220", "cve CVE-2024-10220"},
+		{invocation("cve", "id", "cve-2024-10220", "version", "v1.30.2"), "is v1.30.2 affected by cve-2024-10220", "is 1.30.2 affected by CVE-2024-10220"},
 		{invocation("ask", "text", "1.29 ga"), "1.29 ga", "1.29 ga"},
 		{invocation("ask", "text", "line\nbreak"), "line break", ""},
 		{invocation("help"), "help", "help"},
@@ -146,6 +149,8 @@ func TestCommandText(t *testing.T) {
 		{invocation("subscribe", "format", "compact", "sig", "sig-node"), "subscribe deprecations sig:sig-node format:compact",
 			"subscribe deprecations sig:node format:compact"},
 		{invocation("unsubscribe"), "unsubscribe deprecations", "unsubscribe deprecations"},
+		{invocation("subscribe", "topic", "cves", "schedule", "daily"), "subscribe cves schedule:daily", "subscribe cves schedule:daily"},
+		{invocation("unsubscribe", "topic", "cves"), "unsubscribe cves", "unsubscribe cves"},
 		{invocation("subscriptions"), "subscriptions", "subscriptions"},
 	}
 	for _, tt := range tests {
@@ -195,7 +200,12 @@ func TestSubscribeChoicesParse(t *testing.T) {
 				t.Fatalf("%s=%v: %v", o.Name, c.Value, err)
 			}
 			q, err := question.Parse(text)
-			if err != nil || q.Kind != knowledge.AskSubscribe || q.Filters[o.Name] != c.Value {
+			want := c.Value.(string)
+			got := q.Filters[o.Name]
+			if o.Name == "topic" { // the topic is the word after subscribe
+				got, want = q.Canonical(), "subscribe "+want
+			}
+			if err != nil || q.Kind != knowledge.AskSubscribe || got != want {
 				t.Errorf("%q parsed as %+v, %v", text, q, err)
 			}
 			if !question.ChangesSubscription(text) {
@@ -203,8 +213,8 @@ func TestSubscribeChoicesParse(t *testing.T) {
 			}
 		}
 	}
-	if n != 5 {
-		t.Errorf("%d choices for schedule and format, want 5", n)
+	if n != 7 {
+		t.Errorf("%d choices for topic, schedule and format, want 7", n)
 	}
 	for opt, bad := range map[string]string{"from": "abc", "sig": "net!work"} {
 		text, err := commandText(invocation("subscribe", opt, bad))

@@ -50,6 +50,12 @@ var goldenQuestions = map[string]string{
 	"action":        "1.30 action required",
 	"relnotes":      "1.30 deprecations",
 	"supported":     "supported",
+	"cves":          "cves 1.30.1",
+	"cves_minor":    "cves 1.30",
+	"cve":           "cve CVE-2031-1001",
+	"cve_verdict":   "is 1.30.1 affected by CVE-2031-1001",
+	"cve_other":     "cve CVE-2031-1003",
+	"upgrade_cves":  "upgrade 1.30.1 1.30.2",
 }
 
 var updateAnswers = flag.Bool("update-answers", false, "capture testdata/answers again from the engine")

@@ -42,6 +42,7 @@ func TestSlashCommandEndToEnd(t *testing.T) {
 		{"kep " + strconv.Itoa(kep), string(knowledge.KindKEP), Ephemeral},
 		{"KEP-" + strconv.Itoa(kep) + " --public", string(knowledge.KindKEP), InChannel},
 		{"releases", string(knowledge.KindReleases), Ephemeral},
+		{"cves 1.30.2", string(knowledge.KindCVEs), Ephemeral},
 		{"", string(knowledge.KindHelp), Ephemeral},
 		{"kep 99999999", string(knowledge.KindError), Ephemeral},
 		{"what is this", string(knowledge.KindError), Ephemeral},

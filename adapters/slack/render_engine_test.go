@@ -42,6 +42,11 @@ var engineGoldens = map[string]RenderOptions{
 	"engine_action_required":     {Slash: true},
 	"engine_deprecations":        {Slash: true},
 	"engine_supported":           {Slash: true},
+	"engine_cves":                {Slash: true},
+	"engine_cve":                 {Slash: true},
+	"engine_cve_verdict":         {Slash: true},
+	"engine_cve_other":           {Slash: true},
+	"engine_upgrade_cves":        {Slash: true},
 }
 
 // captureAnswers asks the real engine, with subscriptions, over a real
@@ -87,6 +92,11 @@ func captureAnswers(t *testing.T) map[string]*knowledge.Answer {
 		"engine_action_required":     ask.Ask(ctx, "1.42 action required", from),
 		"engine_deprecations":        ask.Ask(ctx, "1.42 deprecations", from),
 		"engine_supported":           ask.Ask(ctx, "supported", from),
+		"engine_cves":                ask.Ask(ctx, "cves 1.42.1", from),
+		"engine_cve":                 ask.Ask(ctx, "cve CVE-2031-1001", from),
+		"engine_cve_verdict":         ask.Ask(ctx, "is 1.42.1 affected by CVE-2031-1001", from),
+		"engine_cve_other":           ask.Ask(ctx, "cve CVE-2031-1003", from),
+		"engine_upgrade_cves":        ask.Ask(ctx, "upgrade 1.42.1 1.42.2", from),
 	}
 	set, err := digest.LoadNoticeSet(ctx, db.Knowledge(), db.Subscriptions())
 	if err != nil {

@@ -46,7 +46,7 @@ func scanCommand() command {
 			fs.StringVar(&f.from, "from", "", "the release you run now (`VERSION`); a kubectl version output among the inputs, or the cluster, gives it otherwise")
 			fs.BoolVar(&f.json, "json", false, "print one JSON object: from, to, objects, findings, unknown, errors, skipped (--format json)")
 			fs.StringVar(&f.format, "format", scan.FormatText, "the report's `FORM`: "+strings.Join(scan.Formats, ", ")+" (SARIF 2.1.0, for code scanning)")
-			fs.StringVar(&f.failOn, "fail-on", "deprecated", "the least `FINDING` that makes the exit non-zero: deprecated (exit 4 or 5), or removed (deprecations alone exit 0)")
+			fs.StringVar(&f.failOn, "fail-on", "deprecated", "the least `FINDING` that makes the exit non-zero: deprecated (exit 4 or 5), removed (deprecations alone exit 0), or cve (as deprecated, and with --cluster the known vulnerabilities of the cluster's own release exit 6)")
 			fs.BoolVar(&f.ignoreUnreadable, "ignore-unreadable", false, "list the inputs that cannot be read or parsed without exiting 3 for them")
 			f.cl = clusterFlags(fs)
 			return func(ctx context.Context, paths []string) int { return runScan(ctx, io, f, paths) }
@@ -104,8 +104,8 @@ func runScan(ctx context.Context, io stdio, f scanFlags, paths []string) int {
 	if !slices.Contains(scan.Formats, f.format) {
 		return fail(exitBadInput, "--format %q is not one of %s", f.format, strings.Join(scan.Formats, ", "))
 	}
-	if f.failOn != "deprecated" && f.failOn != "removed" {
-		return fail(exitBadInput, "--fail-on %q is not deprecated or removed", f.failOn)
+	if f.failOn != "deprecated" && f.failOn != "removed" && f.failOn != "cve" {
+		return fail(exitBadInput, "--fail-on %q is not deprecated, removed or cve", f.failOn)
 	}
 	switch {
 	case *f.cl.cluster && len(paths) > 0:
@@ -127,9 +127,9 @@ func runScan(ctx context.Context, io stdio, f scanFlags, paths []string) int {
 	var problems []string
 	base, _ := os.Getwd()
 	req := scan.Request{From: from, To: to, Paths: paths, Stdin: io.in, Format: f.format, BaseDir: base,
-		IgnoreUnreadable: f.ignoreUnreadable,
-		Problem:          func(line string) { problems = append(problems, line) },
-		Note:             func(line string) { fmt.Fprintf(io.err, "bot scan: note: %s\n", line) }}
+		IgnoreUnreadable: f.ignoreUnreadable, FailOnCVE: f.failOn == "cve",
+		Problem: func(line string) { problems = append(problems, line) },
+		Note:    func(line string) { fmt.Fprintf(io.err, "bot scan: note: %s\n", line) }}
 	if *f.cl.cluster {
 		read, err := f.cl.reader(io.err)
 		if err != nil {

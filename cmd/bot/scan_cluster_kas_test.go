@@ -103,6 +103,21 @@ func TestScanClusterRealAPIServer(t *testing.T) {
 	if len(got.Errors) != 0 {
 		t.Errorf("errors %+v", got.Errors)
 	}
+	// The server's own release, 1.31.14, and its known vulnerabilities, read
+	// by hand from ../shared/data/cves: CVE-2025-13281 (fixed only in 1.32.10
+	// and later lines), CVE-2024-7598 and CVE-2025-1767 (no fix), and
+	// CVE-2020-8562 (withdrawn, every version); CVE-2025-5187 is fixed in
+	// 1.31.12, CVE-2025-0426 in 1.31.6, CVE-2024-9042 in 1.31.5.
+	if got.Server == nil || got.Server.Patch != "1.31.14" {
+		t.Fatalf("server %+v; want the patch release /version names, 1.31.14", got.Server)
+	}
+	var ids []string
+	for _, c := range got.Server.CVEs {
+		ids = append(ids, c.ID)
+	}
+	if strings.Join(ids, " ") != "GO-2025-4240 GO-2025-3547 GO-2025-3521 GO-2022-0617" {
+		t.Errorf("the server's CVEs %v", ids)
+	}
 	for _, f := range got.Findings {
 		if f.Source == "helm-release" && (f.Template != "shop/templates/ingress.yaml" || !strings.HasPrefix(f.File, "k8s://default/Secret/sh.helm.release.v1.shop.v2")) {
 			t.Errorf("the Helm finding %+v: want its template and its release's Secret", f)
@@ -113,7 +128,8 @@ func TestScanClusterRealAPIServer(t *testing.T) {
 	}
 	_, text, _ := run(t, "", nil, "scan", "--cluster", "--kubeconfig", s.Kubeconfig, "--to", "1.32")
 	t.Logf("bot scan --cluster --to 1.32:\n%s", text)
-	for _, w := range []string{"Scan for Kubernetes 1.32 from 1.31", "Removed in 1.32: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema", "Helm release shop, template shop/templates/ingress.yaml"} {
+	for _, w := range []string{"Scan for Kubernetes 1.32 from 1.31", "Removed in 1.32: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema", "Helm release shop, template shop/templates/ingress.yaml",
+		"The cluster's own release: Kubernetes 1.31.14 (its server says v1.31.14): 4 known vulnerabilities"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the text lacks %q:\n%s", w, text)
 		}

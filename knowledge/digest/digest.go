@@ -24,6 +24,9 @@ type Digest struct {
 	Window string        `json:"window"` // "release", "weekly:2026-11-23T09:00Z", ...
 	Title  string        `json:"title"`
 	Groups []DigestGroup `json:"groups"`
+	// Vulns are the new vulnerability records (a subscription to cves), by
+	// ID.
+	Vulns []DigestVuln `json:"vulns,omitempty"`
 }
 
 // DigestGroup is one release's notices in a digest.
@@ -47,6 +50,7 @@ func (d *Digest) Count() int {
 // name. Build it with NewNoticeSet or LoadNoticeSet.
 type NoticeSet struct {
 	items []setItem // by release, then key
+	cves  []cveItem // the vulnerability records, by key (digest_cve.go)
 	seq   map[string]uint64
 	sigs  map[int]string
 	max   uint64
@@ -115,9 +119,12 @@ func NewNoticeSet(notices []knowledge.Notice, sigs map[int]string, seq map[strin
 // Keys returns the key of every notice in s, by release then key: the
 // order LoadNoticeSet gives them to the ledger.
 func (s *NoticeSet) Keys() []string {
-	out := make([]string, len(s.items))
+	out := make([]string, len(s.items), len(s.items)+len(s.cves))
 	for i, it := range s.items {
 		out[i] = it.key
+	}
+	for _, it := range s.cves {
+		out = append(out, it.key)
 	}
 	return out
 }
@@ -125,14 +132,17 @@ func (s *NoticeSet) Keys() []string {
 // Identities returns what the ledger knows each item of s by, in the
 // order of Keys.
 func (s *NoticeSet) Identities() []NoticeIdentity {
-	out := make([]NoticeIdentity, len(s.items))
+	out := make([]NoticeIdentity, len(s.items), len(s.items)+len(s.cves))
 	for i, it := range s.items {
 		out[i] = it.id
+	}
+	for _, it := range s.cves {
+		out = append(out, it.id)
 	}
 	return out
 }
 
-// Len returns how many notices s holds.
+// Len returns how many notices s holds (its vulnerability records apart).
 func (s *NoticeSet) Len() int { return len(s.items) }
 
 // NoticeSource is the part of a KnowledgeStore that digests read; every
@@ -141,6 +151,12 @@ type NoticeSource interface {
 	ListReleases(ctx context.Context) ([]knowledge.Release, error)
 	FindNotices(ctx context.Context, v knowledge.Version, kind knowledge.NoticeKind) ([]knowledge.Notice, error)
 	FindKEPByNumber(ctx context.Context, n int) (*knowledge.KEP, error)
+	// The vulnerability records, the sources (their as-of days say which
+	// releases are supported) and the patch releases (which a record
+	// affects).
+	ListVulns(ctx context.Context) ([]knowledge.Vuln, error)
+	ListSources(ctx context.Context) ([]knowledge.Source, error)
+	FindPatches(ctx context.Context, v knowledge.Version) ([]knowledge.Patch, error)
 }
 
 // LoadNoticeSet reads every release's deprecations and removals and the
@@ -177,16 +193,20 @@ func LoadNoticeSet(ctx context.Context, kb NoticeSource, ledger NoticeLedger) (N
 		}
 	}
 	set := NewNoticeSet(all, sigs, nil)
+	if set.cves, err = loadVulns(ctx, kb, rels); err != nil {
+		return NoticeSet{}, err
+	}
+	keys := set.Keys()
 	seqs, err := ledger.ObserveNotices(ctx, set.Identities())
 	if err != nil {
 		return NoticeSet{}, fmt.Errorf("observe notices: %w", err)
 	}
-	if len(seqs) != len(set.items) {
-		return NoticeSet{}, fmt.Errorf("observe notices: %d sequences for %d notices", len(seqs), len(set.items))
+	if len(seqs) != len(keys) {
+		return NoticeSet{}, fmt.Errorf("observe notices: %d sequences for %d notices", len(seqs), len(keys))
 	}
 	set.seq = make(map[string]uint64, len(seqs))
-	for i, it := range set.items {
-		set.seq[it.key] = seqs[i].First
+	for i, k := range keys {
+		set.seq[k] = seqs[i].First
 		set.max = max(set.max, seqs[i].First, seqs[i].Last)
 	}
 	return set, nil
@@ -203,7 +223,13 @@ func LoadNoticeSet(ctx context.Context, kb NoticeSource, ledger NoticeLedger) (N
 // the notice's words naming the SIG ("SIG Network", "sig-network").
 func BuildDigest(set NoticeSet, f Filter, seen Seen, window string) (Digest, Seen, bool) {
 	d := Digest{Window: window}
+	if f.Has(TopicCVEs) {
+		d.Vulns = set.newVulns(seen.CVEs, f.From)
+	}
 	for _, it := range set.items {
+		if !f.Has(TopicDeprecations) {
+			break
+		}
 		if q, ok := set.seq[it.key]; ok && q <= seen.Through {
 			continue
 		}
@@ -219,15 +245,28 @@ func BuildDigest(set NoticeSet, f Filter, seen Seen, window string) (Digest, See
 		g := &d.Groups[len(d.Groups)-1]
 		g.Items = append(g.Items, it.n)
 	}
-	if len(d.Groups) == 0 {
+	if len(d.Groups) == 0 && len(d.Vulns) == 0 {
 		return Digest{}, seen, false
 	}
-	d.Title = digestTitle(d.Groups)
-	d.ID = digestID(window, d.Groups)
-	return d, Seen{Through: max(seen.Through, set.max)}, true
+	d.Title = digestTitle(d)
+	d.ID = digestID(window, d.Groups, d.Vulns)
+	return d, Seen{Through: max(seen.Through, set.max), CVEs: max(seen.CVEs, set.max)}, true
 }
 
-func digestTitle(gs []DigestGroup) string {
+// digestTitle names a digest by what it holds: its releases' deprecations,
+// its vulnerability records, or both.
+func digestTitle(d Digest) string {
+	if len(d.Groups) == 0 {
+		return "CVE digest: " + knowledge.Plural(len(d.Vulns), "new vulnerability record", "new vulnerability records") + " of Kubernetes"
+	}
+	t := deprecationTitle(d.Groups)
+	if len(d.Vulns) > 0 {
+		t += ", and " + knowledge.Plural(len(d.Vulns), "new CVE", "new CVEs")
+	}
+	return t
+}
+
+func deprecationTitle(gs []DigestGroup) string {
 	first, last := gs[0].Release, gs[len(gs)-1].Release
 	if first == last {
 		return "Deprecation digest: Kubernetes " + first.String()
@@ -235,7 +274,7 @@ func digestTitle(gs []DigestGroup) string {
 	return "Deprecation digest: Kubernetes " + first.String() + " to " + last.String()
 }
 
-func digestID(window string, gs []DigestGroup) string {
+func digestID(window string, gs []DigestGroup, vs []DigestVuln) string {
 	h := sha256.New()
 	h.Write([]byte(window))
 	enc := json.NewEncoder(h)
@@ -245,6 +284,11 @@ func digestID(window string, gs []DigestGroup) string {
 			h.Write([]byte(NoticeKey(n)))
 			_ = enc.Encode(n) // a Notice always encodes; hashing never fails
 		}
+	}
+	for _, v := range vs { // none in a digest of deprecations alone: its ID is as before
+		h.Write([]byte{'\n'})
+		h.Write([]byte(vulnAlias(v.ID)))
+		_ = enc.Encode(v)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

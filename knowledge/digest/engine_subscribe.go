@@ -60,7 +60,7 @@ func (s *Subscriptions) Answer(ctx context.Context, q knowledge.Question) (*know
 	case knowledge.AskSubscribe:
 		a, err = s.subscribe(ctx, ch, q)
 	case knowledge.AskUnsubscribe:
-		a, err = s.unsubscribe(ctx, ch, q.From)
+		a, err = s.unsubscribe(ctx, ch, q)
 	case knowledge.AskSubscriptions:
 		a, err = s.list(ctx, ch)
 	default:
@@ -99,24 +99,44 @@ func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q knowledg
 	if err := s.authorize(ctx, q.From); err != nil {
 		return nil, err
 	}
+	topic := topicOf(q)
 	f, err := ParseFilter(q.Filters)
 	if err != nil {
 		return nil, err
+	}
+	if topic == TopicCVEs && f.SIG != "" {
+		return nil, knowledge.BadInput("subscribe", "CVE digests take no sig: filter: vulnerability records name no SIG. Subscribe to cves without it, and to deprecations with it.")
 	}
 	set, err := LoadNoticeSet(ctx, s.cfg.Knowledge, s.cfg.Ledger)
 	if err != nil {
 		return nil, err
 	}
-	// Without from:, a channel hears of what is new from now on; with it,
-	// of everything after that release, the first digest included.
-	seen := Seen{}
-	if f.From.IsZero() {
-		seen.Through = set.max
-	}
-	_, err = s.cfg.Store.FindSubscriptionByChannel(ctx, ch)
+	old, err := s.cfg.Store.FindSubscriptionByChannel(ctx, ch)
 	updating := err == nil
 	if err != nil && knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
 		return nil, fmt.Errorf("find subscription: %w", err)
+	}
+	// Without from:, a channel hears of what is new from now on; with it,
+	// of everything after that release, the first digest included. A
+	// topic added to a subscription keeps the other's filters (those not
+	// given again) and how far the channel has been told of it.
+	fresh := uint64(0)
+	if f.From.IsZero() {
+		fresh = set.max
+	}
+	seen := Seen{Through: fresh, CVEs: fresh}
+	f.Topics = []string{topic}
+	if updating {
+		f.Topics = WithTopics(append(topicsOf(old.Filter), topic)...)
+		if !old.Filter.Has(topic) {
+			f = keepFilters(f, old.Filter, q.Filters)
+		}
+		if topic == TopicCVEs && old.Filter.Has(TopicDeprecations) {
+			seen.Through = old.Seen.Through
+		}
+		if topic == TopicDeprecations && old.Filter.Has(TopicCVEs) {
+			seen.CVEs = old.Seen.CVEs
+		}
 	}
 	sub, err := s.cfg.Store.SaveSubscription(ctx, Subscription{
 		ID: ch.ID(), Platform: ch.Platform, Workspace: ch.Workspace, Channel: ch.Channel,
@@ -129,14 +149,14 @@ func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q knowledg
 	if s.cfg.Subscribed != nil {
 		s.cfg.Subscribed(ctx, *sub)
 	}
-	a := &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "Subscribed to deprecation digests"}
+	a := &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "Subscribed to " + topicWords(topic) + " digests"}
 	if updating {
 		a.Title = "Subscription updated"
 	}
-	a.Text = "This channel will get " + scheduleWords(f.Schedule) + "."
+	a.Text = "This channel will get " + scheduleWords(f) + "."
 	a.Facts = subscriptionFacts(sub)
 	if d, _, ok := BuildDigest(set, f, seen, ""); ok {
-		first := fmt.Sprintf("%s from %s", knowledge.Plural(d.Count(), "notice", "notices"), releaseSpan(d.Groups))
+		first := digestContent(d)
 		if f.Schedule == ScheduleRelease && s.cfg.Subscribed != nil {
 			a.Text += " The first digest, with " + first + ", is on its way."
 		} else {
@@ -145,22 +165,102 @@ func (s *Subscriptions) subscribe(ctx context.Context, ch ChannelRef, q knowledg
 	} else {
 		a.Text += " Nothing new is waiting now: the first digest comes when there is."
 	}
-	a.Notes = []string{"Stop them with unsubscribe deprecations; see them with subscriptions."}
+	a.Notes = []string{"Stop them with " + unsubscribeWords(f) + "; see them with subscriptions."}
 	return a, nil
 }
 
-func (s *Subscriptions) unsubscribe(ctx context.Context, ch ChannelRef, from knowledge.Origin) (*knowledge.Answer, error) {
-	if err := s.authorize(ctx, from); err != nil {
+// topicOf is the topic a subscribe or unsubscribe question names:
+// deprecations unless it names cves.
+func topicOf(q knowledge.Question) string {
+	if q.Words == TopicCVEs {
+		return TopicCVEs
+	}
+	return TopicDeprecations
+}
+
+// topicsOf are f's topics, deprecations when it names none.
+func topicsOf(f Filter) []string {
+	if len(f.Topics) == 0 {
+		return []string{TopicDeprecations}
+	}
+	return f.Topics
+}
+
+// keepFilters gives f, for a topic added to a subscription, old's filters
+// that the question did not give.
+func keepFilters(f, old Filter, given map[string]string) Filter {
+	has := func(k string) bool {
+		for g := range given {
+			if strings.EqualFold(strings.TrimSpace(g), k) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("sig") {
+		f.SIG = old.SIG
+	}
+	if !has("from") {
+		f.From = old.From
+	}
+	if !has("schedule") {
+		f.Schedule = old.Schedule
+	}
+	if !has("format") {
+		f.Format = old.Format
+	}
+	return f
+}
+
+// digestContent says what a digest holds: "3 notices from 1.31 and 2
+// vulnerability records".
+func digestContent(d Digest) string {
+	var parts []string
+	if d.Count() > 0 {
+		parts = append(parts, fmt.Sprintf("%s from %s", knowledge.Plural(d.Count(), "notice", "notices"), releaseSpan(d.Groups)))
+	}
+	if len(d.Vulns) > 0 {
+		parts = append(parts, knowledge.Plural(len(d.Vulns), "vulnerability record", "vulnerability records"))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func (s *Subscriptions) unsubscribe(ctx context.Context, ch ChannelRef, q knowledge.Question) (*knowledge.Answer, error) {
+	if err := s.authorize(ctx, q.From); err != nil {
 		return nil, err
+	}
+	topic := topicOf(q)
+	old, err := s.cfg.Store.FindSubscriptionByChannel(ctx, ch)
+	switch {
+	case knowledge.ErrorCode(err) == knowledge.ENOTFOUND || err == nil && !old.Filter.Has(topic):
+		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "This channel has no %s digest subscription, so there is nothing to stop.", topicWords(topic))
+	case err != nil:
+		return nil, fmt.Errorf("find subscription: %w", err)
+	}
+	var rest []string
+	for _, t := range topicsOf(old.Filter) {
+		if t != topic {
+			rest = append(rest, t)
+		}
+	}
+	if len(rest) > 0 {
+		// The other topic stays, with its filters and what it was told.
+		keep := *old
+		keep.Filter.Topics = rest
+		if _, err := s.cfg.Store.SaveSubscription(ctx, keep); err != nil {
+			return nil, fmt.Errorf("save subscription: %w", err)
+		}
+		return &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "Unsubscribed from " + topicWords(topic) + " digests",
+			Text: "This channel will get no more " + topicWords(topic) + " digests; it still gets " + topicWords(rest[0]) + " digests."}, nil
 	}
 	if err := s.cfg.Store.DeleteSubscription(ctx, ch); err != nil {
 		if knowledge.ErrorCode(err) == knowledge.ENOTFOUND {
-			return nil, knowledge.Errorf(knowledge.ENOTFOUND, "This channel has no deprecation digest subscription, so there is nothing to stop.")
+			return nil, knowledge.Errorf(knowledge.ENOTFOUND, "This channel has no %s digest subscription, so there is nothing to stop.", topicWords(topic))
 		}
 		return nil, fmt.Errorf("delete subscription: %w", err)
 	}
 	return &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "Unsubscribed",
-		Text: "This channel will get no more deprecation digests; any not yet posted are dropped."}, nil
+		Text: "This channel will get no more " + topicWords(topic) + " digests; any not yet posted are dropped."}, nil
 }
 
 func (s *Subscriptions) list(ctx context.Context, ch ChannelRef) (*knowledge.Answer, error) {
@@ -173,9 +273,9 @@ func (s *Subscriptions) list(ctx context.Context, ch ChannelRef) (*knowledge.Ans
 		return nil, fmt.Errorf("find subscription: %w", err)
 	}
 	a := &knowledge.Answer{Kind: knowledge.KindSubscription, Title: "This channel's subscriptions",
-		Text: "Deprecation digests: " + scheduleWords(sub.Filter.Schedule) + "."}
+		Text: capitalize(topicList(sub.Filter)) + " digests: " + scheduleWords(sub.Filter) + "."}
 	if !sub.Active() {
-		a.Text = "Deprecation digests are paused: " + PauseReasonText(sub.PausedReason) + ". Subscribe again to resume them."
+		a.Text = capitalize(topicList(sub.Filter)) + " digests are paused: " + PauseReasonText(sub.PausedReason) + ". Subscribe again to resume them."
 	}
 	a.Facts = subscriptionFacts(sub)
 	return a, nil
@@ -207,6 +307,7 @@ func subscriptionFacts(s *Subscription) []knowledge.Fact {
 		last = "queued " + s.LastDigestAt.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	return []knowledge.Fact{
+		{Name: "Topics", Value: topicList(f)},
 		{Name: "Filters", Value: f.String()},
 		{Name: "SIG", Value: sig},
 		{Name: "Releases", Value: from},
@@ -238,14 +339,58 @@ func day(t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
-func scheduleWords(schedule string) string {
-	switch schedule {
-	case ScheduleWeekly:
-		return "a weekly digest of new deprecations and removals"
-	case ScheduleDaily:
-		return "a daily digest of new deprecations and removals"
+// scheduleWords says what a subscription with filter f gets, and when.
+func scheduleWords(f Filter) string {
+	what := "new deprecations and removals"
+	switch {
+	case f.Has(TopicCVEs) && f.Has(TopicDeprecations):
+		what = "new deprecations and removals, and new vulnerability records (CVEs) of Kubernetes that affect a supported release"
+	case f.Has(TopicCVEs):
+		what = "new vulnerability records (CVEs) of Kubernetes that affect a supported release"
 	}
-	return "a digest of new deprecations and removals whenever new release data arrives"
+	switch f.Schedule {
+	case ScheduleWeekly:
+		return "a weekly digest of " + what
+	case ScheduleDaily:
+		return "a daily digest of " + what
+	}
+	if f.Has(TopicCVEs) {
+		return "a digest of " + what + " whenever new release data or records arrive"
+	}
+	return "a digest of " + what + " whenever new release data arrives"
+}
+
+// topicWords names a topic in a sentence: deprecation, CVE.
+func topicWords(topic string) string {
+	if topic == TopicCVEs {
+		return "CVE"
+	}
+	return "deprecation"
+}
+
+// topicList names f's topics: "deprecation", "deprecation and CVE".
+func topicList(f Filter) string {
+	var parts []string
+	for _, t := range topicsOf(f) {
+		parts = append(parts, topicWords(t))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// unsubscribeWords are the questions that stop f's digests.
+func unsubscribeWords(f Filter) string {
+	var parts []string
+	for _, t := range topicsOf(f) {
+		parts = append(parts, "unsubscribe "+t)
+	}
+	return strings.Join(parts, " and ")
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // pauseReasons say in words why platforms refuse a channel for good.
@@ -312,10 +457,24 @@ func RenderDigest(d *Digest, format string) *knowledge.Answer {
 			all[i] += n[i]
 		}
 	}
+	var news []string
 	if len(d.Groups) > 0 {
-		a.Text = "New since this channel's last digest: " + countWords(all) + " in Kubernetes " + releaseSpan(d.Groups) + "."
+		news = append(news, countWords(all)+" in Kubernetes "+releaseSpan(d.Groups))
 	}
-	a.Notes = []string{"Stop these digests with unsubscribe deprecations; see the filters with subscriptions."}
+	stop := "unsubscribe deprecations"
+	if len(d.Vulns) > 0 {
+		news = append(news, knowledge.Plural(len(d.Vulns), "vulnerability record", "vulnerability records")+" of Kubernetes affecting a supported release (Go vulnerability database)")
+		a.Facts = append(a.Facts, vulnFacts(d.Vulns)...)
+		a.CVEs = vulnItems(d.Vulns)
+		stop = "unsubscribe cves"
+		if len(d.Groups) > 0 {
+			stop = "unsubscribe deprecations or unsubscribe cves"
+		}
+	}
+	if len(news) > 0 {
+		a.Text = "New since this channel's last digest: " + strings.Join(news, "; ") + "."
+	}
+	a.Notes = []string{"Stop these digests with " + stop + "; see the filters with subscriptions."}
 	return a
 }
 

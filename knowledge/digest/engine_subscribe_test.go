@@ -196,6 +196,7 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 	want := map[string]string{
 		"Filters": "sig:network from:1.40 schedule:weekly format:full", "SIG": "SIG network", "Releases": "after 1.40",
 		"Schedule": "weekly", "Format": "full", "Subscribed by": "admin name on 2026-11-23", "State": "active", "Last digest": "none yet",
+		"Topics": "deprecation",
 	}
 	if diff := cmp.Diff(want, facts); diff != "" {
 		t.Errorf("subscriptions facts (-want +got):\n%s", diff)

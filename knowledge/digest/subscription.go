@@ -38,12 +38,43 @@ const (
 )
 
 // Filter is what a subscription asks for: the notices of one SIG (or all),
-// in the releases after From (or all), on a schedule, in a format.
+// in the releases after From (or all), on a schedule, in a format; and of
+// what: deprecations, vulnerability records, or both (Topics).
 type Filter struct {
 	SIG      string            `json:"sig,omitempty"` // "network", without "sig-"; "" is every SIG
 	From     knowledge.Version `json:"from,omitzero"` // only releases after this one; zero is every release
 	Schedule string            `json:"schedule"`      // ScheduleRelease, ScheduleWeekly or ScheduleDaily
 	Format   string            `json:"format"`        // FormatCompact or FormatFull
+	// Topics are what the digests hold (TopicDeprecations, TopicCVEs), in
+	// that order; none is deprecations alone, as every subscription made
+	// before topics was.
+	Topics []string `json:"topics,omitempty"`
+}
+
+// The topics of a subscription's digests.
+const (
+	TopicDeprecations = "deprecations" // deprecations and removals (API removals among them)
+	TopicCVEs         = "cves"         // new vulnerability records of Kubernetes that affect a supported release
+)
+
+// Has reports whether f's digests hold topic.
+func (f Filter) Has(topic string) bool {
+	if len(f.Topics) == 0 {
+		return topic == TopicDeprecations
+	}
+	return contains(f.Topics, topic)
+}
+
+// WithTopics returns topics in their order (deprecations, cves), each
+// once; none gives none.
+func WithTopics(topics ...string) []string {
+	var out []string
+	for _, t := range []string{TopicDeprecations, TopicCVEs} {
+		if contains(topics, t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // ParseFilter reads subscribe filters as the parser or an adapter's
@@ -133,9 +164,20 @@ func OriginChannel(o knowledge.Origin) ChannelRef {
 
 // Seen is how far a subscription has been told: every notice whose
 // NoticeLedger sequence is at most Through was delivered to it, or was
-// already known when it subscribed without from:.
+// already known when it subscribed without from:; CVEs is the same for
+// vulnerability records, which the ledger numbers too (a channel that
+// adds them to its deprecations starts their count apart).
 type Seen struct {
 	Through uint64 `json:"through"`
+	CVEs    uint64 `json:"cves,omitempty"`
+}
+
+// Behind reports whether s has been told less than o of either topic.
+func (s Seen) Behind(o Seen) bool { return s.Through < o.Through || s.CVEs < o.CVEs }
+
+// CatchUp moves s to o where o is further.
+func (s *Seen) CatchUp(o Seen) {
+	s.Through, s.CVEs = max(s.Through, o.Through), max(s.CVEs, o.CVEs)
 }
 
 // Subscription is one channel's order for deprecation digests.
@@ -397,7 +439,7 @@ func (d *Delivery) Queue(sub *Subscription, now time.Time) {
 		d.NextAttempt = d.CreatedAt
 	}
 	d.UpdatedAt = d.CreatedAt
-	sub.Seen.Through = max(sub.Seen.Through, d.Seen.Through)
+	sub.Seen.CatchUp(d.Seen)
 	sub.LastDigestAt, sub.LastDigestID = d.CreatedAt, d.DigestID
 	sub.Rev++
 }

@@ -1,6 +1,7 @@
 package digest_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -76,7 +77,7 @@ func TestFilterStringRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := digest.ParseFilter(q.Filters)
-	if err != nil || back != f {
+	if err != nil || !reflect.DeepEqual(back, f) {
 		t.Fatalf("parse of String() = %+v, %v; want %+v", back, err, f)
 	}
 }

@@ -52,6 +52,8 @@ type catalog struct {
 	index   *searchIndex
 	// apis is the API lifecycle table (empty when the knowledge has none).
 	apis *knowledge.APITable
+	// vulns are the vulnerability records (cve_index.go).
+	vulns vulnIndex
 	// released is the newest release the sources say is out (see
 	// ReleasedThrough): a release after it is planned.
 	released knowledge.Version
@@ -181,6 +183,11 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 		return nil, fmt.Errorf("list API lifecycles: %w", err)
 	}
 	c.apis = knowledge.NewAPITable(types, apiReleases)
+	vulns, err := kb.ListVulns(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list vulnerability records: %w", err)
+	}
+	c.indexVulns(vulns)
 	for _, r := range c.releases {
 		for _, id := range r.Sources {
 			if c.sources[id].Kind == knowledge.SourceReleaseNotesData {

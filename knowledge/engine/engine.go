@@ -123,7 +123,7 @@ func (e *Engine) Answer(ctx context.Context, q knowledge.Question) (*knowledge.A
 	case knowledge.AskDiff:
 		a, err = e.answerDiff(ctx, q.Version, q.To, q.Words == "upgrade")
 	case knowledge.AskUpgrade:
-		a, err = e.answerDiff(ctx, q.Version, q.To, true)
+		a, err = e.answerUpgrade(ctx, q)
 	case knowledge.AskSIG:
 		a, err = e.answerSIG(ctx, q.Words, q.Version)
 	case knowledge.AskLifecycle:
@@ -144,6 +144,10 @@ func (e *Engine) Answer(ctx context.Context, q knowledge.Question) (*knowledge.A
 		a, err = e.answerScan(ctx, q)
 	case knowledge.AskPR:
 		a, err = e.answerPR(ctx, q.Words)
+	case knowledge.AskCVEs:
+		a, err = e.answerCVEs(ctx, q)
+	case knowledge.AskCVE:
+		a, err = e.answerCVE(ctx, q)
 	case knowledge.AskSubscribe, knowledge.AskUnsubscribe, knowledge.AskSubscriptions:
 		if e.subs == nil {
 			return nil, knowledge.Errorf(knowledge.EBADINPUT, "Subscriptions are not set up here: they need kepbot in a Slack or Discord channel, with a bot token to post the digests. Ask e.g. 1.32 deprecations or upgrade 1.29 1.32 instead.")
@@ -158,7 +162,7 @@ func (e *Engine) Answer(ctx context.Context, q knowledge.Question) (*knowledge.A
 	if a.Query == "" {
 		a.Query = q.Canonical()
 	}
-	if patchNote != "" {
+	if patchNote != "" && !aboutPatch(q.Kind) {
 		cp := *a // a may be shared (the answer parts)
 		cp.Notes = append([]string{patchNote}, a.Notes...)
 		a = &cp

@@ -81,6 +81,9 @@ var goldenQuestions = map[string]string{
 	"supported": "supported", "latest": "latest",
 	"is_kep_yes": "is kep 9003 beta", "is_kep_no_in": "is kep 9003 ga in 1.40", "is_supported_no": "is 1.40 supported",
 	"is_supported_yes": "is 1.43 supported", "is_kep_removed": "is kep 9008 deprecated", "action_required": "1.43 action required", "deprecations_relnotes": "1.43 deprecations",
+	"cves_patch": "cves 1.43.1", "cves_minor": "cves 1.43", "cve": "cve CVE-2031-1001", "cve_yes": "is 1.43.1 affected by CVE-2031-1001",
+	"cve_no": "is 1.43.2 affected by GHSA-aaaa-bbbb-3101", "cve_other_product": "cve CVE-2031-1003", "cve_unknown": "cve CVE-2031-9999",
+	"upgrade_patch": "upgrade 1.43.1 1.43.3", "cves_unknown_patch": "cves 1.43.9",
 }
 
 // goldenDay is "today" for the golden answers: the synthetic lifecycle has
@@ -232,7 +235,7 @@ func TestEngineLists(t *testing.T) {
 		{"diff 1.40 1.43", knowledge.KindDiff, "Kubernetes 1.40 → 1.43", []int{9002, 9001, 9003, 9007, 9002, 9008},
 			[]knowledge.NoticeKind{"deprecation", "removal", "upgrade", "deprecation", "upgrade", "removal"}, 2}, // 9001 beta again in 1.43 is no graduation; the API removal said twice is shown once
 		{"upgrade 1.40 1.43", knowledge.KindDiff, "Upgrading from 1.40 to 1.43", []int{9008, 9002, 9001, 9003, 9007, 9002},
-			[]knowledge.NoticeKind{"removal", "deprecation", "removal", "deprecation", "upgrade", "upgrade"}, 2}, // what breaks first: the API, then release by release, removals first
+			[]knowledge.NoticeKind{"removal", "deprecation", "removal", "deprecation", "upgrade", "upgrade"}, 5}, // what breaks first: the API, then release by release, removals first; three notes say where the vulnerabilities were counted
 		{"1.43 beta", knowledge.KindList, "Kubernetes 1.43: beta", []int{9001, 9002}, nil, 1}, // 9001 was beta in 1.41: listed as 1.43's note lists it, noted; 9002 stepped back: shown
 	}
 	for _, tt := range tests {

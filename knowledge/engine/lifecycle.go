@@ -221,6 +221,9 @@ func (e *Engine) answerPatches(ctx context.Context, v knowledge.Version) (*knowl
 	if n := len(ps) - len(a.Facts); n > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf("And %d older: %s (%s) was the first.", n, ps[0], ps[0].Date))
 	}
+	if n := c.patchCVEsNote(v, latest.Number); n != "" {
+		a.Notes = append(a.Notes, n)
+	}
 	ids := patchSources(ps)
 	if r.Lifecycle != nil {
 		ids = append(ids, r.Lifecycle.Source)
@@ -371,6 +374,9 @@ func (e *Engine) answerLatest(ctx context.Context) (*knowledge.Answer, error) {
 	}
 	if next := c.nextPlanned(today); next != "" {
 		a.Notes = append(a.Notes, next)
+	}
+	if n := c.latestCVEsNote(a.Facts); n != "" {
+		a.Notes = append(a.Notes, n)
 	}
 	if note := c.lifecycleAge(ids, today); note != "" {
 		a.Notes = append(a.Notes, note)

@@ -33,6 +33,14 @@ type reading struct {
 	fixed    bool               // a misspelt word was read as a word of the lexicon
 	toks     []token            // every token, as read
 	also     []knowledge.KEPRef // the runners-up of the feature answered (feature)
+	// patches are the patch numbers the releases were written with
+	// (1.30.2), by release; vulnIDs the vulnerabilities named by ID
+	// (CVE-2024-10220), upper case.
+	patches map[knowledge.Version]*int
+	vulnIDs []string
+	// laterPatch is a second patch of the one release named (upgrading
+	// from 1.30.2 to 1.30.8): the patch of the second mention.
+	laterPatch *int
 }
 
 // readFree reads text typed in chat as a question. It returns the
@@ -72,6 +80,16 @@ func gather(toks []token, v *Vocabulary) *reading {
 			if !slices.Contains(r.versions, t.version) {
 				r.versions = append(r.versions, t.version)
 			}
+			if p := patchOf(t.text); p != nil {
+				if r.patches == nil {
+					r.patches = map[knowledge.Version]*int{}
+				}
+				if q, ok := r.patches[t.version]; ok && *q != *p {
+					r.laterPatch = p
+				} else {
+					r.patches[t.version] = p
+				}
+			}
 		case tokKEP, tokNumber:
 			switch {
 			case prev == rolePR:
@@ -83,6 +101,14 @@ func gather(toks []token, v *Vocabulary) *reading {
 			}
 		case tokHanRun:
 			r.content = append(r.content, *t)
+		case tokWord:
+			if knowledge.IsVulnID(t.text) {
+				if id := knowledge.NormVulnID(t.text); !slices.Contains(r.vulnIDs, id) {
+					r.vulnIDs = append(r.vulnIDs, id)
+				}
+				break
+			}
+			r.sense(toks, i, first)
 		default:
 			r.sense(toks, i, first)
 		}

@@ -25,6 +25,9 @@ func (r *reading) decide(v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 		return r.only(k)
 	case r.intents.has(intentUnsubscribe) || r.intents.has(intentDigests) && r.intents.has(intentStop):
 		k.Kind = knowledge.AskUnsubscribe
+		if r.intents.has(intentCVE) {
+			k.Words = "cves"
+		}
 		return r.only(k)
 	case r.intents.has(intentSubscribe):
 		return r.subscribe(k)
@@ -37,6 +40,10 @@ func (r *reading) decide(v *Vocabulary) (knowledge.Question, *knowledge.Error) {
 	case r.intents.has(intentHelp) && len(r.versions)+len(r.keps)+len(r.content) == 0:
 		k.Kind = knowledge.AskHelp
 		return k, nil
+	case r.laterPatch != nil && len(r.versions) == 1 && len(r.keps) == 0 && (r.intents.has(intentUpgrade) || r.to):
+		return r.patchUpgrade(k)
+	case len(r.vulnIDs) > 0 || r.intents.has(intentCVE) && len(r.versions) < 2 && len(r.keps) == 0:
+		return r.cve(k)
 	case len(r.prs) > 0:
 		return r.pullRequest(k)
 	case r.intents.has(intentScan) && len(r.keps) == 0,
@@ -80,9 +87,16 @@ func (r *reading) only(q knowledge.Question) (knowledge.Question, *knowledge.Err
 func (r *reading) subscribe(q knowledge.Question) (knowledge.Question, *knowledge.Error) {
 	q.Kind = knowledge.AskSubscribe
 	st := r.stage()
+	if r.intents.has(intentCVE) && st == knowledge.StageNone {
+		q.Words = "cves" // subscribe this channel to CVE digests
+		if len(r.versions) == 1 {
+			q.Filters = map[string]string{"from": r.versions[0].String()}
+		}
+		return r.only(q)
+	}
 	if (st != knowledge.StageNone && st != knowledge.StageDeprecated && st != knowledge.StageRemoved) ||
 		(st == knowledge.StageNone && !r.intents.has(intentDigests)) {
-		return q, r.unsure("I can only subscribe a channel to deprecation digests.", []string{"subscribe deprecations"})
+		return q, r.unsure("I can subscribe a channel to deprecation digests or CVE digests.", []string{"subscribe deprecations", "subscribe cves"})
 	}
 	if r.sig != "" || len(r.versions) == 1 {
 		q.Filters = map[string]string{}
@@ -146,6 +160,7 @@ func (r *reading) twoReleases(q knowledge.Question) (knowledge.Question, *knowle
 		from, to = to, from
 	}
 	q.Version, q.To = from, to
+	q.Patch, q.ToPatch = r.patches[from], r.patches[to]
 	q.Kind = knowledge.AskDiff
 	if r.intents.has(intentUpgrade|intentAction) || (r.to && !r.intents.has(intentDiff)) {
 		q.Kind = knowledge.AskUpgrade // upgrade, before…, from 1.29 to 1.31
@@ -157,7 +172,7 @@ func (r *reading) twoReleases(q knowledge.Question) (knowledge.Question, *knowle
 	// (APIs too) and what breaks: those words ask nothing more of it.
 	st := r.stage()
 	if (st != knowledge.StageNone && st != knowledge.StageDeprecated && st != knowledge.StageRemoved) ||
-		r.intents&^(intentUpgrade|intentAction|intentDiff|intentNew|intentBreak) != 0 {
+		r.intents&^(intentUpgrade|intentAction|intentDiff|intentNew|intentBreak|intentCVE) != 0 {
 		return q, r.notAll(q)
 	}
 	return r.only(q)

@@ -49,6 +49,7 @@ const (
 	intentScan                             // scan, manifests, yaml: a scan, which needs the manifests
 	intentMine                             // my cluster, my deployments, helm charts: with a release, a scan
 	intentBreak                            // what breaks: with one release, a scan; with two, an upgrade
+	intentCVE                              // vulnerabilities, CVEs, 漏洞: of a release, or one by its ID
 )
 
 // has reports whether set holds i.

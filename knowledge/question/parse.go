@@ -15,12 +15,12 @@ const MaxRunes = 1000
 // Parse reads one question of the grammar in architecture.md: kep N,
 // KEP-N, N, VERSION, VERSION STAGE, STAGE VERSION, VERSION deprecations,
 // releases, help [TOPIC], gate NAME, search WORDS, diff A B, upgrade A B,
-// sig NAME [VERSION], subscribe deprecations [filters], unsubscribe
+// sig NAME [VERSION], cves VERSION, cve ID, subscribe deprecations [filters], unsubscribe
 // deprecations and subscriptions, api KIND|GROUP/VERSION [KIND] [in
 // VERSION], scan [FROM] TO (its manifests after the first line, taken as
 // they are: see SplitScan), pr N
-// and the yes/no questions is kep N STAGE [in VERSION] and
-// is VERSION supported. Case, spacing, smart quotes, full-width
+// and the yes/no questions is kep N STAGE [in VERSION],
+// is VERSION supported and is VERSION affected by ID. Case, spacing, smart quotes, full-width
 // characters and a leading v do not matter; control characters are dropped.
 // It fails with an *knowledge.Error of code knowledge.EBADINPUT whose message says what was wrong
 // and how to ask instead, with "did you mean" questions in Suggestions.
@@ -112,10 +112,13 @@ func parseNormalized(s string) (knowledge.Question, error) {
 	case "subscribe":
 		return parseSubscribe(args)
 	case "unsubscribe":
-		if len(args) == 0 || (len(args) == 1 && isDeprecationWord(low[1])) {
+		if len(args) == 0 {
 			return knowledge.Question{Kind: knowledge.AskUnsubscribe}, nil
 		}
-		return knowledge.Question{}, knowledge.BadInput("unsubscribe", "I only send deprecation digests, so there is nothing else to stop.")
+		if topic, ok := subscriptionTopic(low[1:]); ok && len(args) == 1 {
+			return knowledge.Question{Kind: knowledge.AskUnsubscribe, Words: topic}, nil
+		}
+		return knowledge.Question{}, knowledge.BadInput("unsubscribe", "I send deprecation digests and CVE digests: unsubscribe deprecations, unsubscribe cves.")
 	case "subscriptions":
 		if len(args) > 0 {
 			return knowledge.Question{}, knowledge.BadInput("subscriptions", "subscriptions takes no more words.")
@@ -141,6 +144,12 @@ func parseNormalized(s string) (knowledge.Question, error) {
 		return parseScan(args)
 	case "pr":
 		return parsePR(args)
+	}
+	if cveHeads[head] {
+		return parseCVE(head, args)
+	}
+	if knowledge.IsVulnID(head) && len(args) == 0 {
+		return knowledge.Question{Kind: knowledge.AskCVE, Words: knowledge.NormVulnID(head)}, nil
 	}
 	if name, ok := strings.CutPrefix(head, "sig-"); ok && name != "" {
 		return parseSIG(name, low[1:])
@@ -270,6 +279,11 @@ func parseVersionQuestion(toks []string, lead string) (knowledge.Question, error
 	if q, ok := releaseWords[word]; ok {
 		q.Version, q.Patch = v, patch
 		return q, nil
+	}
+	for _, w := range cveWords {
+		if word == w {
+			return knowledge.Question{Kind: knowledge.AskCVEs, Version: v, Patch: patch}, nil
+		}
 	}
 	if len(rest) == 1 && looksVersion(word) {
 		if w, err := knowledge.ParseVersion(word); err == nil {

@@ -71,8 +71,19 @@ func parseDiff(head string, args []string) (knowledge.Question, error) {
 		}
 		return knowledge.Question{}, knowledge.BadInput(head, "%q is not a release like 1.29.", knowledge.Echo(bad))
 	}
+	fromPatch, toPatch := patchOf(strings.ToLower(vs[0])), patchOf(strings.ToLower(vs[1]))
+	if head == "upgrade" && from == to && fromPatch != nil && toPatch != nil && *fromPatch < *toPatch {
+		// a patch upgrade: what the later patch fixes
+		return knowledge.Question{Kind: knowledge.AskUpgrade, Version: from, To: to, Patch: fromPatch, ToPatch: toPatch}, nil
+	}
 	switch from.Compare(to) {
 	case 0:
+		if fromPatch != nil && toPatch != nil && *fromPatch > *toPatch && head == "upgrade" {
+			fix := fmt.Sprintf("upgrade %s %s", vs[1], vs[0])
+			return knowledge.Question{}, &knowledge.Error{Code: knowledge.EBADINPUT,
+				Message:     fmt.Sprintf("%s is older than %s: give the patch you run first, then the one you go to: %s.", vs[1], vs[0], fix),
+				Suggestions: []string{fix}}
+		}
 		return knowledge.Question{}, knowledge.BadInput(head, "Those are the same release; give two different ones.")
 	case 1:
 		fix := head + " " + to.String() + " " + from.String()
@@ -81,7 +92,7 @@ func parseDiff(head string, args []string) (knowledge.Question, error) {
 			Suggestions: []string{fix}}
 	}
 	if head == "upgrade" {
-		return knowledge.Question{Kind: knowledge.AskUpgrade, Version: from, To: to}, nil
+		return knowledge.Question{Kind: knowledge.AskUpgrade, Version: from, To: to, Patch: fromPatch, ToPatch: toPatch}, nil
 	}
 	return knowledge.Question{Kind: knowledge.AskDiff, Version: from, To: to}, nil
 }
@@ -121,6 +132,9 @@ func parseSIG(name string, rest []string) (knowledge.Question, error) {
 // the canonical forms the free-text reader writes for "is sidecar
 // containers stable?" and "is 1.31 still supported?".
 func parseIs(args []string) (knowledge.Question, error) {
+	if q, ok, err := parseIsAffected(args); ok {
+		return q, err
+	}
 	if len(args) == 2 && looksVersion(args[0]) && args[1] == "supported" {
 		v, err := knowledge.ParseVersion(args[0])
 		if err != nil {
@@ -167,14 +181,32 @@ func isDeprecationWord(w string) bool {
 
 // parseSubscribe reads "deprecations" and the filters after "subscribe".
 func parseSubscribe(args []string) (knowledge.Question, error) {
-	if len(args) == 0 || !isDeprecationWord(strings.ToLower(args[0])) {
-		return knowledge.Question{}, knowledge.BadInput("subscribe", "I can only subscribe a channel to deprecation digests.")
+	topic, ok := subscriptionTopic(args)
+	if !ok {
+		return knowledge.Question{}, knowledge.BadInput("subscribe", "I can subscribe a channel to deprecation digests or CVE digests: subscribe deprecations, subscribe cves.")
 	}
 	f, err := parseFilters(args[1:])
 	if err != nil {
 		return knowledge.Question{}, err
 	}
-	return knowledge.Question{Kind: knowledge.AskSubscribe, Filters: f}, nil
+	return knowledge.Question{Kind: knowledge.AskSubscribe, Filters: f, Words: topic}, nil
+}
+
+// subscriptionTopic reads the topic a subscribe or unsubscribe names
+// first: "" for deprecations (as before topics), "cves" for
+// vulnerabilities.
+func subscriptionTopic(args []string) (string, bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	w := strings.ToLower(args[0])
+	switch {
+	case isDeprecationWord(w):
+		return "", true
+	case w == "cves" || w == "cve" || w == "vulnerabilities" || w == "security" || w == "漏洞":
+		return "cves", true
+	}
+	return "", false
 }
 
 // parseFilters reads key:value filters ("sig: network" and "sig=network"

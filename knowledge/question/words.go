@@ -130,6 +130,12 @@ var englishWords = map[string]sense{
 	"notifications": asks(intentDigests), "alerts": asks(intentDigests),
 	"unsubscribe": asks(intentUnsubscribe), "stop digests": asks(intentUnsubscribe),
 	"subscriptions": asks(intentSubscriptions), "subscribed": asks(intentSubscriptions),
+	"cve": asks(intentCVE), "cves": asks(intentCVE), "vulnerability": asks(intentCVE), "vulnerabilities": asks(intentCVE),
+	"vulnerable": asks(intentCVE), "vuln": asks(intentCVE), "vulns": asks(intentCVE), "security": asks(intentCVE),
+	"security issues": asks(intentCVE), "security holes": asks(intentCVE), "security advisories": asks(intentCVE),
+	"affect": filler, "affects": filler, "affected": filler, "affecting": filler, "impact": filler, "impacts": filler,
+	"impacted": filler, "exposed": filler, "exposure": filler, "known": filler, "open": filler, "unpatched": filler,
+	"fix": filler, "fixes": filler, "fixed": filler,
 }
 
 // chineseWords are the Chinese words of questions typed in chat. Chinese is
@@ -205,4 +211,6 @@ var chineseWords = map[string]sense{
 	"所有版本": asks(intentReleases), "版本列表": asks(intentReleases), "订阅": asks(intentSubscribe),
 	"取消订阅": asks(intentUnsubscribe), "停止": asks(intentStop), "退订": asks(intentUnsubscribe), "订阅列表": asks(intentSubscriptions),
 	"什么时候": filler, "何时": filler, "几时": filler,
+	"漏洞": asks(intentCVE), "安全漏洞": asks(intentCVE), "安全问题": asks(intentCVE), "安全": asks(intentCVE),
+	"受影响": filler, "影响": filler, "受到": filler,
 }

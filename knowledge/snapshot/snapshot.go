@@ -58,6 +58,7 @@ func Build(c *knowledge.Corpus) ([]byte, error) {
 		{"Patches", len(f.Patches), func(i int) any { return f.Patches[i] }},
 		{"APITypes", len(f.APITypes), func(i int) any { return f.APITypes[i] }},
 		{"APIClaims", len(f.APIClaims), func(i int) any { return f.APIClaims[i] }},
+		{"Vulns", len(f.Vulns), func(i int) any { return f.Vulns[i] }},
 		{"Skipped", len(f.Skipped), func(i int) any { return f.Skipped[i] }},
 	}
 	for si, s := range sections {
@@ -86,7 +87,10 @@ func Build(c *knowledge.Corpus) ([]byte, error) {
 // factsOnly copies c without any document's sentences: texts, section
 // headings and local paths go; names, numbers, stages, dates, gates and
 // links stay, and so do the API modules' types and documents' claims about
-// API versions, which are facts only. A mention without a KEP number keeps its place only by the
+// API versions, which are facts only, and the vulnerability records
+// without their details (their IDs, one-line titles, modules, ranges and
+// links; the database's Source names it and its CC-BY-4.0 license). A
+// mention without a KEP number keeps its place only by the
 // feature gates it names (its title is rebuilt from them): its own title is
 // a sentence of the note.
 func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
@@ -145,6 +149,11 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 		seen[key] = len(out.Notices)
 		out.Notices = append(out.Notices, n)
 	}
+	for _, v := range c.Vulns {
+		v.Details = "" // the record's own words; its summary is its title
+		out.Vulns = append(out.Vulns, v)
+	}
+	knowledge.SortVulns(out.Vulns)
 	for _, sk := range c.Skipped {
 		if filepath.IsAbs(sk.Path) || strings.HasPrefix(sk.Path, "..") {
 			sk.Path = filepath.Base(sk.Path) // where the tree was read from is no fact

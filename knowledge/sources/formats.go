@@ -15,6 +15,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/lifecycle"
+	"github.com/kepbot/kepbot/knowledge/sources/osv"
 	"github.com/kepbot/kepbot/knowledge/sources/releasenote"
 	"github.com/kepbot/kepbot/knowledge/sources/relnotes"
 	"github.com/kepbot/kepbot/knowledge/sources/website"
@@ -39,6 +40,8 @@ var Formats = []Format{
 		Remote: &Remote{Setting: SettingRelnotes, Default: DefaultRelnotesURL, Each: EachRelease, File: relnotes.PageFile}},
 	{Name: NameAPILifecycle, Shared: "data/api-lifecycle", Tree: apilifecycle.IsTree, ReadTree: readAPITree, Stream: streamAPI,
 		Remote: &Remote{Setting: SettingAPILifecycle, Default: DefaultAPILifecycleURL, Each: EachAPITag}},
+	{Name: NameCVEs, Shared: "data/cves", Tree: osv.IsTree, ReadTree: readOSVTree, Pick: isOSVFile, Match: isOSV, Read: readOSV,
+		Remote: &Remote{Setting: SettingVulnDB, Default: DefaultVulnDBURL, Each: EachVulnIndex}},
 }
 
 // Names of the formats refresh asks for, as states, metrics, reports and
@@ -50,18 +53,20 @@ const (
 	NameLifecycle    = "lifecycle"
 	NamePatches      = "patches"
 	NameAPILifecycle = "api-lifecycle"
+	NameCVEs         = "cves"
 )
 
 // The URL settings of the formats fetched, and their defaults. Each can be
 // changed in the config and the environment (BOT_SYNC_URL,
 // BOT_RELNOTES_URL, BOT_LIFECYCLE_URL, BOT_PATCHES_URL,
-// BOT_API_LIFECYCLE_URL), for a mirror or a test server.
+// BOT_API_LIFECYCLE_URL, BOT_VULNDB_URL), for a mirror or a test server.
 const (
 	SettingSync         = "sync"
 	SettingRelnotes     = "relnotes"
 	SettingLifecycle    = "lifecycle"
 	SettingPatches      = "patches"
 	SettingAPILifecycle = "api-lifecycle"
+	SettingVulnDB       = "vulndb"
 
 	// DefaultSyncURL is GitHub's REST endpoint for a tarball of
 	// kubernetes/enhancements' default branch; it redirects to codeload.
@@ -78,6 +83,10 @@ const (
 	// kubernetes/api (the mirror of the Go module k8s.io/api) per tag:
 	// <base>/v0.N.P.tar.gz is Kubernetes 1.N.P's, redirected to codeload.
 	DefaultAPILifecycleURL = "https://github.com/kubernetes/api/archive/refs/tags"
+	// DefaultVulnDBURL is the Go vulnerability database's HTTP API:
+	// index/modules.json lists every module's records with their modified
+	// times, ID/GO-YYYY-NNNN.json is one record (OSV).
+	DefaultVulnDBURL = "https://vuln.go.dev"
 )
 
 // kubernetes/enhancements: a checkout, its tarball or a download of it.
@@ -218,18 +227,19 @@ func isPatches(path string, data []byte) bool   { return IsJSON(path) && lifecyc
 
 // isPatchesFile reports whether a walk should pick up a JSON file as
 // release-data's patch list, by its first bytes.
-func isPatchesFile(path string) bool {
-	if !IsJSON(path) {
-		return false
-	}
+func isPatchesFile(path string) bool { return IsJSON(path) && lifecycle.IsPatches(jsonHead(path)) }
+
+// jsonHead returns the first 4 KiB of the file at path, nil when it
+// cannot be read: enough to tell a JSON file's format by its first keys.
+func jsonHead(path string) []byte {
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return nil
 	}
 	defer f.Close()
 	head := make([]byte, 4<<10)
 	n, _ := f.Read(head)
-	return lifecycle.IsPatches(head[:n])
+	return head[:n]
 }
 
 func readLifecycle(in Input) (*Part, error) {
@@ -338,4 +348,42 @@ func readWebsite(in Input) (*Part, error) {
 		return nil, err
 	}
 	return &Part{Corpus: c}, nil
+}
+
+// The Go vulnerability database: a copy of its records (the shared tree's
+// data/cves, golang/vulndb's data/osv), or one record.
+
+func readOSVTree(in Input) (*Part, error) {
+	c, err := osv.LoadDir(in.Name)
+	if err != nil {
+		return nil, err
+	}
+	p := &Part{Corpus: c, Files: len(c.Vulns) + len(c.Skipped), Detail: fmt.Sprintf("%d vulnerability records", len(c.Vulns))}
+	for _, s := range c.Skipped {
+		p.Notes = append(p.Notes, knowledge.FileWarning{File: filepath.Join(in.Name, filepath.FromSlash(s.Path)), Problem: "passed over: " + s.Reason})
+	}
+	if len(c.Sources) > 0 {
+		p.Commit = c.Sources[0].Commit
+	}
+	return p, nil
+}
+
+// isOSVFile reports whether a walk should pick up a JSON file as an OSV
+// record, by its first bytes.
+func isOSVFile(path string) bool {
+	if !IsJSON(path) {
+		return false
+	}
+	head := string(jsonHead(path))
+	return strings.Contains(head, `"affected"`) && strings.Contains(head, `"id"`)
+}
+
+func isOSV(path string, data []byte) bool { return IsJSON(path) && osv.IsRecord(data) }
+
+func readOSV(in Input) (*Part, error) {
+	c, err := osv.ReadRecord(in.Name, in.Data, in.Stamp)
+	if err != nil {
+		return nil, err
+	}
+	return &Part{Corpus: c, Files: 1, Detail: "vulnerability record " + c.Vulns[0].ID}, nil
 }

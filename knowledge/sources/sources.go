@@ -81,6 +81,11 @@ const (
 	// EachAPITag is one source a release the lifecycle data names, at
 	// the k8s.io/api tag of its latest patch: <url>/v0.N.P.tar.gz.
 	EachAPITag
+	// EachVulnIndex is one source read in two steps: a vulnerability
+	// database's module index (<url>/index/modules.json, a conditional
+	// request), then each record of a Kubernetes-owned module that it
+	// lists as new or modified (<url>/ID/<id>.json).
+	EachVulnIndex
 )
 
 // Input is one file or download of a format.

@@ -83,8 +83,9 @@ func (s *Store) enqueueBatch(ctx context.Context, id, encoded string, ds []diges
 			switch {
 			case existing:
 				res.Existing++
-				if current && sub.Seen.Through < dv.Seen.Through { // told already, through a repeat
-					sub.Seen.Through, sub.Rev = dv.Seen.Through, sub.Rev+1
+				if current && sub.Seen.Behind(dv.Seen) { // told already, through a repeat
+					sub.Seen.CatchUp(dv.Seen)
+					sub.Rev++
 					cmps = append(cmps, unchanged(s.kSub(sub.ID), subRev))
 					ops = append(ops, putJSON(s.kSub(sub.ID), sub))
 				}

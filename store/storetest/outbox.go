@@ -156,6 +156,28 @@ func testEnqueueIdempotent(t *testing.T, s store.Shared) {
 	if sub := find(t, s, subs[1].Ref()); sub.Seen.Through != 5 || sub.Rev != again.Rev+1 {
 		t.Errorf("re-subscribed channel after the repeat: %+v", sub)
 	}
+	// A digest of vulnerability records moves the count of that topic,
+	// when queued and when repeated after a re-subscribe alike.
+	cves := deliveryFor(find(t, s, subs[0].Ref()), "d4", now, 3)
+	cves.Seen.CVEs = 11
+	if res, err := s.EnqueueDigest(ctx, testDigest("d4"), []digest.Delivery{cves}); err != nil || res.Created != 1 {
+		t.Errorf("enqueue of a CVE digest = %+v, %v", res, err)
+	}
+	if sub := find(t, s, subs[0].Ref()); sub.Seen.CVEs != 11 || sub.Seen.Through != 3 {
+		t.Errorf("after a CVE digest: Seen %+v", sub.Seen)
+	}
+	again, err = s.SaveSubscription(ctx, newSub(subs[0].Ref()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep = deliveryFor(again, "d4", now, 0)
+	rep.Seen.CVEs = 11
+	if res, err := s.EnqueueDigest(ctx, testDigest("d4"), []digest.Delivery{rep}); err != nil || res != (digest.Enqueued{Existing: 1}) {
+		t.Errorf("repeat of the CVE digest after re-subscribe = %+v, %v", res, err)
+	}
+	if sub := find(t, s, subs[0].Ref()); sub.Seen.CVEs != 11 {
+		t.Errorf("re-subscribed channel after the CVE repeat: Seen %+v", sub.Seen)
+	}
 	// Refused input.
 	bad := deliveryFor(subs[0], "other", now, 1)
 	_, err = s.EnqueueDigest(ctx, testDigest("d3"), []digest.Delivery{bad})

@@ -31,13 +31,20 @@ func (r Resource) path() string {
 
 // ServerVersion reads the apiserver's release from /version: "1.31".
 func (c *Client) ServerVersion(ctx context.Context) (major, minor string, err error) {
+	major, minor, _, err = c.serverBuild(ctx)
+	return major, minor, err
+}
+
+// serverBuild reads /version: the release, and the build as the server
+// names itself (gitVersion: v1.31.4-gke.1256000).
+func (c *Client) serverBuild(ctx context.Context) (major, minor, build string, err error) {
 	var v struct {
 		Major, Minor, GitVersion string
 	}
 	if err := c.getJSON(ctx, "/version", nil, "application/json", &v); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
-	return v.Major, v.Minor, nil
+	return v.Major, v.Minor, v.GitVersion, nil
 }
 
 type apiResourceList struct {

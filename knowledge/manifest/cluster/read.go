@@ -45,7 +45,7 @@ func Read(ctx context.Context, c *Client, opts Options) (*knowledge.ManifestRead
 		keep = func(string, string) bool { return true }
 	}
 	out := &knowledge.ManifestRead{}
-	major, minor, err := c.ServerVersion(ctx)
+	major, minor, build, err := c.serverBuild(ctx)
 	if err != nil {
 		if statusIs(err, http.StatusUnauthorized) {
 			return nil, fmt.Errorf("%s refused the credentials of the kubeconfig: %w", c.Host, err)
@@ -54,6 +54,9 @@ func Read(ctx context.Context, c *Client, opts Options) (*knowledge.ManifestRead
 	}
 	if v, perr := knowledge.ParseVersion(major + "." + strings.TrimSuffix(minor, "+")); perr == nil {
 		out.ServerVersion = v
+	}
+	if p, ok := knowledge.PatchOfBuild(build); ok && strings.HasPrefix(p, out.ServerVersion.String()+".") {
+		out.ServerPatch, out.ServerBuild = p, knowledge.SafeValue(build) // its vulnerabilities are reported beside the scan
 	}
 	resources, kinds, failed, err := c.Resources(ctx)
 	if err != nil {

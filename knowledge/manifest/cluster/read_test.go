@@ -82,6 +82,9 @@ func TestReadThreeSignals(t *testing.T) {
 	if read.ServerVersion.String() != "1.31" || len(read.Problems) != 0 || len(read.Skipped) != 0 {
 		t.Errorf("server %s, problems %+v, skipped %+v", read.ServerVersion, read.Problems, read.Skipped)
 	}
+	if read.ServerPatch != "1.31.3" || read.ServerBuild != "v1.31.3" {
+		t.Errorf("server patch %q, build %q; want what /version's gitVersion names, 1.31.3", read.ServerPatch, read.ServerBuild)
+	}
 	if a, _ := f.seen("/api/v1/secrets"); !strings.Contains(a, "as=PartialObjectMetadataList") {
 		t.Errorf("Secrets were listed with Accept %q: their data crossed the wire", a)
 	}

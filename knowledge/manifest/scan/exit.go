@@ -10,6 +10,7 @@ const (
 	ExitUnreadable     = 3   // an input could not be read or parsed (or kepbot broke)
 	ExitDeprecated     = 4   // only deprecations
 	ExitRemoved        = 5   // something is not served in the target
+	ExitVulnerable     = 6   // with --fail-on cve: the cluster's own release has known vulnerabilities
 	ExitInterrupted    = 130 // stopped by SIGINT (Ctrl-C)
 	ExitInterruptedTER = 143 // stopped by SIGTERM
 )
@@ -26,6 +27,7 @@ var ExitCodes = []ExitMeaning{
 	{ExitClean, "nothing found (objects not built into Kubernetes do not count; nor an empty or comment-only file)"},
 	{ExitDeprecated, "only deprecations (0 with --fail-on removed)"},
 	{ExitRemoved, "something is removed, never served, or not served yet in --to (wins over 3 and 4)"},
+	{ExitVulnerable, "with --fail-on cve only: the live cluster's own patch release has known vulnerabilities and nothing is removed (5 and 3 win; wins over 4)"},
 	{ExitUnreadable, "an input could not be read or parsed (--ignore-unreadable lists it and passes over it), or kepbot broke: the database cannot be opened or holds no API lifecycle"},
 	{ExitBadInput, "bad arguments: no --to, a release kepbot does not know (1.99), --from not older than --to, no input"},
 	{ExitInterrupted, "stopped by SIGINT (Ctrl-C); 143 by SIGTERM"},

@@ -16,7 +16,8 @@ type output struct {
 	report  *knowledge.ScanReport
 	read    *knowledge.ManifestRead
 	sources map[string]knowledge.Source
-	baseDir string // what SARIF's file locations are relative to
+	baseDir string      // what SARIF's file locations are relative to
+	server  *ServerCVEs // the cluster's own release's vulnerabilities, nil when not known
 }
 
 // writeText writes the summary, then each API with its findings' objects
@@ -62,6 +63,10 @@ func (o *output) writeText(w io.Writer) error {
 	}
 	if n := o.read.NotObjects; n > 0 {
 		fmt.Fprintf(bw, "\n%s not a Kubernetes object (no apiVersion and kind), passed over.\n", knowledge.Plural(n, "document was", "documents were"))
+	}
+	writeCVEsText(bw, o.server)
+	if o.server != nil && o.server.Source != nil {
+		ids = append(ids, o.server.Source.ID)
 	}
 	if refs := sourceRefs(o.sources, ids); len(refs) > 0 {
 		fmt.Fprintln(bw)
@@ -168,6 +173,9 @@ type (
 		Unknown  []UnknownJSON            `json:"unknown"`
 		Errors   []ErrorJSON              `json:"errors"`
 		Skipped  []knowledge.ManifestSkip `json:"skipped"`
+		// Server is the cluster's own release and its known
+		// vulnerabilities, for a scan of a live cluster.
+		Server *ServerCVEs `json:"server,omitempty"`
 	}
 	FindingJSON struct {
 		File         string           `json:"file"`
@@ -230,7 +238,7 @@ type (
 func (o *output) writeJSON(w io.Writer) error {
 	r := o.report
 	out := JSON{To: r.To.String(), Objects: r.Objects, From: versionPtr(r.From),
-		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}, Skipped: o.read.Skipped}
+		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}, Skipped: o.read.Skipped, Server: o.server}
 	if out.Skipped == nil {
 		out.Skipped = []knowledge.ManifestSkip{}
 	}

@@ -60,6 +60,10 @@ type Request struct {
 	// IgnoreUnreadable lists what could not be read without making the
 	// exit ExitUnreadable (but nothing readable at all is an InputError).
 	IgnoreUnreadable bool
+	// FailOnCVE makes known vulnerabilities of a live cluster's own
+	// release exit ExitVulnerable, when nothing is removed and every input
+	// was read; without it they never change the exit code.
+	FailOnCVE bool
 	// Problem is told each input that could not be read, and Note what
 	// the report should not be read without (a kubectl version naming no
 	// server); each line once, for standard error.
@@ -115,6 +119,9 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 		report.Objects = read.Documents // the objects looked at, not only those kept
 	}
 	o := &output{t: t, report: report, read: read, sources: sourcesByID(ctx, kb), baseDir: req.BaseDir}
+	if o.server, err = serverCVEs(ctx, kb, read, o.sources); err != nil {
+		return 0, err
+	}
 	switch req.Format {
 	case FormatJSON:
 		err = o.writeJSON(out)
@@ -130,7 +137,11 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 	if req.IgnoreUnreadable {
 		unreadable = 0
 	}
-	return ExitCode(report, unreadable), nil
+	code := ExitCode(report, unreadable)
+	if req.FailOnCVE && o.server.open() > 0 && (code == ExitClean || code == ExitDeprecated) {
+		code = ExitVulnerable
+	}
+	return code, nil
 }
 
 // checkReleases says, in the command line's words, why a scan from from
@@ -204,3 +215,5 @@ func (m memory) ListAPIs(context.Context) ([]knowledge.APILifecycle, []knowledge
 }
 
 func (m memory) ListSources(context.Context) ([]knowledge.Source, error) { return m.k.Sources, nil }
+
+func (m memory) ListVulns(context.Context) ([]knowledge.Vuln, error) { return m.k.Vulns, nil }

@@ -35,6 +35,13 @@ func WriteSummary(w io.Writer, path string, res *Result, k *knowledge.Knowledge)
 		fmt.Fprintf(w, "  API types: %d from %d API module release(s), %d with lifecycle markers; %d joined with the documents (newest release read: %s)\n",
 			a.Types, a.Releases, a.Marked, st.APIs, latestAPIRelease(k))
 	}
+	if st.Vulns > 0 {
+		for _, src := range k.Sources {
+			if src.Kind == knowledge.SourceVulnDB {
+				fmt.Fprintf(w, "  vulnerability records: %d, %d of them of Kubernetes itself (%s, %s)\n", st.Vulns, kubernetesVulns(k.Vulns), knowledge.SourceName(src), stampOf(src))
+			}
+		}
+	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintf(w, "  %d file(s) could not be read (warnings above).\n", len(res.Warnings))
 	}
@@ -92,4 +99,16 @@ func shortCommit(c string) string {
 		return c[:12]
 	}
 	return c
+}
+
+// kubernetesVulns counts the records that affect Kubernetes itself (not
+// another product of the project).
+func kubernetesVulns(vs []knowledge.Vuln) int {
+	n := 0
+	for i := range vs {
+		if vs[i].IsKubernetes() {
+			n++
+		}
+	}
+	return n
 }

@@ -42,7 +42,10 @@ func (p Provenance) For(base string) Stamp {
 var (
 	snapshotCommit = lazyre.New("(?i)snapshot commit:\\s*`?([0-9a-f]{7,40})`?")
 	commitDate     = lazyre.New(`(?i)commit date[:\s]\s*(\d{4}-\d{2}-\d{2}(?:T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?)`)
-	fileStamp      = lazyre.New("^\\s*[-*]\\s*`([^`/]+)`:.*?\\bcommit\\s+`([0-9a-f]{7,40})`(?:\\s*\\((\\d{4}-\\d{2}-\\d{2}(?:T[0-9:.]+(?:Z|[+-]\\d{2}:?\\d{2})?)?)\\))?")
+	// folderAt is a folder copied "at commit a752ea54… (2026-08-21)" in a
+	// sentence rather than a list item naming one file.
+	folderAt  = lazyre.New("(?i)\\bat commit\\s+`?([0-9a-f]{7,40})`?\\s*\\((\\d{4}-\\d{2}-\\d{2}(?:T[0-9:.]+(?:Z|[+-]\\d{2}:?\\d{2})?)?)\\)")
+	fileStamp = lazyre.New("^\\s*[-*]\\s*`([^`/]+)`:.*?\\bcommit\\s+`([0-9a-f]{7,40})`(?:\\s*\\((\\d{4}-\\d{2}-\\d{2}(?:T[0-9:.]+(?:Z|[+-]\\d{2}:?\\d{2})?)?)\\))?")
 )
 
 // Parse reads a SOURCE.md. It never fails: what it cannot find stays empty.
@@ -64,6 +67,9 @@ func Parse(data []byte) Provenance {
 		}
 		if m := commitDate().FindStringSubmatch(line); m != nil && p.Date == "" {
 			p.Date = day(m[1])
+		}
+		if m := folderAt().FindStringSubmatch(line); m != nil && p.Commit == "" && p.Date == "" {
+			p.Commit, p.Date = m[1], day(m[2])
 		}
 	}
 	return p

@@ -29,6 +29,8 @@ func TestParse(t *testing.T) {
 				"kubernetes.json": {Commit: "f626bde", Date: "2026-08-22"}}}},
 		{"CRLF", "Snapshot commit: `abcdef1`\r\nCommit date: 2025-01-02\r\n",
 			provenance.Provenance{Stamp: provenance.Stamp{Commit: "abcdef1", Date: "2025-01-02"}}},
+		{"a folder copied at a commit, in a sentence", "76 records, copied unchanged from golang/vulndb\n`data/osv/` at commit a752ea54fd1b989d208a270aeef772f55a36b87a (2026-08-21): every record\n",
+			provenance.Provenance{Stamp: provenance.Stamp{Commit: "a752ea54fd1b989d208a270aeef772f55a36b87a", Date: "2026-08-21"}}},
 		{"nothing", "# Notes\n\nThe commit is unknown.\n", provenance.Provenance{}},
 		{"a bad date is no date", "Snapshot commit: `abcdef1`\nCommit date: 2026-13-45\n",
 			provenance.Provenance{Stamp: provenance.Stamp{Commit: "abcdef1"}}},
@@ -63,6 +65,7 @@ func TestSharedSources(t *testing.T) {
 		"enhancements": {"", "2026-07-24"},
 		"sig-release":  {"", "2026-08-13"},
 		"lifecycle":    {"kubernetes.md", "2026-08-22"},
+		"cves":         {"", "2026-08-21"},
 	}
 	for dir, w := range want {
 		data, err := os.ReadFile(filepath.Join(root, "data", dir, provenance.FileName))

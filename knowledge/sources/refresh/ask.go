@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
 	"github.com/kepbot/kepbot/knowledge/sources/archive"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
@@ -75,6 +76,12 @@ func (p *pass) ask(ctx context.Context, src source) Outcome {
 		st.Result, st.Error, st.Failures, st.FailingSince, st.RetryAt = o.Result, "", 0, time.Time{}, time.Time{}
 		st.Succeeded = now
 		o.Commit = st.Commit
+	case got.corpus == nil: // read, and nothing in it for the knowledge: keep its validators
+		g.answered()
+		o.Result, o.Detail, o.Commit = ResultNotModified, got.detail, st.Commit
+		st.Result, st.Error, st.Failures, st.FailingSince, st.RetryAt = ResultNotModified, "", 0, time.Time{}, time.Time{}
+		st.Succeeded = now
+		st.ETag, st.LastModified = got.etag, got.lastModified
 	default:
 		g.answered()
 		o.Result, o.Detail, o.Commit, o.Warnings = ResultUpdated, got.detail, got.commit, got.warnings
@@ -136,6 +143,9 @@ func (p *pass) progress(s Step) {
 // sets o.Result for "not modified" and "not published", o.Bytes, and the
 // state's validators; it returns the part for news.
 func (p *pass) fetch(ctx context.Context, src source, st store.SourceState, o *Outcome) (*part, error) {
+	if src.format.Remote.Each == sources.EachVulnIndex {
+		return p.fetchVulns(ctx, src, st, o)
+	}
 	var cond fetch.Conditions
 	if st.URL == src.shown() && p.holds(st) {
 		cond = fetch.Conditions{ETag: st.ETag, LastModified: st.LastModified}

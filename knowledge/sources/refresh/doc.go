@@ -2,8 +2,10 @@
 // the registry (sources.Formats) that has a Remote for news
 // (kubernetes/enhancements' kep.yaml tarball, each release's notes as data
 // and page from kubernetes/sig-release, endoflife.date's lifecycle and
-// patch list, and k8s.io/api's tarball at the latest patch of each release
-// from 1.19 for its API lifecycle markers), one at a time with a
+// patch list, k8s.io/api's tarball at the latest patch of each release
+// from 1.19 for its API lifecycle markers, and the Go vulnerability
+// database's module index and then only the records of Kubernetes-owned
+// modules it lists as new or modified: vulns.go), one at a time with a
 // conditional request, checks what comes, and applies it in one bbolt
 // transaction.
 //
@@ -48,6 +50,7 @@
 // It imports knowledge, knowledge/internal/capped, knowledge/snapshot,
 // knowledge/sources, knowledge/sources/apilifecycle,
 // knowledge/sources/archive, knowledge/sources/fetch,
-// knowledge/sources/kepyaml, knowledge/sources/provenance,
+// knowledge/sources/kepyaml, knowledge/sources/osv,
+// knowledge/sources/provenance,
 // knowledge/sources/relnotes, store.
 package refresh

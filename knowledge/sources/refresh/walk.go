@@ -52,6 +52,8 @@ func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
 			perRelease = append(perRelease, f)
 		case f.Remote.Each == sources.EachAPITag:
 			perTag = append(perTag, f)
+		case f.Remote.Each == sources.EachVulnIndex:
+			p.ask(ctx, vulnSource(p.r.cfg.URLs, f))
 		}
 	}
 	p.walkReleases(ctx, srcs, perRelease)
