@@ -123,7 +123,8 @@ type Answers struct {
 	// Public shows every /k8s answer to the whole channel, on Slack and
 	// Discord; false shows it to the asker alone, with a "Share in
 	// channel" button that posts it for everyone (on Slack, --public after
-	// a question does too). Errors and help always stay private.
+	// a question does too). Errors, help and the reports of /k8s scan
+	// always stay private (on Slack, --public shares a scan too).
 	Public bool `yaml:"public" env:"BOT_ANSWERS_PUBLIC"`
 }
 
