@@ -41,6 +41,7 @@ type fakeSlack struct {
 	conns        atomic.Int32
 	authErr      atomic.Pointer[string]
 	users        map[string]string // users.info: user ID to the user's JSON; others are user_not_found
+	usersErr     string            // users.info answers every call with this error when set (missing_scope)
 	userCalls    map[string]int
 	// uploads are the files posted with files.uploadV2: what
 	// files.completeUploadExternal shared, with the bytes uploaded.
@@ -72,6 +73,14 @@ func (f *fakeSlack) setUser(id, fields string) {
 		f.users = map[string]string{}
 	}
 	f.users[id] = `{"id":"` + id + `","team_id":"T1","name":"n"` + fields + `}`
+}
+
+// setUsersError makes users.info fail with code, as Slack does for an app
+// without users:read (missing_scope).
+func (f *fakeSlack) setUsersError(code string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.usersErr = code
 }
 
 // usersInfoCalls is how often users.info was asked about id.
@@ -199,7 +208,12 @@ func newFakeSlack(t *testing.T, ws func(n int, c *websocket.Conn)) *fakeSlack {
 			}
 			f.userCalls[id]++
 			u, ok := f.users[id]
+			usersErr := f.usersErr
 			f.mu.Unlock()
+			if usersErr != "" {
+				_, _ = io.WriteString(w, `{"ok":false,"error":"`+usersErr+`","needed":"users:read","provided":"commands,app_mentions:read,chat:write,im:history"}`)
+				return
+			}
 			if !ok {
 				_, _ = io.WriteString(w, `{"ok":false,"error":"user_not_found"}`)
 				return

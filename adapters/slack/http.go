@@ -97,7 +97,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 	}) {
 		return
 	}
-	text, public := slashText(cmd.Text)
+	text, public := a.slashText(cmd.Text)
 	q, perr := a.reader.Read(ctx, text)
 	key, keep := engine.CacheKey(q)
 	keep = keep && perr == nil && a.replies != nil
@@ -130,6 +130,7 @@ func (a *Adapter) replyKept(w http.ResponseWriter, form *slashForm, start time.T
 	if !ok {
 		return false
 	}
+	public = public || a.cfg.PublicAnswers
 	rep := a.replies.lookup(question, public)
 	if rep == nil {
 		return false

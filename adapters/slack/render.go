@@ -30,7 +30,10 @@ const (
 	actionFile    = "kepbot_file" // post the whole list as a file
 	askBlockID    = "kepbot_ask"
 	actionAsk     = "kepbot_ask_" // and the suggestion's place: kepbot_ask_0
-	maxAskButtons = 5             // suggestion buttons an answer offers
+	shareBlockID  = "kepbot_share"
+	actionShare   = "kepbot_share"
+	shareText     = "Share in channel"
+	maxAskButtons = 5 // suggestion buttons an answer offers
 	publicFlag    = "--public"
 	publicHint    = "Add `" + publicFlag + "` to a question to post the answer to the channel for everyone."
 	internalSorry = "Sorry, something went wrong on my side. Try again in a moment."
@@ -41,6 +44,7 @@ type RenderOptions struct {
 	// Slash makes a slash-command response: it sets response_type.
 	Slash bool
 	// Public asks for in_channel; errors and help stay ephemeral anyway.
+	// A private (ephemeral) answer ends with a "Share in channel" button.
 	Public bool
 	// Page is the 0-based page of a long list.
 	Page int
@@ -93,9 +97,24 @@ func render(a *knowledge.Answer, o RenderOptions) (m *Message, cut bool) {
 		r.help()
 	default:
 		r.answer()
+		if m.ResponseType == Ephemeral {
+			r.shareButton()
+		}
 	}
 	m.Blocks = r.blocks
 	return m, r.cut
+}
+
+// shareButton ends a private answer to a slash command with the button
+// that posts it to the channel for everyone: it asks the question again
+// (the page shown) and the answer replaces the private one (events.go).
+// An answer without its question, or with no room left, gets none.
+func (r *renderer) shareButton() {
+	v := pageValue(r.a.Query, max(r.o.Page, 0), true)
+	if r.a.Query == "" || runes(v) > MaxButtonValue || len(r.blocks) >= MaxBlocks {
+		return
+	}
+	r.add(&Actions{ID: shareBlockID, Buttons: []Button{{ActionID: actionShare, Text: shareText, Value: v, Style: "primary"}}})
 }
 
 // fallback is the message's top-level text: title and summary.
