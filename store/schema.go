@@ -41,7 +41,14 @@ import (
 // version 5 database adds it empty: the next ingest or sync fills it. An
 // older kepbot must not open it: its replace would leave the records of
 // the knowledge it replaced behind.
-const SchemaVersion = 6
+//
+// Version 7 added Label to notice values (the kind of notice upstream's
+// label gives a release-note entry kepbot reads otherwise) with the kinds
+// an API's replacement is for, and ToldBy to item values (every source
+// that tells one graduation). Version 6 values still read, without them,
+// until the next ingest or sync; an older kepbot must not open it, since
+// it cannot read the new values.
+const SchemaVersion = 7
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a

@@ -80,6 +80,7 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 			t.Errorf("release %s (-want +got):\n%s", rel.Version, diff)
 		}
 		for _, n := range r.Notices {
+			n = withoutSchema7(n)
 			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia = 0, "", nil, false, ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 5+sinceBytes(&n)), &got); err != nil {
@@ -92,16 +93,69 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 	}
 }
 
-// sinceBytes is how many bytes schema 5 adds at the end of a notice: the
-// API replacement's Since, two zero bytes when it is not set.
+// sinceBytes is how many bytes schemas 5 and 7 add at the end of a notice:
+// the API replacement's Since, two zero bytes when it is not set, and the
+// Label (labelBytes).
 func sinceBytes(n *knowledge.Notice) int {
+	if n.Label != "" {
+		panic("sinceBytes: a schema 7 field is set")
+	}
 	if n.API == nil {
-		return 0
+		return labelBytes
 	}
-	if !n.API.Since.IsZero() {
-		panic("sinceBytes: a schema 5 field is set")
+	if !n.API.Since.IsZero() || len(n.API.ReplacedFor) > 0 {
+		panic("sinceBytes: a schema 5 or 6 field is set")
 	}
-	return 2
+	return 2 + labelBytes + 1
+}
+
+// withoutSchema7 is n without what schema 7 added: Label and the API's
+// ReplacedFor (its API copied).
+func withoutSchema7(n knowledge.Notice) knowledge.Notice {
+	n.Label = ""
+	if n.API != nil {
+		api := *n.API
+		api.ReplacedFor = nil
+		n.API = &api
+	}
+	return n
+}
+
+// labelBytes is what schema 7 adds at the end of a notice: its Label (one
+// byte when it is not set); an API notice has one more, its ReplacedFor.
+const labelBytes = 1
+
+// schema7Bytes is what schema 7 adds at the end of notice n.
+func schema7Bytes(n *knowledge.Notice) int {
+	if n.Label != "" || n.API != nil && len(n.API.ReplacedFor) > 0 {
+		panic("schema7Bytes: a schema 7 field is set")
+	}
+	if n.API != nil {
+		return labelBytes + 1
+	}
+	return labelBytes
+}
+
+// TestDecodeReadsSchema6Notices: a schema 5 or 6 database's notices (no Label)
+// still read, as today's with Label empty.
+func TestDecodeReadsSchema6Notices(t *testing.T) {
+	n := 0
+	for _, r := range sampleKnowledge().Releases {
+		for _, want := range r.Notices {
+			want = withoutSchema7(want)
+			var got knowledge.Notice
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV4, schema7Bytes(&want)), &got); err != nil {
+				t.Fatalf("notice %q: %v", want.Title, err)
+			}
+			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
+				t.Errorf("notice (-want +got):\n%s", diff)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample knowledge has no notice")
+	}
 }
 
 // TestDecodeReadsSchema4Notices: a schema 4 database's notices (no Since
@@ -113,9 +167,8 @@ func TestDecodeReadsSchema4Notices(t *testing.T) {
 			if want.API == nil {
 				continue
 			}
-			api := *want.API
-			api.Since = knowledge.Version{}
-			want.API = &api
+			want = withoutSchema7(want)
+			want.API.Since = knowledge.Version{}
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV3, sinceBytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)
@@ -138,6 +191,7 @@ func TestDecodeReadsSchema3Notices(t *testing.T) {
 	n := 0
 	for _, r := range sampleKnowledge().Releases {
 		for _, want := range r.Notices {
+			want = withoutSchema7(want)
 			want.KEPVia = ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV2, 1+sinceBytes(&want)), &got); err != nil {
@@ -336,5 +390,27 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 	}
 	if _, err := db.Knowledge().FindKEPByNumber(t.Context(), k.KEPs[0].Number); err != nil {
 		t.Errorf("the old knowledge does not read: %v", err)
+	}
+}
+
+// TestDecodeReadsSchema6Items: a schema 6 database's items (no ToldBy)
+// still read, as today's with ToldBy empty, until the next replace.
+func TestDecodeReadsSchema6Items(t *testing.T) {
+	n := 0
+	for _, r := range sampleKnowledge().Releases {
+		for _, want := range r.Items {
+			want.ToldBy = nil
+			var got knowledge.Item
+			if err := decodeItem(olderLayout(encodeItem(nil, &want), fmtItemV1, 1), &got); err != nil {
+				t.Fatalf("item %q: %v", want.Title, err)
+			}
+			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
+				t.Errorf("item (-want +got):\n%s", diff)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample knowledge has no item")
 	}
 }

@@ -76,13 +76,19 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		r.started = true
 	}
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
-	if len(apis) > 0 && a.Notices[0].API != nil || strings.HasPrefix(a.Query, "upgrade") {
+	switch {
+	case a.BreaksFirst:
 		// An upgrade: what breaks a cluster or needs doing comes before
-		// what graduated.
+		// what graduated, in the groups every platform draws.
+		for _, g := range knowledge.NoticeGroups(a) {
+			r.notices(g.Heading()+":", g.Notices)
+		}
+		r.items(a)
+	case len(apis) > 0 && a.Notices[0].API != nil:
 		r.notices("APIs that stop being served:", apis)
 		r.notices("Removals, deprecations and upgrade notes:", others)
 		r.items(a)
-	} else {
+	default:
 		r.items(a)
 		r.notices("APIs that stop being served:", apis)
 		r.notices("Notices:", others)
@@ -314,7 +320,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 	r.section()
 	r.line("", heading)
 	for _, n := range ns {
-		head := fmt.Sprintf("%s in %s: %s", n.Kind.Label(), n.Release, n.Title)
+		head := fmt.Sprintf("%s in %s: %s", n.Heading(), n.Release, n.Title)
 		var tags []string
 		if n.KEP > 0 {
 			tags = append(tags, fmt.Sprintf("KEP-%d", n.KEP))
@@ -327,6 +333,9 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		}
 		if n.ActionTagged() {
 			tags = append(tags, "action required")
+		}
+		if l := n.LabelTag(); l != "" {
+			tags = append(tags, l)
 		}
 		if len(n.SIGs) > 0 {
 			tags = append(tags, strings.Join(n.SIGs, ", "))
@@ -344,7 +353,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 				s += " (" + strings.Join(api.Kinds, ", ") + ")"
 			}
 			if api.ReplacedBy != "" {
-				s += ": use " + api.ReplacedBy
+				s += ": use " + api.Replacement()
 			}
 			r.wrap("      ", "      ", s)
 		}

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/bwmarrin/discordgo"
@@ -22,6 +23,21 @@ type Message struct {
 	// ReplyTo makes a channel message a reply to this message of the same
 	// channel (the question it answers). Interaction responses ignore it.
 	ReplyTo string
+	// File, when set, is sent as the message's attachment: the whole list
+	// of a long upgrade answer (knowledge.AnswerFile).
+	File *File
+}
+
+// File is a message's attachment: a name and plain text.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// multipart is body (the message as JSON) with m's file attached, as
+// Discord takes an upload: its content type and bytes.
+func (m Message) multipart(body any) (string, []byte, error) {
+	return discordgo.MultipartBodyWithJSON(body, []*discordgo.File{{Name: m.File.Name, ContentType: "text/plain; charset=utf-8", Reader: bytes.NewReader(m.File.Data)}})
 }
 
 // noMentions is the allowed_mentions every message carries: an empty

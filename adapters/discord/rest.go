@@ -178,7 +178,16 @@ func (r *rest) sendChannel(ctx context.Context, channel string, m Message) error
 	}
 	post := func(m Message) error {
 		return r.call(ctx, "post message", channel, false, func(opts ...discordgo.RequestOption) error {
-			_, err := r.s.RequestWithBucketID(http.MethodPost, discordgo.EndpointChannelMessages(channel), m.send(), discordgo.EndpointChannelMessages(channel), opts...)
+			endpoint := discordgo.EndpointChannelMessages(channel)
+			if m.File != nil {
+				ct, body, err := m.multipart(m.send())
+				if err != nil {
+					return fmt.Errorf("encode: %w", err)
+				}
+				_, err = r.s.RequestWithLockedBucket(http.MethodPost, endpoint, ct, body, r.s.Ratelimiter.LockBucket(endpoint), 0, opts...)
+				return err
+			}
+			_, err := r.s.RequestWithBucketID(http.MethodPost, endpoint, m.send(), endpoint, opts...)
 			return err
 		})
 	}
@@ -229,5 +238,16 @@ func (r *rest) editOriginal(ctx context.Context, i *discordgo.Interaction, m Mes
 
 // followup posts m after the first response.
 func (r *rest) followup(ctx context.Context, i *discordgo.Interaction, m Message) error {
+	if m.File != nil {
+		return r.call(ctx, "follow up with a file", "", true, func(opts ...discordgo.RequestOption) error {
+			ct, body, err := m.multipart(m.followup())
+			if err != nil {
+				return fmt.Errorf("encode: %w", err)
+			}
+			bucket := discordgo.NewRatelimiter().LockBucket("interaction")
+			_, err = r.s.RequestWithLockedBucket(http.MethodPost, discordgo.EndpointFollowupMessage(i.AppID, i.Token), ct, body, bucket, 0, opts...)
+			return err
+		})
+	}
 	return r.interaction(ctx, "follow up", http.MethodPost, discordgo.EndpointFollowupMessage(i.AppID, i.Token), m.followup())
 }

@@ -109,7 +109,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 	if ans == nil {
 		return // acked by ackEmpty; the answer follows on response_url
 	}
-	out := Render(ans, RenderOptions{Slash: true, Public: public}).AppendJSON((*buf)[:0])
+	out := Render(ans, RenderOptions{Slash: true, Public: public, Files: a.api != nil}).AppendJSON((*buf)[:0])
 	*buf = out[:0] // keep the grown buffer for the next request
 	if keep {
 		a.replies.keep(text, key, public, gen, ans, out)

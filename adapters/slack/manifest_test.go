@@ -89,7 +89,7 @@ func TestManifestMatchesTheAdapter(t *testing.T) {
 	}
 
 	all := readManifest(t, true)
-	allScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "files:read", "groups:read", "im:history", "users:read"}
+	allScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "files:read", "files:write", "groups:read", "im:history", "users:read"}
 	if got := scopes(all); !slices.Equal(got, allScopes) || len(all.OAuth.Scopes.User) != 0 {
 		t.Errorf("bot scopes with the optional lines %v, user scopes %v; want exactly %v and no user scopes", got, all.OAuth.Scopes.User, allScopes)
 	}

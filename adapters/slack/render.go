@@ -27,6 +27,7 @@ const (
 	pageBlockID   = "kepbot_page"
 	actionPrev    = "kepbot_page_prev"
 	actionNext    = "kepbot_page_next"
+	actionFile    = "kepbot_file" // post the whole list as a file
 	askBlockID    = "kepbot_ask"
 	actionAsk     = "kepbot_ask_" // and the suggestion's place: kepbot_ask_0
 	shareBlockID  = "kepbot_share"
@@ -54,6 +55,9 @@ type RenderOptions struct {
 	// chat.postMessage, which has no one to press a button for the next
 	// page.
 	Whole bool
+	// Files says the adapter can post a file (it has a bot token): a long
+	// upgrade answer offers its whole list as one (files.uploadV2).
+	Files bool
 }
 
 // Render draws a as a Slack message within Slack's limits. Every string
@@ -311,18 +315,24 @@ func (r *renderer) entries(all entryList) {
 	}
 	pages := min((n+pageSize-1)/pageSize, maxPages)
 	page := min(max(r.o.Page, 0), pages-1)
+	if page == 0 && pages > 1 && all.breaks != nil {
+		// an upgrade's counts and where each group starts, on its first page
+		r.add(&Context{Elements: []string{truncate(all.headings(pageSize), MaxContextText)}})
+	}
 	from, to := page*pageSize, min((page+1)*pageSize, n)
 	ls := make([]string, 0, to-from)
 	for i := from; i < to; i++ {
 		ls = append(ls, all.line(i))
 	}
 	r.lines("", ls, MaxSectionText)
-	r.pager(page, pages, n, "lines")
+	r.pager(page, pages, n, "lines", r.o.Files && all.breaks != nil)
 }
 
 // pager ends a page of a long answer: which page of how many, and the
 // buttons that ask for the page before and after. One page needs neither.
-func (r *renderer) pager(page, pages, n int, unit string) {
+//
+// file adds a button that posts the whole list to the channel as a file.
+func (r *renderer) pager(page, pages, n int, unit string, file bool) {
 	if pages <= 1 {
 		return
 	}
@@ -336,6 +346,9 @@ func (r *renderer) pager(page, pages, n int, unit string) {
 	}
 	if page < pages-1 {
 		buttons = append(buttons, Button{ActionID: actionNext, Text: "Next ▶", Value: pageValue(q, page+1, r.public())})
+	}
+	if file {
+		buttons = append(buttons, Button{ActionID: actionFile, Text: "Post the whole list as a file", Value: pageValue(q, 0, r.public())})
 	}
 	if q == "" || runes(buttons[0].Value) > MaxButtonValue {
 		return // no way to ask for another page: the context line says there are more
