@@ -80,6 +80,10 @@ type Answer struct {
 	// went GA in 1.30?" is 1.30 ga), set only when the text was not
 	// written in the grammar, so that people (and tests) see how it was read.
 	UnderstoodAs string `json:"understood_as,omitempty"`
+	// BreaksFirst is set on an upgrade answer: every platform draws what
+	// breaks a cluster first (NoticeGroups: the APIs and other things gone,
+	// then what needs action, then deprecations), then the graduations.
+	BreaksFirst bool `json:"breaks_first,omitempty"`
 	// CVEs are the vulnerability records of a cves answer, or what an
 	// upgrade fixes and leaves open (see CVEs).
 	CVEs *CVEs `json:"cves,omitempty"`

@@ -154,6 +154,7 @@ const (
 	APIRemoved    APIAction = "removed"    // no longer served from this release
 	APIDeprecated APIAction = "deprecated" // still served, warned about
 	APIIntroduced APIAction = "introduced" // served from this release
+	APIKept       APIAction = "kept"       // a document says it will not be removed
 )
 
 // APIClaim is one statement a document makes about API versions in one
@@ -175,9 +176,16 @@ type APIClaim struct {
 	// and Since the release it says that is available from.
 	ReplacedBy string  `json:"replaced_by,omitempty"`
 	Since      Version `json:"since,omitzero"`
-	PR         int     `json:"pr,omitempty"`   // the release-note entry that says so
-	Source     string  `json:"source"`         // Source.ID
-	Line       int     `json:"line,omitempty"` // 1-based line in the source, when known
+	// ReplacedByKind is the kind the document says to use instead when it
+	// is another kind than the one it speaks of, named without a version
+	// ("use the EndpointSlice API instead"): Compile finds its version.
+	ReplacedByKind string `json:"replaced_by_kind,omitempty"`
+	// Kept is set when the document says the API will not be removed
+	// ("The API will not be removed").
+	Kept   bool   `json:"kept,omitempty"`
+	PR     int    `json:"pr,omitempty"`   // the release-note entry that says so
+	Source string `json:"source"`         // Source.ID
+	Line   int    `json:"line,omitempty"` // 1-based line in the source, when known
 }
 
 // APIBasis says what a lifecycle value rests on.
@@ -227,6 +235,9 @@ type APILifecycle struct {
 	First    Version       `json:"first,omitzero"`
 	Last     Version       `json:"last,omitzero"`
 	Evidence []APIEvidence `json:"evidence,omitempty"`
+	// Kept is set when a document says the type will not be removed (the
+	// 1.33 notes of v1 Endpoints): a deprecation with no removal to come.
+	Kept bool `json:"kept,omitempty"`
 }
 
 // Level is the stability of the type's version.
@@ -436,6 +447,26 @@ func (t *APITable) Kinds() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// payloadGroups are the API groups whose types are request payloads the
+// API server sends to a webhook, never resources it serves, and whom it
+// sends them to.
+var payloadGroups = map[string]string{
+	"admission.k8s.io":   "admission webhooks",
+	"imagepolicy.k8s.io": "an image policy webhook",
+}
+
+// PayloadTo names who the API server sends l's type to when it is a
+// request payload, not a served resource (admission.k8s.io AdmissionReview,
+// imagepolicy.k8s.io ImageReview); "" for a served type.
+func (l *APILifecycle) PayloadTo() string { return payloadGroups[l.API.Group] }
+
+// AlphaServing says what an alpha group/version needs to be served: the
+// API server turns it on with --runtime-config and its feature gate, where
+// it has one, is on.
+func AlphaServing(gv string) string {
+	return "alpha: served only where the API server enables it (--runtime-config=" + gv + "=true) and its feature gate is on"
 }
 
 // ServedIn reports whether l is served in release v: introduced at or

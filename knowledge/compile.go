@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -58,6 +59,10 @@ func Compile(c *Corpus) *Knowledge {
 			}
 		}
 	}
+	for _, kp := range keps {
+		kp.Released = released // what is planned and what is reached
+	}
+	linkByName(mentions, keps, gates)
 	for _, m := range mentions {
 		if m.KEP > 0 {
 			kp := keps[m.KEP]
@@ -67,7 +72,6 @@ func Compile(c *Corpus) *Knowledge {
 
 	through := yamlThrough(c)
 	for _, kp := range keps {
-		kp.Released = released // what is planned and what is reached
 		if kp.HasYAML() {
 			kp.YAMLThrough = through
 		}
@@ -140,6 +144,7 @@ func addItems(keps map[int]*KEP, mentions []Mention, rel func(Version) *ReleaseR
 					break
 				}
 			}
+			it.ToldBy = toldBy(kp, it)
 			r := rel(v)
 			r.Items = append(r.Items, it)
 		}
@@ -166,6 +171,22 @@ func addItems(keps map[int]*KEP, mentions []Mention, rel func(Version) *ReleaseR
 		r := rel(m.Release)
 		r.Items = append(r.Items, Item{KEP: m.KEP, Title: title, Stage: m.Stage, Release: m.Release, Text: m.Text, SIG: m.SIG, Source: m.Source})
 	}
+}
+
+// toldBy are the sources besides it's own that tell item it of KEP kp:
+// kep.yaml, and every document line tied to kp that puts it at the item's
+// stage in its release.
+func toldBy(kp *KEP, it Item) []string {
+	var out []string
+	if kp.Source != "" && kp.Source != it.Source {
+		out = append(out, kp.Source)
+	}
+	for _, m := range kp.History {
+		if m.Stage == it.Stage && m.Release == it.Release && m.Source != it.Source && !slices.Contains(out, m.Source) {
+			out = append(out, m.Source)
+		}
+	}
+	return out
 }
 
 // shareGates records, on each KEP, the other KEPs that name one of its

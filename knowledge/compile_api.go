@@ -109,6 +109,15 @@ func (j *apiJoin) addClaim(cl apiClaim) {
 		}
 		l := j.entry(ref)
 		l.Evidence = append(l.Evidence, APIEvidence{Action: cl.Action, Release: cl.Release, Basis: cl.basis, Source: cl.Source, PR: cl.PR})
+		if cl.Kept {
+			l.Evidence = append(l.Evidence, APIEvidence{Action: APIKept, Release: cl.Release, Basis: cl.basis, Source: cl.Source, PR: cl.PR})
+		}
+		if cl.ReplacedByKind != "" {
+			if rep, ok := j.servedKind(cl.ReplacedByKind, cl.Release); ok {
+				l.Evidence = append(l.Evidence, APIEvidence{Replacement: &rep, Basis: cl.basis, Source: cl.Source, PR: cl.PR})
+			}
+			continue
+		}
 		if cl.ReplacedBy == "" {
 			continue
 		}
@@ -152,6 +161,27 @@ func (j *apiJoin) claimGroup(cl apiClaim) (group, version string, ok bool) {
 	return found, version, true
 }
 
+// servedKind is the group/version that serves kind in release v, named by
+// a document without its version ("use the EndpointSlice API"): the most
+// stable of those the modules carry in v. ok is false when none does.
+func (j *apiJoin) servedKind(kind string, v Version) (APIRef, bool) {
+	rank := map[APILevel]int{APIGA: 0, APIBeta: 1, APIAlpha: 2}
+	var best *APILifecycle
+	for i := range j.out {
+		l := &j.out[i]
+		if l.API.Kind != kind || l.First.IsZero() || v.Less(l.First) || l.Last.Less(v) {
+			continue
+		}
+		if best == nil || rank[l.Level()] < rank[best.Level()] {
+			best = l
+		}
+	}
+	if best == nil {
+		return APIRef{}, false
+	}
+	return best.API, true
+}
+
 // kindsBefore lists the kinds the modules carried under group/version in
 // the release before v (all it ever carried, when no module says), but
 // those in except.
@@ -193,14 +223,23 @@ var basisRank = map[APIBasis]int{BasisNotes: 0, BasisGuide: 1, BasisPost: 2, Bas
 // strongest, up to 5 for the module holding the type.
 func BasisRank(b APIBasis) int { return basisRank[b] }
 
-// introducedRank orders evidence of an introduction: the markers name it
-// outright; a module's first release only bounds it.
-var introducedRank = map[APIBasis]int{BasisMarkers: 0, BasisNotes: 1, BasisGuide: 2, BasisPost: 3, BasisPresent: 4}
+// introducedRank orders evidence of an introduction: the first release
+// whose module registers the type (when an older one was read) is where it
+// came; the documents next; the markers last, since they give what was
+// planned (ClusterTrustBundle is marked introduced in 1.26, and only the
+// module of 1.27 registers it).
+var introducedRank = map[APIBasis]int{BasisPresent: 0, BasisNotes: 1, BasisGuide: 2, BasisPost: 3, BasisMarkers: 4}
 
 // resolveAPI sets l's values from its evidence and marks what each rests on.
 func resolveAPI(l *APILifecycle) {
 	sortEvidence(l.Evidence)
-	if i := pickRemoval(l.Evidence); i >= 0 {
+	for i, e := range l.Evidence {
+		if e.Action == APIKept {
+			l.Kept = true
+			l.Evidence[i].Used = true
+		}
+	}
+	if i := pickRemoval(l.Evidence); i >= 0 && !(l.Kept && l.Evidence[i].Basis == BasisMarkers) {
 		l.Removed = l.Evidence[i].Release
 		l.Evidence[i].Used = true
 	}

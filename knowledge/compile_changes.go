@@ -63,20 +63,48 @@ func sortChanges(cs []Change) {
 	})
 }
 
-// noticeOf is the notice a release-note entry makes, if its class makes one.
+// noticeOf is the notice a release-note entry makes, if its class makes
+// one or upstream labelled it one. Upstream's label is the floor: an entry
+// the notes label kind/deprecation is a deprecation notice whatever its
+// words read as; where kepbot reads it as a removal or an upgrade note,
+// that is its kind and Label keeps the deprecation, and where kepbot reads
+// no notice in it, it is one by its label alone (Label and Kind both
+// deprecation).
 func noticeOf(ch Change) (Notice, bool) {
-	switch ch.Notice {
+	kind, label := ch.Notice, NoticeKind("")
+	if ch.HasKind(string(NoticeDeprecation)) && kind != NoticeDeprecation {
+		label = NoticeDeprecation
+		if kind == "" {
+			kind = NoticeDeprecation
+		}
+	}
+	switch kind {
 	case NoticeDeprecation, NoticeRemoval, NoticeUpgrade:
 	default:
 		return Notice{}, false
 	}
-	n := Notice{Kind: ch.Notice, Release: ch.Release, Title: ChangeTitle(ch), Text: ch.Text,
+	n := Notice{Kind: kind, Label: label, Release: ch.Release, Title: ChangeTitle(ch), Text: ch.Text,
 		Source: ch.Source, PR: ch.PR, URL: ch.URL, SIGs: sigNames(ch.SIGs), FeatureGates: ChangeGates(ch), Action: ch.Action,
-		API: removedAPI(ch)}
+		API: noticeAPI(ch, kind)}
 	if len(ch.KEPs) > 0 {
 		n.KEP = ch.KEPs[0]
 	}
 	return n, true
+}
+
+// noticeAPI is the API version a notice of kind made from entry ch is
+// about: the one a removal stops serving (removedAPI), or the one an
+// upgrade note turns off by default.
+func noticeAPI(ch Change, kind NoticeKind) *APIChange {
+	if kind == NoticeUpgrade {
+		for _, e := range ch.Effects {
+			if e.What == EffectAPI && e.Action == EffectDefault && e.Value == "false" && strings.Contains(e.Name, "/") && e.Of == "" {
+				return &APIChange{GroupVersion: e.Name, Kinds: e.Kinds}
+			}
+		}
+		return nil
+	}
+	return removedAPI(ch)
 }
 
 // removedAPI is the API version a removal entry stops serving, when that

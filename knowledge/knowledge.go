@@ -13,6 +13,10 @@ type Item struct {
 	SIG     string  `json:"sig,omitempty"`
 	Source  string  `json:"source,omitempty"` // Source.ID
 	Rank    int     `json:"rank,omitempty"`   // 1-based position in ranked answers (search, diff)
+	// ToldBy are the other sources that tell the same item (Source.IDs):
+	// kep.yaml and every document line tied to the KEP at that stage in
+	// that release (Compile: one item, counted once).
+	ToldBy []string `json:"told_by,omitempty"`
 }
 
 // ReleaseRecord is a release joined with what reached a stage in it and the

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -149,6 +150,42 @@ type Notice struct {
 	// Action is true for an entry the notes mark "action required": an
 	// Urgent Upgrade Note, whatever kind of notice it is.
 	Action bool `json:"action_required,omitempty"`
+	// Label is the kind of notice upstream's own label gives a release-note
+	// entry (kind/deprecation) where kepbot's reading of its words makes
+	// another kind of it (a removal, an upgrade note) or none, in which
+	// case Kind is Label too. Upstream's label is the floor of every list:
+	// the notice is listed under Label as well as under Kind.
+	Label NoticeKind `json:"label,omitempty"`
+}
+
+// Lists reports whether n belongs in the list of notices of kind k ("" for
+// every kind): its own kind, the kind upstream labelled it, and for upgrade
+// notes every notice that needs action.
+func (n *Notice) Lists(k NoticeKind) bool {
+	return k == "" || n.Kind == k || n.Label == k || k == NoticeUpgrade && n.NeedsAction()
+}
+
+// LabelOnly reports whether n is listed only because upstream labelled
+// it: kepbot's reading of its words makes no notice of it.
+func (n *Notice) LabelOnly() bool { return n.Label != "" && n.Label == n.Kind }
+
+// Heading is how answers head n: its kind's Label ("Deprecated",
+// "Removed"), or "Release note" for a notice only upstream's label makes
+// (its tag, LabelTag, says which list it is in and why).
+func (n *Notice) Heading() string {
+	if n.LabelOnly() {
+		return "Release note"
+	}
+	return n.Kind.Label()
+}
+
+// LabelTag is the tag answers give a notice listed by upstream's label:
+// "labelled deprecation by the release notes"; "" for others.
+func (n *Notice) LabelTag() string {
+	if n.Label == "" {
+		return ""
+	}
+	return "labelled " + string(n.Label) + " by the release notes"
 }
 
 // NeedsAction reports whether n belongs among a release's urgent upgrade
@@ -184,6 +221,55 @@ type APIChange struct {
 	// Since is the release the document says ReplacedBy is available
 	// from ("available since v1.29").
 	Since Version `json:"since,omitzero"`
+	// ReplacedFor are the kinds ReplacedBy replaces when it is not all of
+	// Kinds: the guide moves policy/v1beta1's PodDisruptionBudget to
+	// policy/v1 and names no replacement for its PodSecurityPolicy.
+	ReplacedFor []string `json:"replaced_for,omitempty"`
+}
+
+// Join adds what b, another document's account of the same API version,
+// knows to a: its kinds, and its replacement where a has none, each
+// replacement kept to the kinds its document gives it for.
+func (a *APIChange) Join(b *APIChange) {
+	before := a.Kinds
+	var added []string
+	for _, k := range b.Kinds {
+		if !slices.Contains(before, k) {
+			added = append(added, k)
+		}
+	}
+	a.Kinds = append(slices.Clip(before), added...)
+	switch {
+	case b.ReplacedBy == "" || len(added) == 0 && a.ReplacedBy != "":
+		if len(added) > 0 && a.ReplacedBy != "" && len(a.ReplacedFor) == 0 {
+			a.ReplacedFor = slices.Clone(before) // b's kinds have no replacement it knows
+		}
+	case a.ReplacedBy == "":
+		a.ReplacedBy, a.Since = b.ReplacedBy, b.Since
+		a.ReplacedFor = nil
+		if len(before) > 0 && len(b.Kinds) > 0 {
+			a.ReplacedFor = slices.Clone(b.Kinds) // a's own kinds have none
+		}
+	case a.ReplacedBy == b.ReplacedBy:
+		if len(a.ReplacedFor) > 0 {
+			a.ReplacedFor = append(slices.Clip(a.ReplacedFor), added...)
+		}
+	case len(a.ReplacedFor) == 0:
+		a.ReplacedFor = slices.Clone(before) // b's kinds go elsewhere
+	}
+}
+
+// Replacement says what to use instead: "policy/v1", or "policy/v1 for
+// PodDisruptionBudget" when it replaces only some of Kinds; "" when none
+// is known.
+func (a *APIChange) Replacement() string {
+	if a.ReplacedBy == "" {
+		return ""
+	}
+	if len(a.ReplacedFor) > 0 && len(a.ReplacedFor) < len(a.Kinds) {
+		return a.ReplacedBy + " for " + strings.Join(a.ReplacedFor, ", ")
+	}
+	return a.ReplacedBy
 }
 
 // Release is what the documents say about one Kubernetes minor release.

@@ -154,9 +154,9 @@ func (q Question) Canonical() string {
 		if q.Words == "upgrade" {
 			verb = "upgrade"
 		}
-		return verb + " " + q.release() + " " + q.toRelease()
+		return strings.TrimSpace(verb + " " + q.release() + " " + q.toRelease() + " " + q.Filters["sig"])
 	case AskUpgrade:
-		return "upgrade " + q.release() + " " + q.toRelease()
+		return strings.TrimSpace("upgrade " + q.release() + " " + q.toRelease() + " " + q.Filters["sig"])
 	case AskSIG:
 		return strings.TrimSpace("sig " + q.Words + " " + q.Version.String())
 	case AskSubscribe:
@@ -318,9 +318,9 @@ var commands = []command{
 	{Topic: "diff", Usage: "diff FROM TO", Summary: "what graduated, was deprecated or removed, and which APIs stop being served, after FROM up to TO",
 		Examples: []string{"diff 1.29 1.32", "diff 1.30 1.31"},
 		Detail:   []string{"Stages follow kep.yaml for the KEPs it knows. Give the older release first."}},
-	{Topic: "upgrade", Usage: "upgrade FROM TO", Summary: "the same as diff, for someone running FROM who goes to TO: APIs that stop being served first",
-		Examples: []string{"upgrade 1.29 1.32", "upgrade 1.30 1.31"},
-		Detail:   []string{"Give the release you run first."}},
+	{Topic: "upgrade", Usage: "upgrade FROM TO [sig-NAME]", Summary: "the same as diff, for someone running FROM who goes to TO: what breaks first (APIs and other things gone, then what needs action, then deprecations), then what graduated",
+		Examples: []string{"upgrade 1.29 1.32", "upgrade 1.25 1.36 sig-node"},
+		Detail:   []string{"Give the release you run first. With sig-NAME, only that SIG's notices and graduations, and every API that stops being served.", "In Slack and Discord a long answer comes with the whole list as a file."}},
 	{Topic: "api", Usage: "api KIND|GROUP/VERSION [KIND] [in VERSION]", Summary: "when each version of an API was introduced, deprecated and removed, what replaces it, and the sources",
 		Examples: []string{"api Ingress", "api batch/v1beta1", "api flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema", "api batch/v1beta1 in 1.24"},
 		Detail: []string{"With in VERSION: yes or no first, is it served in that release.",

@@ -384,7 +384,7 @@ func (g ScanGroup) Line(t *APITable, objects string, sources map[string]Source) 
 		parts = append(parts, "per "+BasisWords(UsedEvidence(g.API, APIDeprecated), sources))
 	}
 	if g.API.Level() == APIAlpha && g.Status != ScanNotServed {
-		parts = append(parts, "alpha: served only where its feature gate is on")
+		parts = append(parts, AlphaServing(g.API.API.GroupVersion()))
 	}
 	return strings.Join(append(parts, objects), " · ")
 }

@@ -17,7 +17,7 @@ import (
 //
 // One value, since its readers want all of it at once (the engine's
 // catalog, `bot scan`) and it is some hundred kilobytes. It is rebuilt with
-// the rest of the knowledge; a database written before schema 7 has the
+// the rest of the knowledge; a database written before schema 8 has the
 // bucket empty until the next ingest or sync. (The gates bucket is
 // another thing: kep.yaml's gate names, indexed to their KEPs.)
 
@@ -53,7 +53,7 @@ func decodeFeatureGates(b []byte) (*gateTable, error) {
 
 // ListFeatureGates returns every feature gate the releases' code declares,
 // by name, and the releases read, oldest first. Both are empty when the
-// knowledge holds none (a database from before schema 7, or one ingested
+// knowledge holds none (a database from before schema 8, or one ingested
 // without the feature-gates data).
 func (s *KnowledgeStore) ListFeatureGates(ctx context.Context) ([]knowledge.FeatureGate, []knowledge.GatesRead, error) {
 	var t *gateTable

@@ -61,11 +61,12 @@ func sampleKnowledge() *knowledge.Knowledge {
 				Notices: []knowledge.Notice{
 					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 7, Title: "Loud pods", Text: "Shouting is deprecated.", FeatureGates: []string{"LoudPods"}, Source: "notes-1.10.md", Line: 12},
 					{Kind: knowledge.NoticeRemoval, Release: v1_10, Title: "boats.example.test/v1beta1", Source: "notes-1.10.md",
-						API: &knowledge.APIChange{GroupVersion: "boats.example.test/v1beta1", Kinds: []string{"Boat", "Oar"}, ReplacedBy: "boats.example.test/v1"}},
+						API: &knowledge.APIChange{GroupVersion: "boats.example.test/v1beta1", Kinds: []string{"Boat", "Oar"}, ReplacedBy: "boats.example.test/v1", ReplacedFor: []string{"Boat"}}},
 					{Kind: knowledge.NoticeUpgrade, Release: v1_10, Title: "Drain the pond first", Line: 40},
 					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 99, KEPVia: knowledge.KEPViaGate, Title: "Square tables"},
 					{Kind: knowledge.NoticeDeprecation, Release: v1_10, KEP: 7, Title: "Deprecated the --loud flag.", PR: 5001,
 						URL: "https://example.test/pull/5001", SIGs: []string{"sig-node"}, Source: "notes-1.10.json"},
+					{Kind: knowledge.NoticeRemoval, Label: knowledge.NoticeDeprecation, Release: v1_10, Title: "Removed the --hush flag.", PR: 5003, Source: "notes-1.10.json"},
 				},
 				Changes: []knowledge.Change{
 					{Release: v1_10, PR: 4999, Kinds: []string{"feature"}, SIGs: []string{"apps"}, KEPs: []int{99}, Text: "Tables turn round.", Source: "notes-1.10.json"},

@@ -123,7 +123,7 @@ func TestFindNotices(t *testing.T) {
 		want []knowledge.Notice
 	}{
 		{"deprecations in the given order", v1_10, knowledge.NoticeDeprecation, []knowledge.Notice{n10[0], n10[3], n10[4]}},
-		{"removals", v1_10, knowledge.NoticeRemoval, []knowledge.Notice{n10[1]}},
+		{"removals (by their kind, whatever upstream labelled them)", v1_10, knowledge.NoticeRemoval, []knowledge.Notice{n10[1], n10[5]}},
 		{"upgrade notes", v1_10, knowledge.NoticeUpgrade, []knowledge.Notice{n10[2]}},
 		{"every kind, as given", v1_10, "", n10},
 		{"a kind that is a prefix of another", v1_10, "dep", nil},
@@ -232,8 +232,8 @@ func TestInfoAfterReplace(t *testing.T) {
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
-	if info.Stats.Skipped != 1 || info.Stats.KEPs != 4 || info.Stats.Notices != 5 || info.Stats.Changes != 2 || info.Stats.Patches != 3 {
-		t.Errorf("Stats = %+v; want 1 skipped, 4 KEPs, 5 notices, 2 release-note entries, 3 patches", info.Stats)
+	if info.Stats.Skipped != 1 || info.Stats.KEPs != 4 || info.Stats.Notices != 6 || info.Stats.Changes != 2 || info.Stats.Patches != 3 {
+		t.Errorf("Stats = %+v; want 1 skipped, 4 KEPs, 6 notices, 2 release-note entries, 3 patches", info.Stats)
 	}
 }
 

@@ -98,6 +98,7 @@ func schema3With(t *testing.T, k *knowledge.Knowledge) (path string, ch digest.C
 			if err := decodeNotice(raw, &n); err != nil {
 				return err
 			}
+			n = withoutSchema7(n)
 			n.KEPVia = ""
 			keys, vals = append(keys, append([]byte(nil), k...)), append(vals, olderLayout(encodeNotice(nil, &n), fmtNoticeV2, 1+sinceBytes(&n)))
 			return nil

@@ -9,15 +9,17 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP       byte = 0x6D // 'm': schema 7, with YAMLThrough and Shipped
-	fmtKEPv5     byte = 0x6C // 'l': schema 5, with Released, SharedGates and its Changes' Effects; read, never written
+	fmtKEP       byte = 0x6D // 'm': schema 8, with YAMLThrough and Shipped
+	fmtKEPv5     byte = 0x6C // 'l': schema 5 to 7, with Released, SharedGates and its Changes' Effects; read, never written
 	fmtKEPv3     byte = 0x6A // 'j': schema 3, with Changes; read, never written
 	fmtKEPv2     byte = 0x6B // 'k': schema 2, with Disagreements; read, never written
 	fmtKEPv1     byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
 	fmtRelease   byte = 0x72 // 'r': with Lifecycle
 	fmtReleaseV1 byte = 0x52 // 'R': without Lifecycle; read, never written
-	fmtItem      byte = 0x49 // 'I'
-	fmtNotice    byte = 0x70 // 'p': schema 5, with the API replacement's Since
+	fmtItem      byte = 0x4A // 'J': schema 7, with ToldBy
+	fmtItemV1    byte = 0x49 // 'I': without ToldBy; read, never written
+	fmtNotice    byte = 0x71 // 'q': schema 7, with Label and the API's ReplacedFor
+	fmtNoticeV4  byte = 0x70 // 'p': schema 5, with the API replacement's Since; read, never written
 	fmtNoticeV3  byte = 0x6F // 'o': schema 4, with KEPVia; read, never written
 	fmtNoticeV2  byte = 0x6E // 'n': schema 3, with PR, URL, SIGs and Action; read, never written
 	fmtNoticeV1  byte = 0x4E // 'N': without them; read, never written
@@ -305,6 +307,7 @@ func encodeItem(buf []byte, it *knowledge.Item) []byte {
 	e.str(it.SIG)
 	e.str(it.Source)
 	e.int(it.Rank)
+	e.strs(it.ToldBy)
 	return e.buf
 }
 
@@ -313,7 +316,11 @@ func decodeItem(b []byte, it *knowledge.Item) error { return readItem(newDecoder
 
 // readItem reads the item d holds into it.
 func readItem(d *decoder, it *knowledge.Item) error {
-	d.header(fmtItem, "item")
+	format := fmtItem
+	if len(d.s) > 0 && d.s[0] == fmtItemV1 {
+		format = fmtItemV1
+	}
+	d.header(format, "item")
 	it.KEP = d.int()
 	it.Title = d.str()
 	it.Stage = d.stage()
@@ -322,6 +329,10 @@ func readItem(d *decoder, it *knowledge.Item) error {
 	it.SIG = d.str()
 	it.Source = d.str()
 	it.Rank = d.int()
+	it.ToldBy = nil
+	if format == fmtItem {
+		it.ToldBy = d.strs()
+	}
 	return d.finish()
 }
 
@@ -350,11 +361,16 @@ func encodeNotice(buf []byte, n *knowledge.Notice) []byte {
 	if n.API != nil {
 		e.version(n.API.Since)
 	}
+	e.str(string(n.Label))
+	if n.API != nil {
+		e.strs(n.API.ReplacedFor)
+	}
 	return e.buf
 }
 
 // decodeNotice reads a value encodeNotice wrote into n, or one an older
-// schema wrote: the same layout without the API's Since (schema 4), also
+// schema wrote: the same layout without Label (schema 5), also without the
+// API's Since (schema 4), also
 // without KEPVia (schema 3), or also without PR, URL, SIGs and Action
 // (schema 2).
 func decodeNotice(b []byte, n *knowledge.Notice) error { return readNotice(newDecoder(b), n) }
@@ -362,7 +378,7 @@ func decodeNotice(b []byte, n *knowledge.Notice) error { return readNotice(newDe
 // readNotice reads the notice d holds into n, as decodeNotice.
 func readNotice(d *decoder, n *knowledge.Notice) error {
 	format := fmtNotice
-	if len(d.s) > 0 && (d.s[0] == fmtNoticeV1 || d.s[0] == fmtNoticeV2 || d.s[0] == fmtNoticeV3) {
+	if len(d.s) > 0 && (d.s[0] == fmtNoticeV1 || d.s[0] == fmtNoticeV2 || d.s[0] == fmtNoticeV3 || d.s[0] == fmtNoticeV4) {
 		format = d.s[0]
 	}
 	v1 := format == fmtNoticeV1
@@ -390,11 +406,18 @@ func readNotice(d *decoder, n *knowledge.Notice) error {
 		n.SIGs = d.strs()
 		n.Action = d.bool()
 	}
-	if format == fmtNotice || format == fmtNoticeV3 {
+	if format == fmtNotice || format == fmtNoticeV4 || format == fmtNoticeV3 {
 		n.KEPVia = d.str()
 	}
-	if format == fmtNotice && n.API != nil {
+	if (format == fmtNotice || format == fmtNoticeV4) && n.API != nil {
 		n.API.Since = d.version()
+	}
+	n.Label = ""
+	if format == fmtNotice {
+		n.Label = knowledge.NoticeKind(d.str())
+		if n.API != nil {
+			n.API.ReplacedFor = d.strs()
+		}
 	}
 	return d.finish()
 }

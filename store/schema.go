@@ -42,13 +42,20 @@ import (
 // older kepbot must not open it: its replace would leave the records of
 // the knowledge it replaced behind.
 //
-// Version 7 added the feature_gates bucket (the feature gates each
+// Version 7 added Label to notice values (the kind of notice upstream's
+// label gives a release-note entry kepbot reads otherwise) with the kinds
+// an API's replacement is for, and ToldBy to item values (every source
+// that tells one graduation). Version 6 values still read, without them,
+// until the next ingest or sync; an older kepbot must not open it, since
+// it cannot read the new values.
+//
+// Version 8 added the feature_gates bucket (the feature gates each
 // release's code declares) and KEP values with what shipped (format 'm':
 // YAMLThrough and Shipped; 'l' values still read, without them). Opening a
-// version 5 or 6 database adds the bucket empty: the next ingest or sync
-// fills it. An older kepbot must not open it: its replace would leave the
-// gates of the knowledge it replaced behind.
-const SchemaVersion = 7
+// version 5, 6 or 7 database adds the bucket empty: the next ingest or
+// sync fills it. An older kepbot must not open it: its replace would leave
+// the gates of the knowledge it replaced behind.
+const SchemaVersion = 8
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a

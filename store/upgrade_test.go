@@ -39,7 +39,7 @@ func olderLayout(b []byte, format byte, n int) []byte {
 // none) and Shipped (one, when there are none).
 const releasedBytes = 3 + shippedBytes
 
-// shippedBytes is what schema 7 adds at the end of a KEP: YAMLThrough (two
+// shippedBytes is what schema 8 adds at the end of a KEP: YAMLThrough (two
 // zero bytes when it is not set) and Shipped (one when there are none).
 const shippedBytes = 3
 
@@ -101,6 +101,7 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 			t.Errorf("release %s (-want +got):\n%s", rel.Version, diff)
 		}
 		for _, n := range r.Notices {
+			n = withoutSchema7(n)
 			n.PR, n.URL, n.SIGs, n.Action, n.KEPVia = 0, "", nil, false, ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &n), fmtNoticeV1, 5+sinceBytes(&n)), &got); err != nil {
@@ -113,16 +114,69 @@ func TestDecodeReadsSchema2Values(t *testing.T) {
 	}
 }
 
-// sinceBytes is how many bytes schema 5 adds at the end of a notice: the
-// API replacement's Since, two zero bytes when it is not set.
+// sinceBytes is how many bytes schemas 5 and 7 add at the end of a notice:
+// the API replacement's Since, two zero bytes when it is not set, and the
+// Label (labelBytes).
 func sinceBytes(n *knowledge.Notice) int {
+	if n.Label != "" {
+		panic("sinceBytes: a schema 7 field is set")
+	}
 	if n.API == nil {
-		return 0
+		return labelBytes
 	}
-	if !n.API.Since.IsZero() {
-		panic("sinceBytes: a schema 5 field is set")
+	if !n.API.Since.IsZero() || len(n.API.ReplacedFor) > 0 {
+		panic("sinceBytes: a schema 5 or 6 field is set")
 	}
-	return 2
+	return 2 + labelBytes + 1
+}
+
+// withoutSchema7 is n without what schema 7 added: Label and the API's
+// ReplacedFor (its API copied).
+func withoutSchema7(n knowledge.Notice) knowledge.Notice {
+	n.Label = ""
+	if n.API != nil {
+		api := *n.API
+		api.ReplacedFor = nil
+		n.API = &api
+	}
+	return n
+}
+
+// labelBytes is what schema 7 adds at the end of a notice: its Label (one
+// byte when it is not set); an API notice has one more, its ReplacedFor.
+const labelBytes = 1
+
+// schema7Bytes is what schema 7 adds at the end of notice n.
+func schema7Bytes(n *knowledge.Notice) int {
+	if n.Label != "" || n.API != nil && len(n.API.ReplacedFor) > 0 {
+		panic("schema7Bytes: a schema 7 field is set")
+	}
+	if n.API != nil {
+		return labelBytes + 1
+	}
+	return labelBytes
+}
+
+// TestDecodeReadsSchema6Notices: a schema 5 or 6 database's notices (no Label)
+// still read, as today's with Label empty.
+func TestDecodeReadsSchema6Notices(t *testing.T) {
+	n := 0
+	for _, r := range sampleKnowledge().Releases {
+		for _, want := range r.Notices {
+			want = withoutSchema7(want)
+			var got knowledge.Notice
+			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV4, schema7Bytes(&want)), &got); err != nil {
+				t.Fatalf("notice %q: %v", want.Title, err)
+			}
+			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
+				t.Errorf("notice (-want +got):\n%s", diff)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample knowledge has no notice")
+	}
 }
 
 // TestDecodeReadsSchema4Notices: a schema 4 database's notices (no Since
@@ -134,9 +188,8 @@ func TestDecodeReadsSchema4Notices(t *testing.T) {
 			if want.API == nil {
 				continue
 			}
-			api := *want.API
-			api.Since = knowledge.Version{}
-			want.API = &api
+			want = withoutSchema7(want)
+			want.API.Since = knowledge.Version{}
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV3, sinceBytes(&want)), &got); err != nil {
 				t.Fatalf("notice %q: %v", want.Title, err)
@@ -159,6 +212,7 @@ func TestDecodeReadsSchema3Notices(t *testing.T) {
 	n := 0
 	for _, r := range sampleKnowledge().Releases {
 		for _, want := range r.Notices {
+			want = withoutSchema7(want)
 			want.KEPVia = ""
 			var got knowledge.Notice
 			if err := decodeNotice(olderLayout(encodeNotice(nil, &want), fmtNoticeV2, 1+sinceBytes(&want)), &got); err != nil {
@@ -360,11 +414,11 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 	}
 }
 
-// TestOpenUpgradesSchema5: a schema 5 or 6 database (no feature_gates
-// bucket) opens as schema 7, its knowledge read as before and no feature
+// TestOpenUpgradesSchema5: a schema 5, 6 or 7 database (no feature_gates
+// bucket) opens as schema 8, its knowledge read as before and no feature
 // gates until the next ingest or sync.
 func TestOpenUpgradesSchema5(t *testing.T) {
-	for _, v := range []string{"5", "6"} {
+	for _, v := range []string{"5", "6", "7"} {
 		t.Run("schema"+v, func(t *testing.T) { openUpgradesGates(t, v) })
 	}
 }
@@ -407,5 +461,27 @@ func openUpgradesGates(t *testing.T, version string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDecodeReadsSchema6Items: a schema 6 database's items (no ToldBy)
+// still read, as today's with ToldBy empty, until the next replace.
+func TestDecodeReadsSchema6Items(t *testing.T) {
+	n := 0
+	for _, r := range sampleKnowledge().Releases {
+		for _, want := range r.Items {
+			want.ToldBy = nil
+			var got knowledge.Item
+			if err := decodeItem(olderLayout(encodeItem(nil, &want), fmtItemV1, 1), &got); err != nil {
+				t.Fatalf("item %q: %v", want.Title, err)
+			}
+			if diff := cmp.Diff(want, got, equateEmpty); diff != "" {
+				t.Errorf("item (-want +got):\n%s", diff)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample knowledge has no item")
 	}
 }

@@ -80,16 +80,31 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		r.started = true
 	}
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
-	if len(apis) > 0 && a.Notices[0].API != nil || strings.HasPrefix(a.Query, "upgrade") {
+	switch {
+	case a.BreaksFirst:
 		// An upgrade: what breaks a cluster or needs doing comes before
-		// what graduated.
+		// what graduated, in the groups every platform draws.
+		// The feature gates an upgrade removes stop a component as an API
+		// gone breaks a client: right after the APIs (render_gates.go).
+		groups := knowledge.NoticeGroups(a)
+		if len(groups) == 0 || len(groups[0].Notices) == 0 || !groups[0].Notices[0].IsAPIRemoval() {
+			r.gates(a)
+		}
+		for i, g := range groups {
+			r.notices(g.Heading()+":", g.Notices)
+			if i == 0 && g.Notices[0].IsAPIRemoval() {
+				r.gates(a)
+			}
+		}
+		r.items(a)
+	case len(apis) > 0 && a.Notices[0].API != nil:
 		r.notices("APIs that stop being served:", apis)
 		if !gatesFirst {
 			r.gates(a)
 		}
 		r.notices("Removals, deprecations and upgrade notes:", others)
 		r.items(a)
-	} else {
+	default:
 		if !gatesFirst {
 			r.gates(a)
 		}
@@ -325,7 +340,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 	r.section()
 	r.line("", heading)
 	for _, n := range ns {
-		head := fmt.Sprintf("%s in %s: %s", n.Kind.Label(), n.Release, n.Title)
+		head := fmt.Sprintf("%s in %s: %s", n.Heading(), n.Release, n.Title)
 		var tags []string
 		if n.KEP > 0 {
 			tags = append(tags, fmt.Sprintf("KEP-%d", n.KEP))
@@ -338,6 +353,9 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 		}
 		if n.ActionTagged() {
 			tags = append(tags, "action required")
+		}
+		if l := n.LabelTag(); l != "" {
+			tags = append(tags, l)
 		}
 		if len(n.SIGs) > 0 {
 			tags = append(tags, strings.Join(n.SIGs, ", "))
@@ -355,7 +373,7 @@ func (r *renderer) notices(heading string, ns []knowledge.Notice) {
 				s += " (" + strings.Join(api.Kinds, ", ") + ")"
 			}
 			if api.ReplacedBy != "" {
-				s += ": use " + api.ReplacedBy
+				s += ": use " + api.Replacement()
 			}
 			r.wrap("      ", "      ", s)
 		}

@@ -176,7 +176,11 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, catalog Catalog, logger
 		return nil, err
 	}
 	a.session = s
-	a.rest = &rest{s: s, invalid: &a.invalid, refused: &refusedChannels{}, now: a.clock}
+	a.rest = &rest{s: s, invalid: &a.invalid, refused: &refusedChannels{}, noReply: &refusedChannels{}, now: a.clock}
+	if cfg.Gateway() && !cfg.PrefixCommands {
+		a.log.Info().Str("prefix", cfg.Prefix).Msg("discord: prefix commands are off, so the Message Content intent is not asked for: " +
+			"kepbot answers /k8s, mentions and DMs; set DISCORD_PREFIX_COMMANDS=true (discord.prefix_commands) to answer the prefix in server channels too")
+	}
 	s.AddHandler(a.onReady)
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
@@ -255,7 +259,11 @@ func (a *Adapter) openGateway(note string) error {
 		}
 		return e
 	}
-	a.log.Info().Str("prefix", a.cfg.Prefix).Msg(note)
+	l := a.log.Info().Bool("prefix_commands", a.cfg.PrefixCommands)
+	if a.cfg.PrefixCommands {
+		l = l.Str("prefix", a.cfg.Prefix)
+	}
+	l.Msg(note)
 	return nil
 }
 

@@ -18,13 +18,16 @@ const (
 
 // Environment variables ApplyEnv reads.
 const (
-	EnvBotToken   = "DISCORD_BOT_TOKEN"
-	EnvAppID      = "DISCORD_APP_ID"
-	EnvPublicKey  = "DISCORD_PUBLIC_KEY"
-	EnvPrefix     = "DISCORD_PREFIX"
-	EnvGuilds     = "DISCORD_GUILDS"
-	EnvAPIURL     = "DISCORD_API_URL"
-	EnvGatewayURL = "DISCORD_GATEWAY_URL"
+	EnvBotToken  = "DISCORD_BOT_TOKEN"
+	EnvAppID     = "DISCORD_APP_ID"
+	EnvPublicKey = "DISCORD_PUBLIC_KEY"
+	EnvPrefix    = "DISCORD_PREFIX"
+	// EnvPrefixCommands turns on `!k8s …` typed in server channels, and
+	// with it the privileged Message Content intent.
+	EnvPrefixCommands = "DISCORD_PREFIX_COMMANDS"
+	EnvGuilds         = "DISCORD_GUILDS"
+	EnvAPIURL         = "DISCORD_API_URL"
+	EnvGatewayURL     = "DISCORD_GATEWAY_URL"
 )
 
 // Config configures the Discord adapter. The gateway (prefix commands,
@@ -47,8 +50,20 @@ type Config struct {
 	// characters, not a secret): it turns on the signed HTTP interactions
 	// endpoint.
 	PublicKey string `yaml:"public_key" env:"DISCORD_PUBLIC_KEY"`
-	// Prefix is what starts a typed question.
+	// PrefixCommands answers questions typed after the prefix in server
+	// channels. They need the Message Content intent, which is privileged
+	// (switched on in the Developer Portal; bots in 100 servers or more
+	// must be approved by Discord), so kepbot asks for it only when this
+	// is set; without it kepbot answers /k8s, mentions and DMs, whose text
+	// Discord sends any bot.
+	PrefixCommands bool `yaml:"prefix_commands" env:"DISCORD_PREFIX_COMMANDS"`
+	// Prefix is what starts a typed question, when prefix commands are on.
 	Prefix string `yaml:"prefix" env:"DISCORD_PREFIX"`
+	// PublicAnswers shows /k8s answers to the channel; false shows them to
+	// the asker alone (ephemeral) with a "Share in channel" button. It is
+	// no key of the discord section: serve sets it from answers.public,
+	// one setting for every platform.
+	PublicAnswers bool `yaml:"-"`
 	// Guilds are the guilds (servers) /k8s is registered in, for instant
 	// updates while developing; empty, it is registered globally
 	// (comma-separated in the variable).
@@ -83,8 +98,9 @@ func (c Config) WithDefaults() Config {
 
 // ApplyEnv sets from the environment (read through getenv) every field
 // whose variable is set. Secret files (DISCORD_BOT_TOKEN_FILE) are the
-// config loader's business.
-func (c *Config) ApplyEnv(getenv func(string) string) {
+// config loader's business. It fails on a value it cannot read, naming
+// the variable.
+func (c *Config) ApplyEnv(getenv func(string) string) error {
 	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	if v := get(EnvBotToken); v != "" {
 		c.BotToken = NewSecret(v)
@@ -97,6 +113,13 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 			*f.dst = v
 		}
 	}
+	if v := get(EnvPrefixCommands); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("config: discord.prefix_commands (%s) is %s; use true or false", EnvPrefixCommands, strconv.Quote(short(v, 24)))
+		}
+		c.PrefixCommands = on
+	}
 	if v := get(EnvGuilds); v != "" {
 		c.Guilds = nil
 		for _, g := range strings.Split(v, ",") {
@@ -105,6 +128,7 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 			}
 		}
 	}
+	return nil
 }
 
 // Enabled reports whether Discord is configured at all: a bot token or a
@@ -149,6 +173,9 @@ func (c *Config) Problems() []string {
 	}
 	if c.AppID != "" && !isSnowflake(c.AppID) {
 		add("discord.app_id (%s) must be the application ID, a number like 1234567890123456789", EnvAppID)
+	}
+	if c.PrefixCommands && c.BotToken.IsZero() {
+		add("discord.prefix_commands (%s) is on but no bot token is set (%s): typed commands arrive over the gateway, which needs it", EnvPrefixCommands, EnvBotToken)
 	}
 	if len(c.Guilds) > 0 && c.AppID == "" {
 		add("discord.guilds (%s) is set but discord.app_id (%s) is not: registering commands in guilds needs the application ID", EnvGuilds, EnvAppID)

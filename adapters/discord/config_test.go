@@ -33,6 +33,8 @@ func TestConfigValidate(t *testing.T) {
 		{"rate zero", func(c *Config) { c.UserPerMinute = -1 }, []string{"discord.user_per_minute"}},
 		{"burst huge", func(c *Config) { c.UserBurst = 1000 }, []string{"discord.user_burst"}},
 		{"token with spaces", func(c *Config) { c.BotToken = NewSecret("abc def") }, []string{"discord.bot_token (DISCORD_BOT_TOKEN)"}},
+		{"prefix commands without the gateway", func(c *Config) { c.BotToken = Secret{}; c.AppID = ""; c.PrefixCommands = true },
+			[]string{"discord.prefix_commands (DISCORD_PREFIX_COMMANDS)", "DISCORD_BOT_TOKEN"}},
 		{"two problems", func(c *Config) { c.AppID = "x"; c.Prefix = " " }, []string{"2 problems", "discord.app_id", "discord.prefix"}},
 	}
 	for _, tt := range tests {
@@ -69,10 +71,13 @@ func TestConfigApplyEnv(t *testing.T) {
 	env := map[string]string{
 		EnvBotToken: " " + testToken + "\n", EnvAppID: testAppID, EnvPublicKey: testPublicKey, EnvPrefix: "?k8s",
 		EnvGuilds: " 1, 2 ,,3", EnvAPIURL: "http://127.0.0.1:1", EnvGatewayURL: "ws://127.0.0.1:2/gw",
+		EnvPrefixCommands: "true",
 	}
 	c := Config{Prefix: "!x", Guilds: []string{"9"}}
-	c.ApplyEnv(func(k string) string { return env[k] })
-	want := Config{BotToken: NewSecret(testToken), AppID: testAppID, PublicKey: testPublicKey, Prefix: "?k8s",
+	if err := c.ApplyEnv(func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	want := Config{BotToken: NewSecret(testToken), AppID: testAppID, PublicKey: testPublicKey, Prefix: "?k8s", PrefixCommands: true,
 		Guilds: []string{"1", "2", "3"}, APIURL: "http://127.0.0.1:1", GatewayURL: "ws://127.0.0.1:2/gw"}
 	if diff := cmp.Diff(want, c, cmp.AllowUnexported(Secret{})); diff != "" {
 		t.Errorf("ApplyEnv (-want +got):\n%s", diff)
@@ -81,8 +86,12 @@ func TestConfigApplyEnv(t *testing.T) {
 		t.Errorf("Enabled %v Gateway %v Register %v, want all", c.Enabled(), c.Gateway(), c.Register())
 	}
 	d := Config{}.WithDefaults()
-	if d.Prefix != DefaultPrefix || d.UserPerMinute != DefaultUserPerMinute || d.UserBurst != DefaultUserBurst || d.Enabled() {
+	if d.Prefix != DefaultPrefix || d.UserPerMinute != DefaultUserPerMinute || d.UserBurst != DefaultUserBurst || d.Enabled() || d.PrefixCommands || d.PublicAnswers {
 		t.Errorf("defaults: %+v", d)
+	}
+	err := (&Config{}).ApplyEnv(func(k string) string { return map[string]string{EnvPrefixCommands: "yes please"}[k] })
+	if err == nil || !strings.Contains(err.Error(), EnvPrefixCommands) || !strings.Contains(err.Error(), "true or false") {
+		t.Errorf("DISCORD_PREFIX_COMMANDS=\"yes please\": %v", err)
 	}
 }
 

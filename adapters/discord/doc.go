@@ -1,7 +1,9 @@
-// Package discord is kepbot's Discord adapter: `!k8s …` prefix commands
-// and mentions on the gateway, the /k8s application command with
-// autocomplete (over the gateway or the HTTP interactions endpoint), and
-// answers drawn as embeds within Discord's limits.
+// Package discord is kepbot's Discord adapter: mentions, DMs and (when
+// prefix commands are on, with the Message Content intent) `!k8s …` on the
+// gateway, answered with replies to the question; the /k8s application
+// command with autocomplete (over the gateway or the HTTP interactions
+// endpoint), answered privately with a "Share in channel" button unless
+// answers are public; and answers drawn as embeds within Discord's limits.
 //
 // It translates and renders; it never decides an answer. Every message it
 // sends carries allowed_mentions with an empty parse list, and every text

@@ -17,13 +17,19 @@ func TestEnvTagsAreRead(t *testing.T) {
 		if env == "" || strings.Contains(env, ",") {
 			continue
 		}
+		value := "env-test"
+		if f.Type.Kind() == reflect.Bool {
+			value = "true"
+		}
 		var c Config
-		c.ApplyEnv(func(k string) string {
+		if err := c.ApplyEnv(func(k string) string {
 			if k == env {
-				return "env-test"
+				return value
 			}
 			return ""
-		})
+		}); err != nil {
+			t.Errorf("%s: %v", env, err)
+		}
 		if reflect.ValueOf(c).Field(i).IsZero() {
 			t.Errorf("%s: %s does not set it", f.Name, env)
 		}

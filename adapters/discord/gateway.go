@@ -42,7 +42,11 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 	if len(m.Content) > maxMessageBytes {
 		return
 	}
-	text, ok := messageText(m.Content, a.cfg.Prefix, bot, m.GuildID == "")
+	prefix := ""
+	if a.cfg.PrefixCommands {
+		prefix = a.cfg.Prefix
+	}
+	text, ok := messageText(m.Content, prefix, bot, m.GuildID == "")
 	if !ok {
 		return
 	}
@@ -61,7 +65,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 	if !allowed {
 		log.Info().Bool("told", warn).Msg("discord: user over their question rate")
 		if warn {
-			a.post(ctx, log, m.ChannelID, []Message{textMessage(limitedText, false)})
+			a.reply(ctx, log, m, []Message{textMessage(limitedText, false)})
 		}
 		return
 	}
@@ -77,13 +81,23 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 	}
 	ans := a.ask(ctx, text, origin, log)
 	log.Debug().Str("kind", string(ans.Kind)).Msg("discord: answered")
-	a.post(ctx, log, m.ChannelID, Render(ans))
+	a.reply(ctx, log, m, Render(ans))
 }
 
-// post sends msgs to a channel in order, stopping at the first failure.
-func (a *Adapter) post(ctx context.Context, log zerolog.Logger, channel string, msgs []Message) {
+// reply answers the message m with msgs, in order, stopping at the first
+// failure. In a server channel (or a thread) each is a reply to m: Discord
+// shows the question above the answer and ties the two together, as
+// Slack's thread ties a mention and its answer, wherever the question was
+// asked, without opening a thread of its own (which needs another
+// permission, and cannot be done in a thread or a forum post), and without
+// pinging the asker (allowed_mentions.replied_user stays false). In a DM,
+// the asker's and kepbot's alone, a plain message, as Slack answers a DM.
+func (a *Adapter) reply(ctx context.Context, log zerolog.Logger, m *discordgo.MessageCreate, msgs []Message) {
 	for _, msg := range msgs {
-		if err := a.rest.sendChannel(ctx, channel, msg); err != nil {
+		if m.GuildID != "" {
+			msg.ReplyTo = m.ID
+		}
+		if err := a.rest.sendChannel(ctx, m.ChannelID, msg); err != nil {
 			a.rec.Failed(Platform, metrics.ReasonPost)
 			log.Warn().Str("error", err.Error()).Msg("discord: post failed")
 			return
@@ -95,7 +109,8 @@ func (a *Adapter) post(ctx context.Context, log zerolog.Logger, channel string, 
 // text after the prefix (in any case, followed by a space or nothing),
 // after a leading mention of the bot (<@id> or <@!id>), or, in a DM, the
 // whole message. ok is false for a message not addressed to kepbot. A
-// bare prefix or mention asks for help.
+// bare prefix or mention asks for help. An empty prefix (prefix commands
+// off) matches nothing.
 func messageText(content, prefix, botID string, dm bool) (text string, ok bool) {
 	s := strings.TrimLeftFunc(content, unicode.IsSpace)
 	if rest, found := cutWord(s, prefix, true); found {

@@ -21,9 +21,17 @@ const (
 )
 
 // runAdapter starts an adapter against f with cfg (token, app ID and URLs
-// filled in) and opts, answering with ans, and waits for its Identify. It
-// stops the adapter at the end of the test.
+// filled in, prefix commands on: most tests type !k8s) and opts, answering
+// with ans, and waits for its Identify. It stops the adapter at the end of
+// the test.
 func runAdapter(t *testing.T, f *fakeDiscord, cfg Config, ans knowledge.Answerer, cat Catalog, logger zerolog.Logger, opts ...Option) (*Adapter, identifyData) {
+	t.Helper()
+	cfg.PrefixCommands = true
+	return runAdapterAsIs(t, f, cfg, ans, cat, logger, opts...)
+}
+
+// runAdapterAsIs is runAdapter leaving prefix commands as cfg says.
+func runAdapterAsIs(t *testing.T, f *fakeDiscord, cfg Config, ans knowledge.Answerer, cat Catalog, logger zerolog.Logger, opts ...Option) (*Adapter, identifyData) {
 	t.Helper()
 	cfg.BotToken = NewSecret(testToken)
 	cfg.APIURL = f.srv.URL
@@ -95,8 +103,8 @@ func TestGatewayEndToEnd(t *testing.T) {
 	if put.Auth != "Bot "+testToken {
 		t.Errorf("bulk overwrite authorization = %q", put.Auth)
 	}
-	if id.Intents != int(Intents) || id.Intents&int(discordgo.IntentMessageContent) == 0 {
-		t.Errorf("Identify intents = %d, want %d (guilds, guild messages, message content, DMs)", id.Intents, Intents)
+	if id.Intents != int(Config{PrefixCommands: true}.Intents()) || id.Intents&int(discordgo.IntentMessageContent) == 0 {
+		t.Errorf("Identify intents = %d, want %d (guilds, guild messages, message content, DMs)", id.Intents, Config{PrefixCommands: true}.Intents())
 	}
 	if id.Token != "Bot "+testToken {
 		t.Errorf("Identify token is not the bot token")

@@ -45,9 +45,11 @@ func (a *Adapter) onInteractionCreate(_ *discordgo.Session, ic *discordgo.Intera
 // help shown only to the asker, the answer when it is ready within the
 // inline budget, or else a deferral. When more must be sent after the
 // first response (the answer after a deferral, or its further messages),
-// it also returns the function that sends it. A suggestion button
+// it also returns the function that sends it. The answer to /k8s is
+// private unless answers are public (see draw). A suggestion button
 // (askButtons) asks its question, and the answer replaces the message the
-// button was on.
+// button was on; the share button (shareButton) asks its question again
+// and posts the answer for everyone (see shared).
 func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callback, later) {
 	button := false
 	switch i.Type {
@@ -69,7 +71,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 	if isScanCommand(i) {
 		return a.interactScan(i, knowledge.Origin{Platform: Platform, Workspace: i.GuildID, Channel: i.ChannelID, User: user, UserName: name}, log)
 	}
-	text, err := interactionText(i, button)
+	text, share, err := interactionText(i, button)
 	if err != nil {
 		return reply(errorMessage(knowledge.ErrorAnswer(err))), nil
 	}
@@ -88,16 +90,28 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		defer done()
 		answers <- a.ask(ctx, text, origin, log)
 	}()
+	// The answer to /k8s is private unless answers are public; one asked
+	// by a button replaces the button's message, and is private when that
+	// message was.
+	private := a.private(text)
 	respond, wait := reply, deferred
-	if button {
+	switch {
+	case button:
+		private = i.Message != nil && i.Message.Flags&discordgo.MessageFlagsEphemeral != 0
 		respond, wait = replaceWith, deferredUpdate
+	case private:
+		wait = deferredPrivately // the edit that follows stays private
 	}
 	t := time.NewTimer(a.inlineBudget)
 	defer t.Stop()
 	select {
 	case ans := <-answers:
-		log.Debug().Str("kind", string(ans.Kind)).Bool("button", button).Msg("discord: answered")
-		first, rest := a.memo.render(ans, button, respond)
+		log.Debug().Str("kind", string(ans.Kind)).Bool("button", button).Bool("share", share).Msg("discord: answered")
+		if share {
+			note, msgs := shared(ans)
+			return replaceWith(note), a.followups(i, log, msgs)
+		}
+		first, rest := a.memo.render(ans, button, private, respond)
 		return first, a.followups(i, log, rest)
 	case <-t.C:
 	}
@@ -109,8 +123,12 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 		case <-ctx.Done():
 			ans = knowledge.ErrorAnswer(ctx.Err())
 		}
-		log.Debug().Str("kind", string(ans.Kind)).Bool("deferred", true).Bool("button", button).Msg("discord: answered")
-		msgs := Render(ans)
+		log.Debug().Str("kind", string(ans.Kind)).Bool("deferred", true).Bool("button", button).Bool("share", share).Msg("discord: answered")
+		msgs := draw(ans, private)
+		if share {
+			note, rest := shared(ans)
+			msgs = append([]Message{note}, rest...)
+		}
 		if err := a.rest.editOriginal(ctx, i, msgs[0]); err != nil {
 			a.rec.Failed(Platform, metrics.ReasonPost)
 			log.Warn().Str("error", err.Error()).Msg("discord: deferred response edit failed")
@@ -123,16 +141,23 @@ func (a *Adapter) interact(i *discordgo.Interaction, log zerolog.Logger) (*callb
 }
 
 // interactionText is the question an interaction asks: the text of a /k8s
-// command's options, or the question a suggestion button carries.
-func interactionText(i *discordgo.Interaction, button bool) (string, error) {
+// command's options, or the question a suggestion button or the share
+// button (share) carries.
+func interactionText(i *discordgo.Interaction, button bool) (text string, share bool, err error) {
 	if !button {
-		return commandText(i.ApplicationCommandData())
+		text, err = commandText(i.ApplicationCommandData())
+		return text, false, err
 	}
-	q, ok := strings.CutPrefix(i.MessageComponentData().CustomID, askPrefix)
+	id := i.MessageComponentData().CustomID
+	q, ok := strings.CutPrefix(id, askPrefix)
+	if !ok {
+		q, share = strings.CutPrefix(id, sharePrefix)
+		ok = share
+	}
 	if !ok || strings.TrimSpace(q) == "" {
-		return "", knowledge.Errorf(knowledge.EBADINPUT, "I don't know that button; ask your question again.")
+		return "", false, knowledge.Errorf(knowledge.EBADINPUT, "I don't know that button; ask your question again.")
 	}
-	return q, nil
+	return q, share, nil
 }
 
 // replaceWith is m replacing the message whose button was pressed: what
@@ -143,8 +168,7 @@ func replaceWith(m Message) *callback {
 }
 
 // followups returns the function that posts msgs after the first
-// response, or nil when there are none. After a deferral nothing can be
-// ephemeral any more, so nothing is.
+// response, or nil when there are none; each is ephemeral as it says.
 func (a *Adapter) followups(i *discordgo.Interaction, log zerolog.Logger, msgs []Message) later {
 	if len(msgs) == 0 {
 		return nil

@@ -40,7 +40,7 @@ func TestTokensNeverLogged(t *testing.T) {
 	ans := &answerFunc{fn: func(context.Context, knowledge.Question) (*knowledge.Answer, error) {
 		return nil, fmt.Errorf("store exploded near token=%s url https://discord.com/api/v9/webhooks/1/%s", testToken, testInteractionToken)
 	}}
-	cfg := Config{GatewayURL: f.gatewayURL()}
+	cfg := Config{GatewayURL: f.gatewayURL(), PrefixCommands: true}
 	cfg.BotToken = NewSecret(testToken)
 	cfg.APIURL = f.srv.URL
 	cfg.AppID = testAppID

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/bwmarrin/discordgo"
@@ -16,8 +17,27 @@ type Message struct {
 	// interaction responses can be ephemeral; a channel message ignores it.
 	Ephemeral bool
 	// Components are the buttons under the message: one for each question
-	// a "did you mean" suggests (askButtons).
+	// a "did you mean" suggests (askButtons), or the one that shares a
+	// private answer with the channel (shareButton).
 	Components []discordgo.MessageComponent
+	// ReplyTo makes a channel message a reply to this message of the same
+	// channel (the question it answers). Interaction responses ignore it.
+	ReplyTo string
+	// File, when set, is sent as the message's attachment: the whole list
+	// of a long upgrade answer (knowledge.AnswerFile).
+	File *File
+}
+
+// File is a message's attachment: a name and plain text.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// multipart is body (the message as JSON) with m's file attached, as
+// Discord takes an upload: its content type and bytes.
+func (m Message) multipart(body any) (string, []byte, error) {
+	return discordgo.MultipartBodyWithJSON(body, []*discordgo.File{{Name: m.File.Name, ContentType: "text/plain; charset=utf-8", Reader: bytes.NewReader(m.File.Data)}})
 }
 
 // noMentions is the allowed_mentions every message carries: an empty
@@ -34,9 +54,16 @@ func (m Message) flags() discordgo.MessageFlags {
 	return 0
 }
 
-// send is m as a channel message (POST /channels/{id}/messages).
+// send is m as a channel message (POST /channels/{id}/messages). A reply
+// whose question was deleted meanwhile is sent as a plain message
+// (fail_if_not_exists false) rather than refused.
 func (m Message) send() *discordgo.MessageSend {
-	return &discordgo.MessageSend{Content: m.Content, Embeds: m.Embeds, Components: m.Components, AllowedMentions: noMentions()}
+	s := &discordgo.MessageSend{Content: m.Content, Embeds: m.Embeds, Components: m.Components, AllowedMentions: noMentions()}
+	if m.ReplyTo != "" {
+		fail := false
+		s.Reference = &discordgo.MessageReference{MessageID: m.ReplyTo, FailIfNotExists: &fail}
+	}
+	return s
 }
 
 // response is m as the data of an interaction response (type 4).

@@ -34,7 +34,18 @@ const (
 // questions come with a button each, which asks it. A nil answer is an
 // apology.
 func Render(a *knowledge.Answer) []Message {
-	msgs := render(a, MaxMessagesAnswer)
+	long := a != nil && a.BreaksFirst && len(a.Notices)+len(a.Items) > fileLines
+	max := MaxMessagesAnswer
+	if long {
+		max-- // the last message carries the file
+	}
+	msgs := render(a, max)
+	if long {
+		// a long upgrade: the whole list, in the order every platform draws it, as a file
+		name, data := knowledge.AnswerFile(a)
+		msgs = append(msgs, Message{Content: "The whole list, " + knowledge.Plural(len(a.Notices), "notice", "notices") + " and " +
+			knowledge.Plural(len(a.Items), "graduation", "graduations") + ", in " + code(name) + ".", File: &File{Name: name, Data: data}})
+	}
 	if a != nil && a.UnderstoodAs != "" && len(msgs) > 0 {
 		line := "Read as " + code(truncate(a.UnderstoodAs, 80))
 		if msgs[0].Content != "" {
@@ -44,6 +55,10 @@ func Render(a *knowledge.Answer) []Message {
 	}
 	return msgs
 }
+
+// fileLines is how many notices and items an upgrade answer has before it
+// comes with its whole list as a file: more than a message shows.
+const fileLines = 40
 
 // render is Render in at most max messages.
 func render(a *knowledge.Answer, max int) []Message {

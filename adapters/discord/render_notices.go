@@ -23,30 +23,40 @@ const (
 
 // diffDoc lays out a diff or upgrade answer: the summary and caveats, then
 // the APIs that stop being served in a red section of their own, first in
-// both, because they break clusters. An upgrade goes on with removals,
-// deprecations and upgrade notes, then what graduated; a diff with what
-// graduated, then the notices.
+// both, because they break clusters. An upgrade (BreaksFirst) goes on in
+// the groups every platform draws, each with its count: the other
+// removals, what needs action, the deprecations, then what graduated; a
+// diff with what graduated, then the notices.
 func diffDoc(a *knowledge.Answer) *doc {
 	d := baseDoc(a, colorList)
 	d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 	d.lines = noteLines(a.Notes)
+	items := itemLines(a.Items, nil)
+	if a.BreaksFirst {
+		// what breaks a cluster first, in the groups every platform draws
+		// the feature gates it removes stop a component as an API gone
+		// breaks a client: right after the APIs (render_gates.go)
+		groups := knowledge.NoticeGroups(a)
+		if len(groups) == 0 || len(groups[0].Notices) == 0 || !groups[0].Notices[0].IsAPIRemoval() {
+			d.addUpgradeGates(a)
+		}
+		for i, g := range groups {
+			if i == 0 && len(g.Notices) > 0 && g.Notices[0].IsAPIRemoval() {
+				d.addSection("⛔ "+g.Heading(), colorBreaking, apiLines(g.Notices))
+				d.addUpgradeGates(a)
+				continue
+			}
+			d.addSection(g.Heading(), colorNotice, noticeLines(g.Notices))
+		}
+		d.addSection(fmt.Sprintf("%s (%d)", titleItems, len(a.Items)), colorList, items)
+		return d
+	}
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
 	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
 	d.addUpgradeGates(a) // gates gone, then defaults that flip: render_gates.go
-	items := itemLines(a.Items, nil)
-	if isUpgrade(a) {
-		d.addSection(titleNotices, colorNotice, noticeLines(others))
-		d.addSection(titleItems, colorList, items)
-	} else {
-		d.addSection(titleItems, colorList, items)
-		d.addSection(titleNotices, colorNotice, noticeLines(others))
-	}
+	d.addSection(titleItems, colorList, items)
+	d.addSection(titleNotices, colorNotice, noticeLines(others))
 	return d
-}
-
-// isUpgrade reports whether a answers `upgrade A B` rather than `diff A B`.
-func isUpgrade(a *knowledge.Answer) bool {
-	return strings.HasPrefix(a.Query, "upgrade ")
 }
 
 // addNotices ends any other answer: the APIs that stop being served in a
@@ -86,6 +96,9 @@ func apiLines(ns []knowledge.Notice) []string {
 		}
 		if r := code(truncate(n.API.ReplacedBy, maxWord)); r != "" {
 			b.WriteString(" → use " + r)
+			if n.API.Replacement() != n.API.ReplacedBy {
+				b.WriteString(" for " + truncate(escapeAll(n.API.ReplacedFor), maxWord))
+			}
 		}
 		if tags := noticeTags(n); tags != "" {
 			b.WriteString(" · " + tags)
@@ -104,7 +117,7 @@ func noticeLines(ns []knowledge.Notice) []string {
 	out := make([]string, 0, len(ns))
 	for _, n := range ns {
 		var b strings.Builder
-		fmt.Fprintf(&b, "• **%s** in %s: %s", n.Kind.Label(), n.Release, esc(n.Title, maxName))
+		fmt.Fprintf(&b, "• **%s** in %s: %s", n.Heading(), n.Release, esc(n.Title, maxName))
 		if tags := noticeTags(n); tags != "" {
 			b.WriteString(" (" + tags + ")")
 		}
@@ -114,7 +127,7 @@ func noticeLines(ns []knowledge.Notice) []string {
 				b.WriteString(" (" + escapeAll(api.Kinds) + ")")
 			}
 			if api.ReplacedBy != "" {
-				b.WriteString(": use " + esc(api.ReplacedBy, maxWord))
+				b.WriteString(": use " + esc(api.Replacement(), maxWord))
 			}
 		}
 		if n.Text != "" {
@@ -146,6 +159,9 @@ func noticeTags(n knowledge.Notice) string {
 	}
 	if n.ActionTagged() {
 		tags = append(tags, "**action required**")
+	}
+	if l := n.LabelTag(); l != "" {
+		tags = append(tags, l)
 	}
 	return strings.Join(tags, "; ")
 }

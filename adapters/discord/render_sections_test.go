@@ -42,10 +42,10 @@ func TestRenderDiffSections(t *testing.T) {
 	}{
 		{"diff", knowledge.Answer{Kind: knowledge.KindDiff, Title: "D", Query: "diff 1.29 1.30", Items: []knowledge.Item{item}, Notices: []knowledge.Notice{dep, api, apiDep}},
 			[][]string{{"D", titleAPIs, titleItems, titleNotices}}, colorBreaking},
-		{"upgrade", knowledge.Answer{Kind: knowledge.KindDiff, Title: "U", Query: "upgrade 1.29 1.30", Items: []knowledge.Item{item}, Notices: []knowledge.Notice{dep, api}},
-			[][]string{{"U", titleAPIs, titleNotices, titleItems}}, colorBreaking},
-		{"upgrade without APIs", knowledge.Answer{Kind: knowledge.KindDiff, Title: "U", Query: "upgrade 1.29 1.30", Items: []knowledge.Item{item}, Notices: []knowledge.Notice{dep, apiDep}},
-			[][]string{{"U", titleNotices, titleItems}}, colorNotice},
+		{"upgrade", knowledge.Answer{Kind: knowledge.KindDiff, Title: "U", Query: "upgrade 1.29 1.30", BreaksFirst: true, Items: []knowledge.Item{item}, Notices: []knowledge.Notice{api, dep}},
+			[][]string{{"U", "⛔ APIs that stop being served (1)", "Deprecations (1)", titleItems + " (1)"}}, colorBreaking},
+		{"upgrade without APIs", knowledge.Answer{Kind: knowledge.KindDiff, Title: "U", Query: "upgrade 1.29 1.30", BreaksFirst: true, Items: []knowledge.Item{item}, Notices: []knowledge.Notice{dep, apiDep}},
+			[][]string{{"U", "Deprecations (2)", titleItems + " (1)"}}, colorNotice},
 		{"diff of graduations only", knowledge.Answer{Kind: knowledge.KindDiff, Title: "D", Query: "diff 1.29 1.30", Items: []knowledge.Item{item}},
 			[][]string{{"D", titleItems}}, colorList},
 		{"list with an API", knowledge.Answer{Kind: knowledge.KindList, Title: "L", Notices: []knowledge.Notice{api, dep}},
@@ -62,7 +62,7 @@ func TestRenderDiffSections(t *testing.T) {
 			}
 			for _, m := range msgs {
 				for _, e := range m.Embeds {
-					if e.Title == titleAPIs && (!strings.Contains(e.Description, "`x.example.io/v1beta1` (X) → use `x.example.io/v1`") || strings.Contains(e.Description, "y.example.io")) {
+					if (e.Title == titleAPIs || strings.HasPrefix(e.Title, "⛔ APIs that")) && (!strings.Contains(e.Description, "`x.example.io/v1beta1` (X) → use `x.example.io/v1`") || strings.Contains(e.Description, "y.example.io")) {
 						t.Errorf("API section holds %q", e.Description)
 					}
 				}

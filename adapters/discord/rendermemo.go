@@ -29,8 +29,9 @@ type renderMemo struct {
 }
 
 type memoKey struct {
-	ans    *knowledge.Answer
-	button bool
+	ans     *knowledge.Answer
+	button  bool
+	private bool
 }
 
 // rendering is one answer as sent; shared and never changed once kept.
@@ -50,17 +51,18 @@ func newRenderMemo(answerer knowledge.Answerer) *renderMemo {
 	return &renderMemo{gen: g, m: map[memoKey]*rendering{}}
 }
 
-// render returns ans rendered, the first message made a response by
-// respond (a reply, or a replacement when a button asked), from the memo
-// when it was rendered before in this generation.
-func (r *renderMemo) render(ans *knowledge.Answer, button bool, respond func(Message) *callback) (*callback, []Message) {
+// render returns ans drawn, privately or not (see draw), the first
+// message made a response by respond (a reply, or a replacement when a
+// button asked), from the memo when it was rendered before in this
+// generation.
+func (r *renderMemo) render(ans *knowledge.Answer, button, private bool, respond func(Message) *callback) (*callback, []Message) {
 	if r == nil || ans.Kind == knowledge.KindError {
 		// An error answer is made anew for each asking: kept by its
 		// pointer, it would never be found again.
-		msgs := Render(ans)
+		msgs := draw(ans, private)
 		return respond(msgs[0]), msgs[1:]
 	}
-	k := memoKey{ans, button}
+	k := memoKey{ans, button, private}
 	gen := r.gen.Generation() // before rendering: a later generation never gets this one's rendering
 	r.mu.RLock()
 	got, ok := r.m[k]
@@ -69,7 +71,7 @@ func (r *renderMemo) render(ans *knowledge.Answer, button bool, respond func(Mes
 	if hit {
 		return got.first, got.rest
 	}
-	msgs := Render(ans)
+	msgs := draw(ans, private)
 	first := respond(msgs[0])
 	raw, err := json.Marshal(first)
 	if err != nil {

@@ -29,6 +29,9 @@ const (
 	codeUnknownInteraction = 10062
 	codeMissingAccess      = 50001
 	codeMissingPermissions = 50013
+	// codeCannotReply: kepbot may post in the channel but not read its
+	// history, which a reply needs.
+	codeCannotReply = 160002
 )
 
 // Errors the REST client returns before calling Discord.
@@ -114,6 +117,7 @@ type rest struct {
 	s       *discordgo.Session
 	invalid *invalidCounter
 	refused *refusedChannels
+	noReply *refusedChannels // channels where replies were refused: answers go as plain messages
 	now     func() time.Time
 }
 
@@ -164,12 +168,37 @@ func (r *rest) call(ctx context.Context, op, channel string, idempotent bool, fn
 }
 
 // sendChannel posts m to a channel. A post is not retried after a 5xx:
-// Discord may have made the message already.
+// Discord may have made the message already. A reply Discord refuses
+// because kepbot may not read the channel's history (Read Message
+// History, which replies need) is sent again as a plain message, and the
+// channel gets plain messages for refuseFor.
 func (r *rest) sendChannel(ctx context.Context, channel string, m Message) error {
-	return r.call(ctx, "post message", channel, false, func(opts ...discordgo.RequestOption) error {
-		_, err := r.s.RequestWithBucketID(http.MethodPost, discordgo.EndpointChannelMessages(channel), m.send(), discordgo.EndpointChannelMessages(channel), opts...)
-		return err
-	})
+	if m.ReplyTo != "" && r.noReply.has(channel, r.now()) {
+		m.ReplyTo = ""
+	}
+	post := func(m Message) error {
+		return r.call(ctx, "post message", channel, false, func(opts ...discordgo.RequestOption) error {
+			endpoint := discordgo.EndpointChannelMessages(channel)
+			if m.File != nil {
+				ct, body, err := m.multipart(m.send())
+				if err != nil {
+					return fmt.Errorf("encode: %w", err)
+				}
+				_, err = r.s.RequestWithLockedBucket(http.MethodPost, endpoint, ct, body, r.s.Ratelimiter.LockBucket(endpoint), 0, opts...)
+				return err
+			}
+			_, err := r.s.RequestWithBucketID(http.MethodPost, endpoint, m.send(), endpoint, opts...)
+			return err
+		})
+	}
+	err := post(m)
+	var e *APIError
+	if m.ReplyTo != "" && errors.As(err, &e) && e.Code == codeCannotReply {
+		r.noReply.add(channel, e.Code, r.now())
+		m.ReplyTo = ""
+		err = post(m)
+	}
+	return err
 }
 
 // register replaces the application's commands, globally (guild "") or in
@@ -209,5 +238,16 @@ func (r *rest) editOriginal(ctx context.Context, i *discordgo.Interaction, m Mes
 
 // followup posts m after the first response.
 func (r *rest) followup(ctx context.Context, i *discordgo.Interaction, m Message) error {
+	if m.File != nil {
+		return r.call(ctx, "follow up with a file", "", true, func(opts ...discordgo.RequestOption) error {
+			ct, body, err := m.multipart(m.followup())
+			if err != nil {
+				return fmt.Errorf("encode: %w", err)
+			}
+			bucket := discordgo.NewRatelimiter().LockBucket("interaction")
+			_, err = r.s.RequestWithLockedBucket(http.MethodPost, discordgo.EndpointFollowupMessage(i.AppID, i.Token), ct, body, bucket, 0, opts...)
+			return err
+		})
+	}
 	return r.interaction(ctx, "follow up", http.MethodPost, discordgo.EndpointFollowupMessage(i.AppID, i.Token), m.followup())
 }

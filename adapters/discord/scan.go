@@ -79,7 +79,7 @@ func (a *Adapter) scanMessage(ctx context.Context, m *discordgo.MessageCreate, h
 	q.Manifest = inline
 	ans := a.askParsed(ctx, q, perr, from, log)
 	log.Debug().Str("kind", string(ans.Kind)).Msg("discord: answered")
-	a.post(ctx, log, m.ChannelID, Render(ans))
+	a.reply(ctx, log, m, Render(ans))
 }
 
 // isScanCommand reports whether i is /k8s scan.

@@ -14,19 +14,28 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// Intents are the gateway intents kepbot asks for: guilds (to know where
-// it is, and CHANNEL_DELETE, THREAD_DELETE and GUILD_DELETE, which pause
-// the subscriptions of channels that are gone), guild messages and message content (for `!k8s …`; content is
-// privileged and must be switched on in the Developer Portal), and direct
-// messages.
-const Intents = discordgo.IntentGuilds | discordgo.IntentGuildMessages |
-	discordgo.IntentMessageContent | discordgo.IntentDirectMessages
+// baseIntents are the gateway intents kepbot always asks for, none of
+// them privileged: guilds (to know where it is, and CHANNEL_DELETE,
+// THREAD_DELETE and GUILD_DELETE, which pause the subscriptions of
+// channels that are gone), guild messages (mentions of the bot, whose
+// text Discord sends without Message Content) and direct messages.
+const baseIntents = discordgo.IntentGuilds | discordgo.IntentGuildMessages | discordgo.IntentDirectMessages
+
+// Intents are the gateway intents for c: baseIntents, and Message Content
+// (privileged: switched on in the Developer Portal) only when prefix
+// commands are on, since only `!k8s …` in a server channel needs it.
+func (c Config) Intents() discordgo.Intent {
+	if c.PrefixCommands {
+		return baseIntents | discordgo.IntentMessageContent
+	}
+	return baseIntents
+}
 
 // restTimeout bounds one REST request.
 const restTimeout = 15 * time.Second
 
-// newSession returns a discordgo session configured for kepbot: the
-// intents above, discordgo's own retries off (the caller retries, bounded),
+// newSession returns a discordgo session configured for kepbot: cfg's
+// intents, discordgo's own retries off (the caller retries, bounded),
 // debug output off, a state cache of guilds, roles, channels and threads
 // only (what a member's permissions in a channel are computed from, see
 // permissions.go; the intents bring no member lists), and an HTTP client
@@ -46,7 +55,7 @@ func newSession(cfg Config, onStatus func(status int)) (*discordgo.Session, erro
 		return nil, err
 	}
 	s.Client = &http.Client{Transport: rt, Timeout: restTimeout}
-	s.Identify.Intents = Intents
+	s.Identify.Intents = cfg.Intents()
 	s.ShouldRetryOnRateLimit = false
 	s.MaxRestRetries = 0
 	s.ShouldReconnectOnError = true

@@ -33,6 +33,7 @@ func (a *Adapter) ask(ctx context.Context, text, via string, from knowledge.Orig
 // be shared (engine.CachedAnswerer): an answer without Query, or to
 // free text (which says how it was read), gets them on a copy.
 func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, via string, from knowledge.Origin, start time.Time) (ans *knowledge.Answer) {
+	var err error
 	defer func() {
 		if p := recover(); p != nil {
 			ans = a.failed(fmt.Errorf("answer panicked: %v", p), from, knowledge.Question{})
@@ -50,8 +51,11 @@ func (a *Adapter) answer(ctx context.Context, q knowledge.Question, perr error, 
 	if (q.Kind == knowledge.AskSubscribe || q.Kind == knowledge.AskUnsubscribe) && replayUnchecked(ctx) {
 		return a.failed(errSharedUnchecked, from, q) // maybe a replay another replica served
 	}
-	q.From = a.withManage(ctx, q, from)
-	ans, err := a.answerer.Answer(ctx, q)
+	q.From, err = a.withManage(ctx, q, from)
+	if err != nil {
+		return a.failed(err, from, q)
+	}
+	ans, err = a.answerer.Answer(ctx, q)
 	if err == nil && ans == nil {
 		err = errNoAnswer
 	}
@@ -142,6 +146,13 @@ func slashText(text string) (question string, public bool) {
 		question = "help"
 	}
 	return question, public
+}
+
+// slashText is slashText with the adapter's setting: with PublicAnswers
+// every answer is public, --public or not.
+func (a *Adapter) slashText(text string) (question string, public bool) {
+	question, public = slashText(text)
+	return question, public || a.cfg.PublicAnswers
 }
 
 // slashQuestion is slashText for text of ASCII bytes only, in place and

@@ -15,6 +15,7 @@ type Message struct {
 	Text            string
 	Blocks          []Block
 	ReplaceOriginal bool // page buttons replace the message they sit on
+	DeleteOriginal  bool // only this: delete the message whose button was pressed
 }
 
 // Response types of a slash-command answer.
@@ -71,6 +72,9 @@ func (m *Message) MarshalJSON() ([]byte, error) { return m.AppendJSON(nil), nil 
 
 // AppendJSON appends m's JSON encoding to b.
 func (m *Message) AppendJSON(b []byte) []byte {
+	if m.DeleteOriginal {
+		return append(b, `{"delete_original":true}`...)
+	}
 	b = append(b, '{')
 	if m.ResponseType != "" {
 		b = append(b, `"response_type":`...)

@@ -34,4 +34,8 @@ type Config struct {
 	// AllowReplays answers a signed request sent again within the window
 	// instead of refusing it: for load tests only (slack.allow_replays).
 	AllowReplays bool
+	// PublicAnswers posts every slash-command answer to the channel, as
+	// --public does; false shows it to the asker alone with a "Share in
+	// channel" button (answers.public).
+	PublicAnswers bool
 }

@@ -196,6 +196,9 @@ func truncate(s string, max int) string {
 	if amp := strings.LastIndexByte(s[:cut], '&'); amp >= 0 && !strings.Contains(s[amp:cut], ";") && cut-amp < 6 {
 		cut = amp
 	}
+	if lt := strings.LastIndexByte(s[:cut], '<'); lt >= 0 && !strings.Contains(s[lt:cut], ">") {
+		cut = lt // never half a link: "<https://…|#1>" whole or not at all
+	}
 	return s[:cut] + "…"
 }
 

@@ -58,6 +58,11 @@ type interaction struct {
 		BlockID  string `json:"block_id"`
 		Value    string `json:"value"`
 	} `json:"actions"`
+	// Container is the message the button sits on: its thread, where a
+	// file the button asks for goes.
+	Container struct {
+		ThreadTS string `json:"thread_ts"`
+	} `json:"container"`
 	View viewSubmission `json:"view"` // view_submission: the scan form
 }
 
@@ -66,15 +71,15 @@ type interaction struct {
 // has acked without it, and the answer goes to the command's response_url
 // when ready.
 func (a *Adapter) slash(ctx context.Context, cmd slashCommand, via string, onLate func()) (*knowledge.Answer, RenderOptions) {
-	text, public := slashText(cmd.Text)
+	text, public := a.slashText(cmd.Text)
 	q, err := a.reader.Read(ctx, text)
-	return a.slashParsed(ctx, cmd, q, err, public, via, onLate), RenderOptions{Slash: true, Public: public}
+	return a.slashParsed(ctx, cmd, q, err, public, via, onLate), RenderOptions{Slash: true, Public: public, Files: a.api != nil}
 }
 
 // slashParsed is slash for a question already parsed (perr is the parse
 // error) and read for --public.
 func (a *Adapter) slashParsed(ctx context.Context, cmd slashCommand, q knowledge.Question, perr error, public bool, via string, onLate func()) *knowledge.Answer {
-	opts := RenderOptions{Slash: true, Public: public}
+	opts := RenderOptions{Slash: true, Public: public, Files: a.api != nil}
 	from := origin(cmd.Team, cmd.Channel, cmd.User, cmd.UserName)
 	return a.answerWithin(ctx, q, perr, via, from, onLate, func(ans *knowledge.Answer) {
 		a.postResponse(cmd.ResponseURL, Render(ans, opts), cmd.Channel)
@@ -128,7 +133,7 @@ func (a *Adapter) onEvent(ctx context.Context, env eventEnvelope, via, retry str
 	from := origin(env.TeamID, ev.Channel, ev.User, "")
 	a.bg.Go(func() {
 		ans := a.ask(detached(ctx), text, via, from, now)
-		a.postMessage(ev.Channel, thread, Render(ans, RenderOptions{}))
+		a.postMessage(ev.Channel, thread, Render(ans, RenderOptions{Files: a.api != nil}))
 	})
 }
 
@@ -136,7 +141,9 @@ func (a *Adapter) onEvent(ctx context.Context, env eventEnvelope, via, retry str
 // button: a page button asks the question in its value again and
 // replaces the message with the page asked for; a suggestion button asks
 // the question it suggests and replaces the message (the "did you mean")
-// with its answer. ctx is the request's, as for onEvent.
+// with its answer; the share button asks its question again, posts the
+// answer to the channel and deletes the private one. ctx is the
+// request's, as for onEvent.
 func (a *Adapter) onInteraction(ctx context.Context, p interaction) {
 	if p.Type == "view_submission" {
 		a.onScanSubmit(p)
@@ -146,7 +153,8 @@ func (a *Adapter) onInteraction(ctx context.Context, p interaction) {
 		return
 	}
 	for _, act := range p.Actions {
-		if act.ActionID != actionPrev && act.ActionID != actionNext && !strings.HasPrefix(act.ActionID, actionAsk) {
+		share := act.ActionID == actionShare
+		if act.ActionID != actionPrev && act.ActionID != actionNext && act.ActionID != actionFile && !share && !strings.HasPrefix(act.ActionID, actionAsk) {
 			continue
 		}
 		query, page, public, ok := parsePageValue(act.Value)
@@ -154,15 +162,35 @@ func (a *Adapter) onInteraction(ctx context.Context, p interaction) {
 			a.rec.Failed(Platform, metrics.ReasonBadRequest)
 			return
 		}
+		if act.ActionID == actionFile {
+			from := origin(p.Team.ID, p.Channel.ID, p.User.ID, p.User.Username)
+			start := time.Now()
+			a.bg.Go(func() { a.postFile(detached(ctx), query, from, p.ResponseURL, p.Container.ThreadTS, start) })
+			return
+		}
 		via := "button"
-		if strings.HasPrefix(act.ActionID, actionAsk) {
+		switch {
+		case strings.HasPrefix(act.ActionID, actionAsk):
 			via, page = "suggestion", 0
+		case share:
+			via, public = "share", true
 		}
 		from := origin(p.Team.ID, p.Channel.ID, p.User.ID, p.User.Username)
 		start := time.Now()
 		a.bg.Go(func() {
 			ans := a.ask(detached(ctx), query, via, from, start)
-			m := Render(ans, RenderOptions{Slash: true, Public: public, Page: page, Replace: true})
+			m := Render(ans, RenderOptions{Slash: true, Public: public, Page: page, Replace: !share, Files: a.api != nil})
+			if share && m.ResponseType == InChannel {
+				// A new message for the channel, then the private one goes.
+				if err := a.doPostResponse(p.ResponseURL, m); err != nil {
+					a.rec.Failed(Platform, metrics.ReasonPost)
+					a.log.Warn().Err(safeErr(err)).Str("channel", from.Channel).Msg("posting to response_url failed")
+					return
+				}
+				m = &Message{DeleteOriginal: true}
+			} else if share {
+				m.ReplaceOriginal = true // the answer is now an error: it replaces the private one
+			}
 			a.postResponse(p.ResponseURL, m, from.Channel)
 		})
 		return

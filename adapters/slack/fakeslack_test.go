@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,7 +41,27 @@ type fakeSlack struct {
 	conns        atomic.Int32
 	authErr      atomic.Pointer[string]
 	users        map[string]string // users.info: user ID to the user's JSON; others are user_not_found
+	usersErr     string            // users.info answers every call with this error when set (missing_scope)
 	userCalls    map[string]int
+	// uploads are the files posted with files.uploadV2: what
+	// files.completeUploadExternal shared, with the bytes uploaded.
+	uploads     []fakeUpload
+	uploadBytes map[string][]byte // file ID → the bytes sent to its upload URL
+	uploadErr   string            // files.getUploadURLExternal fails with this code when set
+	fileNames   []string          // the filename of each upload URL asked for
+}
+
+// fakeUpload is one file files.completeUploadExternal shared.
+type fakeUpload struct {
+	ID, Title, Channel, Thread, Name string
+	Body                             []byte
+}
+
+// postedFiles returns the files shared so far.
+func (f *fakeSlack) postedFiles() []fakeUpload {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]fakeUpload(nil), f.uploads...)
 }
 
 // setUser makes users.info answer id with the user JSON fields given,
@@ -52,6 +73,14 @@ func (f *fakeSlack) setUser(id, fields string) {
 		f.users = map[string]string{}
 	}
 	f.users[id] = `{"id":"` + id + `","team_id":"T1","name":"n"` + fields + `}`
+}
+
+// setUsersError makes users.info fail with code, as Slack does for an app
+// without users:read (missing_scope).
+func (f *fakeSlack) setUsersError(code string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.usersErr = code
 }
 
 // usersInfoCalls is how often users.info was asked about id.
@@ -104,6 +133,58 @@ func newFakeSlack(t *testing.T, ws func(n int, c *websocket.Conn)) *fakeSlack {
 			}
 			h(w, r)
 		})
+		// files.uploadV2, as slack-go's UploadFileContext calls it: an upload
+		// URL (on the API's host), the bytes posted to it, then the share.
+		c.Handle("/files.getUploadURLExternal", func(w http.ResponseWriter, r *http.Request) {
+			_ = r.ParseForm()
+			f.mu.Lock()
+			code := f.uploadErr
+			n := len(f.uploadBytes) + 1
+			if f.uploadBytes == nil {
+				f.uploadBytes = map[string][]byte{}
+			}
+			f.mu.Unlock()
+			if code != "" {
+				_, _ = io.WriteString(w, `{"ok":false,"error":"`+code+`"}`)
+				return
+			}
+			id := "F" + strconv.Itoa(n)
+			f.mu.Lock()
+			f.uploadBytes[id] = nil
+			f.fileNames = append(f.fileNames, r.PostForm.Get("filename"))
+			f.mu.Unlock()
+			_, _ = io.WriteString(w, `{"ok":true,"file_id":"`+id+`","upload_url":"`+f.srv.GetAPIURL()+`upload/`+id+`"}`)
+		})
+		c.Handle("/upload/", func(w http.ResponseWriter, r *http.Request) {
+			id := strings.TrimPrefix(r.URL.Path, "/upload/")
+			file, _, err := r.FormFile("file")
+			if err != nil {
+				http.Error(w, "no file", http.StatusBadRequest)
+				return
+			}
+			b, _ := io.ReadAll(file)
+			f.mu.Lock()
+			f.uploadBytes[id] = b
+			f.mu.Unlock()
+			_, _ = io.WriteString(w, "OK - "+strconv.Itoa(len(b)))
+		})
+		c.Handle("/files.completeUploadExternal", func(w http.ResponseWriter, r *http.Request) {
+			_ = r.ParseForm()
+			var files []struct{ ID, Title string }
+			_ = json.Unmarshal([]byte(r.PostForm.Get("files")), &files)
+			f.mu.Lock()
+			for i, fl := range files {
+				name := ""
+				if i < len(f.fileNames) {
+					name = f.fileNames[len(f.fileNames)-1]
+				}
+				f.uploads = append(f.uploads, fakeUpload{ID: fl.ID, Title: fl.Title, Channel: r.PostForm.Get("channel_id"),
+					Thread: r.PostForm.Get("thread_ts"), Name: name, Body: f.uploadBytes[fl.ID]})
+			}
+			f.mu.Unlock()
+			out, _ := json.Marshal(map[string]any{"ok": true, "files": files})
+			_, _ = w.Write(out)
+		})
 		c.Handle("/auth.test", func(w http.ResponseWriter, r *http.Request) {
 			if e := f.authErr.Load(); e != nil {
 				_, _ = io.WriteString(w, `{"ok":false,"error":"`+*e+`"}`)
@@ -127,7 +208,12 @@ func newFakeSlack(t *testing.T, ws func(n int, c *websocket.Conn)) *fakeSlack {
 			}
 			f.userCalls[id]++
 			u, ok := f.users[id]
+			usersErr := f.usersErr
 			f.mu.Unlock()
+			if usersErr != "" {
+				_, _ = io.WriteString(w, `{"ok":false,"error":"`+usersErr+`","needed":"users:read","provided":"commands,app_mentions:read,chat:write,im:history"}`)
+				return
+			}
 			if !ok {
 				_, _ = io.WriteString(w, `{"ok":false,"error":"user_not_found"}`)
 				return

@@ -97,7 +97,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 	}) {
 		return
 	}
-	text, public := slashText(cmd.Text)
+	text, public := a.slashText(cmd.Text)
 	q, perr := a.reader.Read(ctx, text)
 	key, keep := engine.CacheKey(q)
 	keep = keep && perr == nil && a.replies != nil
@@ -109,7 +109,7 @@ func (a *Adapter) handleCommand(w http.ResponseWriter, r *http.Request) {
 	if ans == nil {
 		return // acked by ackEmpty; the answer follows on response_url
 	}
-	out := Render(ans, RenderOptions{Slash: true, Public: public}).AppendJSON((*buf)[:0])
+	out := Render(ans, RenderOptions{Slash: true, Public: public, Files: a.api != nil}).AppendJSON((*buf)[:0])
 	*buf = out[:0] // keep the grown buffer for the next request
 	if keep {
 		a.replies.keep(text, key, public, gen, ans, out)
@@ -130,6 +130,7 @@ func (a *Adapter) replyKept(w http.ResponseWriter, form *slashForm, start time.T
 	if !ok {
 		return false
 	}
+	public = public || a.cfg.PublicAnswers
 	rep := a.replies.lookup(question, public)
 	if rep == nil {
 		return false

@@ -21,8 +21,16 @@ import (
 // to the fake.
 func newEventsAdapter(t *testing.T, f *fakeSlack, ans knowledge.Answerer, opts ...Option) (*Adapter, *logBuffer) {
 	t.Helper()
+	return newEventsAdapterConfig(t, f, ans, func(*Config) {}, opts...)
+}
+
+// newEventsAdapterConfig is newEventsAdapter with the config changed by
+// change.
+func newEventsAdapterConfig(t *testing.T, f *fakeSlack, ans knowledge.Answerer, change func(*Config), opts ...Option) (*Adapter, *logBuffer) {
+	t.Helper()
 	logs := &logBuffer{}
 	cfg := Config{BotToken: config.NewSecret(testBotToken), SigningSecrets: []config.Secret{config.NewSecret(testSecret)}, APIURL: f.apiURL()}
+	change(&cfg)
 	a, err := NewAdapter(cfg, ans, testLogger(logs, testBotToken, testSecret), opts...)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package slack
 
 import (
 	"os"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -43,34 +44,61 @@ type appManifest struct {
 	} `yaml:"settings"`
 }
 
-// TestManifestMatchesTheAdapter keeps the manifest and the code in step:
-// the command the config expects, exactly the scopes the adapter uses and
-// the events it handles, Socket Mode on, buttons and DMs enabled.
-func TestManifestMatchesTheAdapter(t *testing.T) {
+// optionalLineRe is a line of the manifest that turns on an optional
+// feature when its "#" is removed: "      #- users:read".
+var optionalLineRe = regexp.MustCompile(`(?m)^(\s*)#- `)
+
+// readManifest decodes the manifest as it is, or with every optional
+// scope and event turned on (all).
+func readManifest(t *testing.T, all bool) appManifest {
+	t.Helper()
 	data, err := os.ReadFile(manifestPath)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if all {
+		data = optionalLineRe.ReplaceAll(data, []byte("$1- "))
+	}
 	var m appManifest
 	if err := yaml.Unmarshal(data, &m); err != nil {
-		t.Fatalf("%s: %v", manifestPath, err)
+		t.Fatalf("%s (optional lines on: %v): %v", manifestPath, all, err)
 	}
+	return m
+}
+
+// TestManifestMatchesTheAdapter keeps the manifest and the code in step:
+// the command the config expects; by default the least the adapter needs
+// to answer questions (commands, mentions, DMs) and the events that need
+// no scope; with its optional lines turned on, exactly the scopes the
+// adapter uses and the events it handles; Socket Mode on, buttons and DMs
+// enabled.
+func TestManifestMatchesTheAdapter(t *testing.T) {
+	m := readManifest(t, false)
 	cmds := m.Features.SlashCommands
 	if len(cmds) != 1 || cmds[0].Command != config.DefaultSlackCommand || cmds[0].UsageHint == "" || cmds[0].ShouldEscape {
 		t.Errorf("slash commands = %+v, want %s with a usage hint and should_escape false", cmds, config.DefaultSlackCommand)
 	}
-	wantScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "files:read", "groups:read", "im:history", "users:read"}
-	got := slices.Sorted(slices.Values(m.OAuth.Scopes.Bot))
-	if !slices.Equal(got, wantScopes) || len(m.OAuth.Scopes.User) != 0 {
-		t.Errorf("bot scopes %v, user scopes %v; want exactly %v and no user scopes", got, m.OAuth.Scopes.User, wantScopes)
+	scopes := func(m appManifest) []string { return slices.Sorted(slices.Values(m.OAuth.Scopes.Bot)) }
+	events := func(m appManifest) []string { return slices.Sorted(slices.Values(m.Settings.Events.BotEvents)) }
+	minimum := []string{"app_mentions:read", "chat:write", "commands", "im:history"}
+	if got := scopes(m); !slices.Equal(got, minimum) || len(m.OAuth.Scopes.User) != 0 {
+		t.Errorf("default bot scopes %v, user scopes %v; want exactly %v and no user scopes", got, m.OAuth.Scopes.User, minimum)
 	}
-	events := slices.Sorted(slices.Values(m.Settings.Events.BotEvents))
+	if got, want := events(m), []string{"app_mention", "app_uninstalled", "message.im", "tokens_revoked"}; !slices.Equal(got, want) {
+		t.Errorf("default bot events %v, want %v (the others need an optional scope)", got, want)
+	}
+
+	all := readManifest(t, true)
+	allScopes := []string{"app_mentions:read", "channels:read", "chat:write", "commands", "files:read", "files:write", "groups:read", "im:history", "users:read"}
+	if got := scopes(all); !slices.Equal(got, allScopes) || len(all.OAuth.Scopes.User) != 0 {
+		t.Errorf("bot scopes with the optional lines %v, user scopes %v; want exactly %v and no user scopes", got, all.OAuth.Scopes.User, allScopes)
+	}
 	handled := []string{"app_mention", "message.im", "app_uninstalled", "tokens_revoked"}
 	for ev := range channelGone {
 		handled = append(handled, ev)
 	}
-	if want := slices.Sorted(slices.Values(handled)); !slices.Equal(events, want) {
-		t.Errorf("bot events %v, want exactly those the adapter handles: %v", events, want)
+	if got, want := events(all), slices.Sorted(slices.Values(handled)); !slices.Equal(got, want) {
+		t.Errorf("bot events with the optional lines %v, want exactly those the adapter handles: %v", got, want)
 	}
 	if !m.Settings.SocketMode || !m.Settings.Interactivity.Enabled {
 		t.Errorf("socket_mode_enabled=%v interactivity=%v, want both on", m.Settings.SocketMode, m.Settings.Interactivity.Enabled)

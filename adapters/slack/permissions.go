@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	slackapi "github.com/slack-go/slack"
+
 	"github.com/kepbot/kepbot/knowledge"
 )
 
@@ -30,6 +32,11 @@ const (
 var (
 	errNoBotToken = errors.New("no SLACK_BOT_TOKEN to call users.info with")
 	errNoUser     = errors.New("the question names no user")
+	// errNoUsersRead answers a subscription change when the app was not
+	// granted users:read (an optional scope: only digests need it).
+	errNoUsersRead = knowledge.Errorf(knowledge.EBADINPUT, "I cannot tell who may change this channel's digests: "+
+		"the Slack app was not granted the users:read scope, with which kepbot checks that you are a workspace admin or owner. "+
+		"Ask whoever installed kepbot to add it (README, Slack scopes).")
 )
 
 // manageKey is one person in one workspace.
@@ -83,28 +90,38 @@ func (c *manageCache) put(k manageKey, e manageEntry) {
 // withManage sets from.CanManage for a question that subscribes or
 // unsubscribes a channel (the questions question.ChangesSubscription
 // names), and leaves every other question alone: only these cost a
-// users.info call.
-func (a *Adapter) withManage(ctx context.Context, q knowledge.Question, from knowledge.Origin) knowledge.Origin {
+// users.info call. It fails with errNoUsersRead when the app lacks the
+// scope to ask.
+func (a *Adapter) withManage(ctx context.Context, q knowledge.Question, from knowledge.Origin) (knowledge.Origin, error) {
 	if q.Kind != knowledge.AskSubscribe && q.Kind != knowledge.AskUnsubscribe {
-		return from
+		return from, nil
 	}
-	from.CanManage = a.canManage(ctx, from)
-	return from
+	var err error
+	from.CanManage, err = a.canManage(ctx, from)
+	return from, err
 }
 
 // canManage reports whether from.User may change the subscriptions of
 // from.Channel: not a guest, and a workspace admin or owner or on the
 // operator's allowlist (slack.subscription_managers). It asks users.info
 // (scope users:read) and keeps the answer for manageTTL. When it cannot
-// tell, it refuses and logs a warning. Every decision is logged at info
-// level: user, workspace, channel, decision and how; never the question.
-func (a *Adapter) canManage(ctx context.Context, from knowledge.Origin) bool {
+// tell, it refuses and logs a warning; without the scope it also fails
+// with errNoUsersRead, which says so to the asker. Every decision is
+// logged at info level: user, workspace, channel, decision and how; never
+// the question.
+func (a *Adapter) canManage(ctx context.Context, from knowledge.Origin) (bool, error) {
 	key := manageKey{team: from.Workspace, user: from.User}
 	now := a.clock()
 	e, cached := a.manage.get(key, now)
 	if !cached {
 		var err error
 		e, err = a.lookupManage(ctx, from.User)
+		var se slackapi.SlackErrorResponse
+		if errors.As(err, &se) && se.Err == "missing_scope" {
+			a.log.Warn().Str("team", from.Workspace).Str("scope", "users:read").
+				Msg("users.info refused: the Slack app lacks users:read, which subscriptions need; refusing the subscription change")
+			return false, errNoUsersRead
+		}
 		if err != nil {
 			a.log.Warn().Err(safeErr(err)).Str("user", from.User).Str("team", from.Workspace).
 				Msg("users.info failed; refusing the subscription change")
@@ -117,7 +134,7 @@ func (a *Adapter) canManage(ctx context.Context, from knowledge.Origin) bool {
 	a.log.Info().Str("user", from.User).Str("team", from.Workspace).Str("channel", from.Channel).
 		Bool("can_manage", e.allowed).Str("decided_by", e.how).Bool("cached", cached).
 		Msg("slack: subscription change permission")
-	return e.allowed
+	return e.allowed, nil
 }
 
 // lookupManage asks users.info who user is and decides: guests never;

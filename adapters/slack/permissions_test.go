@@ -249,3 +249,23 @@ func TestSubscribePermissionOverSocketMode(t *testing.T) {
 		t.Errorf("users.info calls %d, subscribed %v; want 1 and no", f.usersInfoCalls("U1"), subscribed(t, db, "C1"))
 	}
 }
+
+// TestSubscribeWithoutUsersRead: an app installed with the default scopes
+// (no users:read) refuses a subscription, even an admin's, saying which
+// scope it lacks, and logs it; other questions are not affected.
+func TestSubscribeWithoutUsersRead(t *testing.T) {
+	f := permissionFake(t, nil)
+	f.setUsersError("missing_scope")
+	eng, db := subscriptionEngine(t)
+	a, logs := newPermissionAdapter(t, f, eng)
+	got := slashAs(t, a, "UADMIN", "C77", "subscribe deprecations")
+	if !strings.Contains(got, "users:read") || subscribed(t, db, "C77") {
+		t.Errorf("subscribe without users:read answered %q, subscribed %v; want a refusal naming the scope", got, subscribed(t, db, "C77"))
+	}
+	if !strings.Contains(logs.String(), "lacks users:read") {
+		t.Errorf("the missing scope is not logged:\n%s", logs.String())
+	}
+	if got := slashAs(t, a, "UADMIN", "C77", "subscriptions"); strings.Contains(got, "users:read") {
+		t.Errorf("listing subscriptions needs no users:read, yet answered %q", got)
+	}
+}

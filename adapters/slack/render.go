@@ -27,9 +27,13 @@ const (
 	pageBlockID   = "kepbot_page"
 	actionPrev    = "kepbot_page_prev"
 	actionNext    = "kepbot_page_next"
+	actionFile    = "kepbot_file" // post the whole list as a file
 	askBlockID    = "kepbot_ask"
 	actionAsk     = "kepbot_ask_" // and the suggestion's place: kepbot_ask_0
-	maxAskButtons = 5             // suggestion buttons an answer offers
+	shareBlockID  = "kepbot_share"
+	actionShare   = "kepbot_share"
+	shareText     = "Share in channel"
+	maxAskButtons = 5 // suggestion buttons an answer offers
 	publicFlag    = "--public"
 	publicHint    = "Add `" + publicFlag + "` to a question to post the answer to the channel for everyone."
 	internalSorry = "Sorry, something went wrong on my side. Try again in a moment."
@@ -40,6 +44,7 @@ type RenderOptions struct {
 	// Slash makes a slash-command response: it sets response_type.
 	Slash bool
 	// Public asks for in_channel; errors and help stay ephemeral anyway.
+	// A private (ephemeral) answer ends with a "Share in channel" button.
 	Public bool
 	// Page is the 0-based page of a long list.
 	Page int
@@ -50,6 +55,9 @@ type RenderOptions struct {
 	// chat.postMessage, which has no one to press a button for the next
 	// page.
 	Whole bool
+	// Files says the adapter can post a file (it has a bot token): a long
+	// upgrade answer offers its whole list as one (files.uploadV2).
+	Files bool
 }
 
 // Render draws a as a Slack message within Slack's limits. Every string
@@ -89,9 +97,24 @@ func render(a *knowledge.Answer, o RenderOptions) (m *Message, cut bool) {
 		r.help()
 	default:
 		r.answer()
+		if m.ResponseType == Ephemeral {
+			r.shareButton()
+		}
 	}
 	m.Blocks = r.blocks
 	return m, r.cut
+}
+
+// shareButton ends a private answer to a slash command with the button
+// that posts it to the channel for everyone: it asks the question again
+// (the page shown) and the answer replaces the private one (events.go).
+// An answer without its question, or with no room left, gets none.
+func (r *renderer) shareButton() {
+	v := pageValue(r.a.Query, max(r.o.Page, 0), true)
+	if r.a.Query == "" || runes(v) > MaxButtonValue || len(r.blocks) >= MaxBlocks {
+		return
+	}
+	r.add(&Actions{ID: shareBlockID, Buttons: []Button{{ActionID: actionShare, Text: shareText, Value: v, Style: "primary"}}})
 }
 
 // fallback is the message's top-level text: title and summary.
@@ -257,7 +280,9 @@ func (r *renderer) answer() {
 	if a.KEP != nil {
 		r.timeline(a.KEP.Timeline)
 	}
-	extra = append(gateEntries(a), extra...) // render_gates.go
+	if !a.BreaksFirst { // an upgrade's gates go among what breaks (render_entries.go)
+		extra = append(gateEntries(a), extra...) // render_gates.go
+	}
 	all := newEntryList(a, extra, r.o.Whole)
 	if !r.o.Whole {
 		r.entries(all)
@@ -293,18 +318,24 @@ func (r *renderer) entries(all entryList) {
 	}
 	pages := min((n+pageSize-1)/pageSize, maxPages)
 	page := min(max(r.o.Page, 0), pages-1)
+	if page == 0 && pages > 1 && all.breaks != nil {
+		// an upgrade's counts and where each group starts, on its first page
+		r.add(&Context{Elements: []string{truncate(all.headings(pageSize), MaxContextText)}})
+	}
 	from, to := page*pageSize, min((page+1)*pageSize, n)
 	ls := make([]string, 0, to-from)
 	for i := from; i < to; i++ {
 		ls = append(ls, all.line(i))
 	}
 	r.lines("", ls, MaxSectionText)
-	r.pager(page, pages, n, "lines")
+	r.pager(page, pages, n, "lines", r.o.Files && all.breaks != nil)
 }
 
 // pager ends a page of a long answer: which page of how many, and the
 // buttons that ask for the page before and after. One page needs neither.
-func (r *renderer) pager(page, pages, n int, unit string) {
+//
+// file adds a button that posts the whole list to the channel as a file.
+func (r *renderer) pager(page, pages, n int, unit string, file bool) {
 	if pages <= 1 {
 		return
 	}
@@ -318,6 +349,9 @@ func (r *renderer) pager(page, pages, n int, unit string) {
 	}
 	if page < pages-1 {
 		buttons = append(buttons, Button{ActionID: actionNext, Text: "Next ▶", Value: pageValue(q, page+1, r.public())})
+	}
+	if file {
+		buttons = append(buttons, Button{ActionID: actionFile, Text: "Post the whole list as a file", Value: pageValue(q, 0, r.public())})
 	}
 	if q == "" || runes(buttons[0].Value) > MaxButtonValue {
 		return // no way to ask for another page: the context line says there are more

@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,23 @@ type entryList struct {
 	facts []knowledge.Fact
 	items []knowledge.Item
 	max   int // characters of one line
+	// breaks are the rows of an answer that breaks first (an upgrade):
+	// each group of notices under its heading, then the items under
+	// theirs (knowledge.NoticeGroups), in place of the notices and items.
+	breaks []breakRow
 }
+
+// breakRow is one row of an upgrade's list: a heading, a notice or an item.
+type breakRow struct {
+	heading string
+	notice  *knowledge.Notice
+	fact    *knowledge.Fact
+	item    *knowledge.Item
+	text    string // a line of a feature gate section (render_gates.go)
+}
+
+// itemsHeading heads an upgrade's graduations.
+const itemsHeading = "What reached a stage or ended"
 
 func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 	e := entryList{a: a, extra: extra, items: a.ItemsWithoutSharedSIG(), max: capLine}
@@ -31,11 +48,57 @@ func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 	if whole {
 		e.max = capPostLine
 	}
+	if a.BreaksFirst {
+		groups := knowledge.NoticeGroups(a)
+		gatesAt := gateRowsAt(groups) // render_gates.go
+		for i, g := range groups {
+			if i == gatesAt {
+				e.breaks = append(e.breaks, gateRows(a)...)
+			}
+			e.breaks = append(e.breaks, breakRow{heading: g.Heading()})
+			for i := range g.Notices {
+				e.breaks = append(e.breaks, breakRow{notice: &g.Notices[i]})
+			}
+		}
+		if gatesAt == len(groups) {
+			e.breaks = append(e.breaks, gateRows(a)...)
+		}
+		if len(e.facts) > 0 { // an upgrade's vulnerabilities: after what breaks
+			e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("Vulnerabilities (%d)", len(e.facts))})
+			for i := range e.facts {
+				e.breaks = append(e.breaks, breakRow{fact: &e.facts[i]})
+			}
+			e.facts = nil
+		}
+		if len(e.items) > 0 {
+			e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("%s (%d)", itemsHeading, len(e.items))})
+			for i := range e.items {
+				e.breaks = append(e.breaks, breakRow{item: &e.items[i]})
+			}
+		}
+	}
 	return e
 }
 
 func (e entryList) len() int {
+	if e.breaks != nil {
+		return len(e.extra) + len(e.a.Releases) + len(e.facts) + len(e.breaks)
+	}
 	return len(e.extra) + len(e.a.Releases) + len(e.facts) + len(e.items) + len(e.a.Notices)
+}
+
+// headings says, for an upgrade's list, where each group starts: "APIs
+// that stop being served (12) p.1 · Other removals (30) p.2" for the
+// first page, so its counts and where to find each are seen at once.
+func (e entryList) headings(pageSize int) string {
+	var parts []string
+	start := len(e.extra) + len(e.a.Releases) + len(e.facts)
+	for i, r := range e.breaks {
+		if r.heading != "" {
+			parts = append(parts, esc(r.heading)+" p."+strconv.Itoa((start+i)/pageSize+1))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // line draws line i, escaped and cut to e.max.
@@ -52,6 +115,20 @@ func (e entryList) line(i int) string {
 		return factLine(e.facts[i], e.max)
 	}
 	i -= len(e.facts)
+	if e.breaks != nil {
+		switch r := e.breaks[i]; {
+		case r.notice != nil:
+			return noticeLine(*r.notice, e.max)
+		case r.item != nil:
+			return itemLine(*r.item, e.max)
+		case r.fact != nil:
+			return factLine(*r.fact, e.max)
+		case r.text != "":
+			return truncate("• "+esc(r.text), e.max)
+		default:
+			return truncate("*"+esc(r.heading)+"*", e.max)
+		}
+	}
 	if i < len(e.items) {
 		return itemLine(e.items[i], e.max)
 	}
@@ -111,7 +188,7 @@ func itemLine(it knowledge.Item, max int) string {
 // noticeLine: • *Removed* in 1.32 · FlowSchema v1beta3 · `flowcontrol…/v1beta3` → `…/v1` — words
 func noticeLine(n knowledge.Notice, max int) string {
 	var b strings.Builder
-	label := n.Kind.Label()
+	label := n.Heading()
 	b.WriteString("• *" + label + "*")
 	if !n.Release.IsZero() {
 		b.WriteString(" in " + n.Release.String())
@@ -123,6 +200,9 @@ func noticeLine(n knowledge.Notice, max int) string {
 		b.WriteString(" · " + code(cut(n.API.GroupVersion, max)))
 		if n.API.ReplacedBy != "" {
 			b.WriteString(" → " + code(cut(n.API.ReplacedBy, max)))
+			if n.API.Replacement() != n.API.ReplacedBy {
+				b.WriteString(" for " + escCut(strings.Join(n.API.ReplacedFor, ", "), max))
+			}
 		}
 	}
 	if n.KEP > 0 {
@@ -133,6 +213,9 @@ func noticeLine(n knowledge.Notice, max int) string {
 	}
 	if n.ActionTagged() {
 		b.WriteString(" · *action required*")
+	}
+	if l := n.LabelTag(); l != "" {
+		b.WriteString(" · " + l)
 	}
 	if len(n.SIGs) > 0 {
 		b.WriteString(" · " + escCut(strings.Join(n.SIGs, ", "), max))

@@ -50,7 +50,7 @@ func (r *renderer) factPage() {
 	for i := page * factsPerPage; i < min((page+1)*factsPerPage, n); i++ {
 		r.add(&Section{Text: factSection(fs[i])})
 	}
-	r.pager(page, pages, n, "API versions")
+	r.pager(page, pages, n, "API versions", false)
 }
 
 // RenderParts draws a as the messages to send, in order. A scan answer

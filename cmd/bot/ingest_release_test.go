@@ -21,7 +21,7 @@ func TestIngestReleaseData(t *testing.T) {
 	for _, want := range []string{
 		"Ingested 26 document(s)",
 		"releases: 12 announced (1.25, 1.26, 1.27, 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36)",
-		"release-note entries: 3309 from 12 release(s): 71 deprecations, 220 removals, 36 upgrade notes",
+		"release-note entries: 3309 from 12 release(s): 71 deprecations, 220 removals, 37 upgrade notes",
 		"lifecycles: 21 minor releases; patch releases: 511",
 		"1 note(s)",
 	} {

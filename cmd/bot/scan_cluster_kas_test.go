@@ -3,27 +3,18 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/kepbot/kepbot/internal/etcdtest"
-	"github.com/kepbot/kepbot/internal/sharedtest"
+	"github.com/kepbot/kepbot/internal/kastest"
 	"github.com/kepbot/kepbot/knowledge/manifest/scan"
 )
 
@@ -31,102 +22,10 @@ import (
 // last release that serves flowcontrol.apiserver.k8s.io/v1beta3.
 const kasVersion = "v1.31.14"
 
-// testAPIServer is a real kube-apiserver on an embedded etcd.
-type testAPIServer struct {
-	kubeconfig, base string
-	http             *http.Client
-	token            string
-}
-
-// startAPIServer builds (once; ../shared/tools/kube-apiserver.sh caches it
-// under $XDG_CACHE_HOME/kepbot-tools, ~/.cache by default) and starts a
-// kube-apiserver against an etcd embedded in the test. It skips only when
-// the Go module proxy cannot be reached for the build.
-func startAPIServer(t testing.TB) *testAPIServer {
-	t.Helper()
-	script := sharedtest.Path(t, "tools", "kube-apiserver.sh")
-	if _, err := exec.LookPath("openssl"); err != nil {
-		t.Skip("openssl is not installed; kube-apiserver.sh makes the server's keys with it")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "bash", script, "build", kasVersion).CombinedOutput()
-	if err != nil {
-		s := string(out)
-		if strings.Contains(s, "dial tcp") || strings.Contains(s, "proxy.golang.org") || strings.Contains(s, "no such host") {
-			t.Skipf("the Go module proxy cannot be reached to build kube-apiserver %s: %.300s", kasVersion, s)
-		}
-		t.Fatalf("build kube-apiserver %s: %v\n%s", kasVersion, err, out)
-	}
-	etcd, err := etcdtest.Start(etcdtest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(etcd.Close)
-	dir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	run := exec.CommandContext(ctx, "bash", script, "run", kasVersion, dir, strconv.Itoa(port), etcd.Endpoints[0])
-	out, err = run.Output()
-	t.Cleanup(func() {
-		if b, err := os.ReadFile(filepath.Join(dir, "pid")); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-				_ = syscall.Kill(pid, syscall.SIGTERM)
-				for range 50 {
-					if syscall.Kill(pid, 0) != nil {
-						break
-					}
-					time.Sleep(100 * time.Millisecond)
-				}
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-	})
-	if err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "kube-apiserver.log"))
-		t.Fatalf("start kube-apiserver: %v\n%s\n%.2000s", err, out, log)
-	}
-	ca, err := os.ReadFile(filepath.Join(dir, "certs", "apiserver.crt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(ca)
-	token, err := os.ReadFile(filepath.Join(dir, "token"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testAPIServer{kubeconfig: strings.TrimSpace(string(out)), base: fmt.Sprintf("https://127.0.0.1:%d", port), token: strings.TrimSpace(string(token)),
-		http: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, MaxIdleConnsPerHost: 16}}}
-}
-
-// create POSTs an object (JSON) to path, as a client of that API version.
-func (s *testAPIServer) create(t testing.TB, path string, obj any) {
-	t.Helper()
-	b, err := json.Marshal(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, s.base+path, bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.http.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		body, _ := io.ReadAll(resp.Body)
-		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, body)
-	}
-}
+// startAPIServer starts a real kube-apiserver (kasVersion) on an embedded
+// etcd (internal/kastest); it skips only when the Go module proxy cannot be
+// reached for the build.
+func startAPIServer(t testing.TB) *kastest.Server { return kastest.Start(t, kasVersion) }
 
 // helmSecret is a Helm v3 release revision as Helm's secret driver stores
 // it: the release as JSON, gzipped, base64, as the value of "release".
@@ -160,22 +59,22 @@ func TestScanClusterRealAPIServer(t *testing.T) {
 		t.Skip("-short: no kube-apiserver")
 	}
 	s := startAPIServer(t)
-	s.create(t, "/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas", map[string]any{
+	s.Create(t, "/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas", map[string]any{
 		"apiVersion": "flowcontrol.apiserver.k8s.io/v1beta3", "kind": "FlowSchema", "metadata": map[string]any{"name": "legacy-controller"},
 		"spec": map[string]any{"priorityLevelConfiguration": map[string]any{"name": "workload-low"}, "matchingPrecedence": 5000,
 			"rules": []any{map[string]any{"subjects": []any{map[string]any{"kind": "Group", "group": map[string]any{"name": "legacy"}}},
 				"resourceRules": []any{map[string]any{"verbs": []string{"list"}, "apiGroups": []string{"*"}, "resources": []string{"*"}, "namespaces": []string{"*"}}}}}}})
-	s.create(t, "/apis/apps/v1/namespaces/default/deployments", map[string]any{
+	s.Create(t, "/apis/apps/v1/namespaces/default/deployments", map[string]any{
 		"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web"},
 		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]string{"app": "web"}},
 			"template": map[string]any{"metadata": map[string]any{"labels": map[string]string{"app": "web"}},
 				"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx"}}}}}})
 	old := "---\n# Source: shop/templates/ingress.yaml\napiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: shop-old\n"
 	cur := "---\n# Source: shop/templates/service.yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: shop\n---\n# Source: shop/templates/ingress.yaml\napiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: shop\n"
-	s.create(t, "/api/v1/namespaces/default/secrets", helmSecret(t, "shop", "default", 1, "superseded", old))
-	s.create(t, "/api/v1/namespaces/default/secrets", helmSecret(t, "shop", "default", 2, "deployed", cur))
+	s.Create(t, "/api/v1/namespaces/default/secrets", helmSecret(t, "shop", "default", 1, "superseded", old))
+	s.Create(t, "/api/v1/namespaces/default/secrets", helmSecret(t, "shop", "default", 2, "deployed", cur))
 
-	code, out, errs := run(t, "", nil, "scan", "--cluster", "--kubeconfig", s.kubeconfig, "--to", "1.32", "--json")
+	code, out, errs := run(t, "", nil, "scan", "--cluster", "--kubeconfig", s.Kubeconfig, "--to", "1.32", "--json")
 	var got scan.JSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("exit %d, not JSON (%v)\n%s\n%s", code, err, out, errs)
@@ -227,7 +126,7 @@ func TestScanClusterRealAPIServer(t *testing.T) {
 	if got.Objects < 10 {
 		t.Errorf("%d objects looked at; want every object of the cluster", got.Objects)
 	}
-	_, text, _ := run(t, "", nil, "scan", "--cluster", "--kubeconfig", s.kubeconfig, "--to", "1.32")
+	_, text, _ := run(t, "", nil, "scan", "--cluster", "--kubeconfig", s.Kubeconfig, "--to", "1.32")
 	t.Logf("bot scan --cluster --to 1.32:\n%s", text)
 	for _, w := range []string{"Scan for Kubernetes 1.32 from 1.31", "Removed in 1.32: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema", "Helm release shop, template shop/templates/ingress.yaml",
 		"The cluster's own release: Kubernetes 1.31.14 (its server says v1.31.14): 4 known vulnerabilities"} {
@@ -249,7 +148,7 @@ func BenchmarkScanCluster10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	scanOnce := func(min int) (rss int64) {
-		cmd := exec.Command(exe, "scan", "--cluster", "--kubeconfig", s.kubeconfig, "--to", "1.32", "--json")
+		cmd := exec.Command(exe, "scan", "--cluster", "--kubeconfig", s.Kubeconfig, "--to", "1.32", "--json")
 		cmd.Env = append(os.Environ(), botChild+"=1")
 		var out bytes.Buffer
 		cmd.Stdout = &out
@@ -266,7 +165,7 @@ func BenchmarkScanCluster10k(b *testing.B) {
 	empty := scanOnce(1)
 	const n, namespaces = 10000, 10
 	for i := range namespaces {
-		s.create(b, "/api/v1/namespaces", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": fmt.Sprintf("bench-%d", i)}})
+		s.Create(b, "/api/v1/namespaces", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": fmt.Sprintf("bench-%d", i)}})
 	}
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -275,7 +174,7 @@ func BenchmarkScanCluster10k(b *testing.B) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				s.create(b, fmt.Sprintf("/api/v1/namespaces/bench-%d/configmaps", i%namespaces), map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+				s.Create(b, fmt.Sprintf("/api/v1/namespaces/bench-%d/configmaps", i%namespaces), map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 					"metadata": map[string]any{"name": fmt.Sprintf("cm-%d", i)}, "data": map[string]string{"k": strings.Repeat("v", 64)}})
 			}
 		}()

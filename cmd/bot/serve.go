@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/kepbot/kepbot/adapters/console"
 	"github.com/kepbot/kepbot/internal/config"
@@ -70,7 +71,11 @@ func runServe(ctx context.Context, io stdio, f serveFlags, implicit bool, args [
 	}
 	dcfg, err := serve.DiscordConfig(cfg, io.getenv)
 	if err != nil {
-		fmt.Fprintf(io.err, "bot serve: config: %v\n", err)
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "config") { // the adapter's own say "config: …" already
+			msg = "config: " + msg
+		}
+		fmt.Fprintf(io.err, "bot serve: %s\n", msg)
 		return exitBadInput
 	}
 	platforms := cfg.HasAdapters() || dcfg.Enabled()
@@ -113,7 +118,7 @@ func runServe(ctx context.Context, io stdio, f serveFlags, implicit bool, args [
 		return exitOK
 	}
 
-	return serve.Process{Config: cfg, Slack: serve.SlackConfig(cfg.Slack), Discord: dcfg, DB: db, Etcd: etcd,
+	return serve.Process{Config: cfg, Slack: serve.SlackConfig(cfg), Discord: dcfg, DB: db, Etcd: etcd,
 		Created: created, Pprof: f.pprof, Getenv: io.getenv, Version: currentBuild().Version, Stderr: io.err,
 		BadInput: exitBadInput, Failure: exitFailure}.Run(ctx)
 }

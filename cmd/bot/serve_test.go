@@ -225,3 +225,19 @@ func waitHealthy(t *testing.T, base string, done <-chan int, logs *syncBuffer) {
 }
 
 type syncBuffer = logtest.Buffer
+
+// TestServeDiscordSettingsRefused: a Discord setting bot serve cannot use
+// stops it with exit 2 and one line naming the setting and what would
+// work, said once ("config:" not doubled).
+func TestServeDiscordSettingsRefused(t *testing.T) {
+	for env, want := range map[string]string{
+		"DISCORD_PREFIX_COMMANDS=sometimes": `bot serve: config: discord.prefix_commands (DISCORD_PREFIX_COMMANDS) is "sometimes"; use true or false` + "\n",
+		"DISCORD_APP_ID=xyz":                "bot serve: config: discord.app_id (DISCORD_APP_ID) must be the application ID, a number like 1234567890123456789\n",
+	} {
+		k, v, _ := strings.Cut(env, "=")
+		code, _, errs := run(t, "", map[string]string{"DISCORD_BOT_TOKEN": "abc", k: v, "BOT_DB": filepath.Join(t.TempDir(), "kb.db")}, "serve")
+		if code != exitBadInput || errs != want {
+			t.Errorf("%s: exit %d, %q; want 2, %q", env, code, errs, want)
+		}
+	}
+}

@@ -39,6 +39,8 @@ type Config struct {
 	Log Log `yaml:"log"`
 	// Slack configures the Slack adapter: Socket Mode, HTTP or both.
 	Slack Slack `yaml:"slack"`
+	// Answers says who sees the answers to /k8s, on Slack and Discord.
+	Answers Answers `yaml:"answers"`
 	// Discord is the discord section as written: the Discord adapter's own
 	// Config reads it (see DecodeDiscord).
 	Discord yaml.Node `yaml:"discord"`
@@ -113,6 +115,17 @@ type Slack struct {
 	AppToken              Secret `yaml:"-"` // xapp-…, for Socket Mode
 	SigningSecret         Secret `yaml:"-"` // verifies HTTP requests
 	SigningSecretPrevious Secret `yaml:"-"` // still accepted while rotating
+}
+
+// Answers says who sees the answers to a slash command (/k8s on Slack and
+// on Discord).
+type Answers struct {
+	// Public shows every /k8s answer to the whole channel, on Slack and
+	// Discord; false shows it to the asker alone, with a "Share in
+	// channel" button that posts it for everyone (on Slack, --public after
+	// a question does too). Errors, help and the reports of /k8s scan
+	// always stay private (on Slack, --public shares a scan too).
+	Public bool `yaml:"public" env:"BOT_ANSWERS_PUBLIC"`
 }
 
 // Default returns the configuration with nothing set but the defaults.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,8 +109,11 @@ log:
 slack:
   bot_token_file: `+botFile+`
   api_url: https://file.example/api/
+answers:
+  public: false
 `)
 	e := env{
+		"BOT_ANSWERS_PUBLIC":            "true",
 		"BOT_DB":                        "/tmp/env.db",
 		"BOT_LOG_FORMAT":                "json",
 		"SLACK_APP_TOKEN":               "xapp-1-env",
@@ -126,12 +130,13 @@ slack:
 		"level": c.Log.Level, "format": c.Log.Format, "api": c.Slack.APIURL,
 		"bot": c.Slack.BotToken.Value(), "app": c.Slack.AppToken.Value(),
 		"sign": c.Slack.SigningSecret.Value(), "prev": c.Slack.SigningSecretPrevious.Value(),
+		"public": strconv.FormatBool(c.Answers.Public),
 	}
 	want := map[string]string{
 		"db": "/tmp/env.db", "addr": "0.0.0.0:9000", "shutdown": "20s",
 		"level": "warn", "format": "json", "api": "http://127.0.0.1:9/api/",
 		"bot": "xoxb-from-file-1234", "app": "xapp-1-env",
-		"sign": "0123456789abcdef0123", "prev": "fedcba9876543210fedc",
+		"sign": "0123456789abcdef0123", "prev": "fedcba9876543210fedc", "public": "true",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -193,6 +198,7 @@ func TestLoadErrorsNameTheKey(t *testing.T) {
 		{"empty secret file", "", env{"SLACK_SIGNING_SECRET_FILE": empty}, []string{"SLACK_SIGNING_SECRET_FILE", "empty"}},
 		{"bad api url", "", env{"SLACK_API_URL": "ftp://x"}, []string{"slack.api_url", "SLACK_API_URL"}},
 		{"bad command", "slack:\n  command: k8s\n", nil, []string{"slack.command", "/k8s"}},
+		{"bad public answers", "", env{"BOT_ANSWERS_PUBLIC": "everyone"}, []string{"BOT_ANSWERS_PUBLIC", "true or false"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

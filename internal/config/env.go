@@ -27,6 +27,7 @@ const (
 	EnvSlackSubscriptionManagers  = "SLACK_SUBSCRIPTION_MANAGERS" // comma-separated user IDs
 	EnvSlackAllowReplays          = "SLACK_ALLOW_REPLAYS"         // true: answer replayed requests (load tests only)
 	EnvReplicaID                  = "BOT_REPLICA_ID"
+	EnvAnswersPublic              = "BOT_ANSWERS_PUBLIC" // true: /k8s answers shown to the channel
 )
 
 // secretSpec ties one secret to its YAML file key and its variables.
@@ -68,12 +69,17 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 			}
 		}
 	}
-	if v := strings.TrimSpace(getenv(EnvSlackAllowReplays)); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("%s: %q is not true or false", EnvSlackAllowReplays, v)
+	for _, b := range []struct {
+		dst  *bool
+		name string
+	}{{&c.Slack.AllowReplays, EnvSlackAllowReplays}, {&c.Answers.Public, EnvAnswersPublic}} {
+		if v := strings.TrimSpace(getenv(b.name)); v != "" {
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("%s: %q is not true or false", b.name, v)
+			}
+			*b.dst = on
 		}
-		c.Slack.AllowReplays = b
 	}
 	if v := strings.TrimSpace(getenv(EnvShutdownTimeout)); v != "" {
 		d, err := time.ParseDuration(v)

@@ -10,12 +10,14 @@ import (
 	"github.com/kepbot/kepbot/internal/secret"
 )
 
-// SlackConfig maps the config's slack section to the Slack adapter's
-// Config: the signing secrets current first, the previous one while it
-// is set.
-func SlackConfig(s config.Slack) slack.Config {
+// SlackConfig maps the config's slack section (and answers.public) to the
+// Slack adapter's Config: the signing secrets current first, the previous
+// one while it is set.
+func SlackConfig(cfg *config.Config) slack.Config {
+	s := cfg.Slack
 	c := slack.Config{BotToken: s.BotToken, AppToken: s.AppToken, APIURL: s.APIURL, Command: s.Command, Debug: s.Debug,
-		SubscriptionManagers: append([]string(nil), s.SubscriptionManagers...), AllowReplays: s.AllowReplays}
+		SubscriptionManagers: append([]string(nil), s.SubscriptionManagers...), AllowReplays: s.AllowReplays,
+		PublicAnswers: cfg.Answers.Public}
 	for _, sec := range []config.Secret{s.SigningSecret, s.SigningSecretPrevious} {
 		if !sec.IsZero() {
 			c.SigningSecrets = append(c.SigningSecrets, sec)
@@ -26,13 +28,17 @@ func SlackConfig(s config.Slack) slack.Config {
 
 // DiscordConfig reads the Discord adapter's settings: the config file's
 // discord section, then the DISCORD_* environment, then the bot token file
-// when no token came from the environment. Errors name the key at fault.
+// when no token came from the environment; and answers.public. Errors name
+// the key at fault.
 func DiscordConfig(cfg *config.Config, getenv func(string) string) (discord.Config, error) {
 	var d discord.Config
 	if err := cfg.DecodeDiscord(&d); err != nil {
 		return d, err
 	}
-	d.ApplyEnv(getenv)
+	if err := d.ApplyEnv(getenv); err != nil {
+		return d, err
+	}
+	d.PublicAnswers = cfg.Answers.Public
 	if d.BotToken.IsZero() {
 		path := strings.TrimSpace(getenv("DISCORD_BOT_TOKEN_FILE"))
 		key := "DISCORD_BOT_TOKEN_FILE"

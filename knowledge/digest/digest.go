@@ -63,7 +63,8 @@ type setItem struct {
 }
 
 // NewNoticeSet joins notices that share a NoticeKey (keeping the fullest
-// words and every feature gate) and drops upgrade notes. sigs maps KEP
+// words and every feature gate) and drops upgrade notes (but those the
+// release notes label deprecation). sigs maps KEP
 // numbers to their SIG ("sig-network"); seq gives each item's ledger
 // sequence by its NoticeKey, and an item without one counts as newer than
 // any Seen.
@@ -82,8 +83,8 @@ func NewNoticeSet(notices []knowledge.Notice, sigs map[int]string, seq map[strin
 		return a.Line < b.Line
 	})
 	for _, n := range sorted {
-		if n.Kind != knowledge.NoticeDeprecation && n.Kind != knowledge.NoticeRemoval {
-			continue
+		if !n.Lists(knowledge.NoticeDeprecation) && n.Kind != knowledge.NoticeRemoval {
+			continue // an upgrade note, unless upstream labelled it a deprecation
 		}
 		k := NoticeKey(n)
 		g := byKey[k]

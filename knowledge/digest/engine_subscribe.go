@@ -443,7 +443,7 @@ func RenderDigest(d *Digest, format string) *knowledge.Answer {
 			}
 			a.Notices = append(a.Notices, it)
 			switch {
-			case it.Kind == knowledge.NoticeDeprecation:
+			case it.Kind != knowledge.NoticeRemoval:
 				n[0]++
 			case it.API != nil:
 				n[1]++

@@ -171,7 +171,7 @@ func servedIn(t *knowledge.APITable, l *knowledge.APILifecycle, v knowledge.Vers
 // deprecated 1.19 · removed in 1.22 (the migration guide) · use
 // networking.k8s.io/v1 Ingress (served since 1.19)".
 func apiLine(t *knowledge.APITable, l *knowledge.APILifecycle, ref knowledge.Version, sources map[string]knowledge.Source) string {
-	parts := []string{levelWords(l.Level())}
+	parts := []string{levelWords(l)}
 	if !l.Introduced.IsZero() {
 		parts = append(parts, "introduced "+l.Introduced.String())
 	}
@@ -182,7 +182,13 @@ func apiLine(t *knowledge.APITable, l *knowledge.APILifecycle, ref knowledge.Ver
 			parts = append(parts, "deprecation planned for "+d.String())
 		}
 	}
+	if l.PayloadTo() != "" {
+		parts = append(parts, "a request payload the API server sends to "+l.PayloadTo()+", never served as a resource")
+	}
 	switch r := l.Removed; {
+	case r.IsZero() && l.PayloadTo() != "":
+	case r.IsZero() && l.Kept:
+		parts = append(parts, "will not be removed ("+knowledge.BasisWords(knowledge.UsedEvidence(l, knowledge.APIKept), sources)+") · served in "+t.Latest().String())
 	case r.IsZero():
 		parts = append(parts, "served in "+t.Latest().String())
 	case t.Reached(r):
@@ -193,7 +199,9 @@ func apiLine(t *knowledge.APITable, l *knowledge.APILifecycle, ref knowledge.Ver
 	if !l.ServedIn(ref) || !l.Deprecated.IsZero() {
 		if rep, r, ok := t.ReplacementIn(l, ref); ok {
 			s := "use " + rep.String()
-			if r != nil && !r.Introduced.IsZero() {
+			if r != nil && !r.Introduced.IsZero() && r.PayloadTo() != "" {
+				s += " (since " + r.Introduced.String() + ")"
+			} else if r != nil && !r.Introduced.IsZero() {
 				s += " (served since " + r.Introduced.String() + ")"
 				s += bridge(t, l, rep, r)
 			}
@@ -214,22 +222,25 @@ func bridge(t *knowledge.APITable, l *knowledge.APILifecycle, rep knowledge.APIR
 	return knowledge.BridgeWords(l, d)
 }
 
-// levelWords is how a lifeline starts: "alpha (off unless its feature
-// gate is on)", "beta", "GA".
-func levelWords(l knowledge.APILevel) string {
-	if l == knowledge.APIAlpha {
-		return "alpha (served only where its feature gate is on)"
+// levelWords is how a lifeline starts: "alpha (served only where the API
+// server enables it with --runtime-config and its feature gate is on)",
+// "beta", "GA".
+func levelWords(l *knowledge.APILifecycle) string {
+	if l.Level() == knowledge.APIAlpha && l.PayloadTo() == "" {
+		return "alpha (served only where the API server enables it with --runtime-config=" + l.API.GroupVersion() + "=true and its feature gate is on)"
 	}
-	return l.Label()
+	return l.Level().Label()
 }
 
 // apiSummary writes the answer's first line: with a release asked about,
 // whether it is served there; else where each version stands.
 func apiSummary(t *knowledge.APITable, types []*knowledge.APILifecycle, what string, at knowledge.Version) string {
 	if at.IsZero() {
-		var served, gone, planned []string
+		var served, gone, planned, payloads []string
 		for _, l := range types {
 			switch {
+			case l.PayloadTo() != "":
+				payloads = append(payloads, l.API.String())
 			case l.Removed.IsZero():
 				served = append(served, l.API.String())
 			case t.Reached(l.Removed):
@@ -248,11 +259,16 @@ func apiSummary(t *knowledge.APITable, types []*knowledge.APILifecycle, what str
 		if len(gone) > 0 {
 			parts = append(parts, "removed: "+strings.Join(gone, ", "))
 		}
+		if len(payloads) > 0 {
+			parts = append(parts, "request payloads sent to webhooks, never served: "+strings.Join(payloads, ", "))
+		}
 		return what + ": " + strings.Join(parts, "; ") + "."
 	}
-	var yes, no, unsure []string
+	var yes, no, unsure, payloads []string
 	for _, l := range types {
 		switch served, known := servedIn(t, l, at); {
+		case l.PayloadTo() != "":
+			payloads = append(payloads, l.API.String())
 		case !known:
 			unsure = append(unsure, l.API.String())
 		case served && l.DeprecatedIn(at):
@@ -267,6 +283,8 @@ func apiSummary(t *knowledge.APITable, types []*knowledge.APILifecycle, what str
 	}
 	var lead string
 	switch {
+	case len(payloads) > 0 && len(yes)+len(no)+len(unsure) == 0:
+		return fmt.Sprintf("No — %s is a request payload the API server sends to %s; it is never served as a resource, in %s or any release.", strings.Join(payloads, ", "), types[0].PayloadTo(), at)
 	case len(unsure) > 0 && len(yes) == 0:
 		return fmt.Sprintf("I can't tell for %s: my API data starts at %s and no source says when %s was introduced.", at, t.Releases()[0], strings.Join(unsure, ", "))
 	case len(no) == 0:

@@ -63,6 +63,9 @@ type catalog struct {
 	// released is the newest release the sources say is out (see
 	// ReleasedThrough): a release after it is planned.
 	released knowledge.Version
+	// releaseEvidence answers, from every source, whether a release is
+	// out, since when, and its newest patch (releasestatus.go).
+	*releaseEvidence
 	// The answer parts, built ahead for the engine that read the catalog.
 	releaseParts map[knowledge.Version]*releaseParts
 	stageParts   map[releaseStage]*stageParts
@@ -193,6 +196,13 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 		return nil, err
 	}
 	c.gateChanges = allGateChanges(c.gates)
+	if c.apis.Known() {
+		for _, r := range c.releases {
+			// a release's lists hold what the API table says of it: every
+			// list, count and upgrade is made from them
+			c.notices[r.Version] = append(c.notices[r.Version], releaseAPINotices(c.apis, r.Version, c.sources)...)
+		}
+	}
 	vulns, err := kb.ListVulns(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list vulnerability records: %w", err)
@@ -229,6 +239,7 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	for i := range c.releases {
 		c.release[c.releases[i].Version] = &c.releases[i]
 	}
+	c.releaseEvidence = newReleaseEvidence(c.releases, c.patches, c.sources, c.released)
 	e.buildParts(c)
 	return c, nil
 }

@@ -80,43 +80,77 @@ func groupNotices(ns []knowledge.Notice, sources map[string]knowledge.Source) to
 	}
 	// byName is the entry of a kind whose title names a code name
 	// ("--keep-terminated-pod-volumes", "CephFS") a document's title
-	// names too, when its names lead to one entry only.
-	nameOf := map[string]int{}
+	// names too (else its words), when its names lead to one entry only,
+	// or to one whose owner ("of kube-apiserver") the document names
+	// ("--master-service-namespace" is kube-apiserver's and kubelet's).
+	nameOf := map[string][]knowledge.Notice{}
 	for _, n := range ns {
 		if n.PR > 0 {
 			for _, w := range codeNames(n.Title) {
 				k := string(n.Kind) + "|" + w
-				if pr, ok := nameOf[k]; ok && pr != n.PR {
-					nameOf[k] = -1
-				} else {
-					nameOf[k] = n.PR
+				if !slices.ContainsFunc(nameOf[k], func(o knowledge.Notice) bool { return o.PR == n.PR }) {
+					nameOf[k] = append(nameOf[k], n)
 				}
 			}
 		}
 	}
 	byName := func(d knowledge.Notice) int {
-		found := 0
-		for _, w := range codeNames(d.Title) {
-			switch pr := nameOf[string(d.Kind)+"|"+w]; {
-			case pr == 0:
-			case pr < 0 || found > 0 && found != pr:
-				return 0
-			default:
-				found = pr
+		names := codeNames(d.Title)
+		if len(names) == 0 {
+			names = codeNames(d.Text)
+		}
+		var cands []knowledge.Notice
+		for _, w := range names {
+			for _, n := range nameOf[string(d.Kind)+"|"+w] {
+				if !slices.ContainsFunc(cands, func(o knowledge.Notice) bool { return o.PR == n.PR }) {
+					cands = append(cands, n)
+				}
 			}
 		}
-		return found
+		if len(cands) > 1 {
+			words := strings.ToLower(d.Title + " " + d.Text)
+			var owned []knowledge.Notice
+			for _, n := range cands {
+				if o := titleOwner(n.Title); o != "" && strings.Contains(words, o) {
+					owned = append(owned, n)
+				}
+			}
+			cands = owned
+		}
+		if len(cands) != 1 {
+			return 0
+		}
+		return cands[0].PR
+	}
+	// byLink is the entry of a kind whose pull request a document's notice
+	// links to ("[Removal of support for deprecated seccomp annotations]
+	// (…/pull/114947)").
+	entryPR := map[string]bool{}
+	for _, n := range ns {
+		if n.PR > 0 {
+			entryPR[fmt.Sprintf("%s|%d", n.Kind, n.PR)] = true
+		}
+	}
+	byLink := func(d knowledge.Notice) int {
+		if pr := prOfURL(d.URL); d.PR == 0 && pr > 0 && entryPR[fmt.Sprintf("%s|%d", d.Kind, pr)] {
+			return pr
+		}
+		return 0
 	}
 	// byGates is the entry a document's notice shares the most feature
 	// gates with, of its kind, when one shares more than any other.
 	byGates := func(d knowledge.Notice) int {
 		best, most, tie := 0, 0, false
+		gates := d.FeatureGates
+		if len(gates) == 0 {
+			gates = squashedNames(d.Title) // "the `CSI Migration` feature gate"
+		}
 		for _, n := range ns {
 			if n.PR == 0 || n.Kind != d.Kind {
 				continue
 			}
 			shared := 0
-			for _, g := range d.FeatureGates {
+			for _, g := range gates {
 				if slices.ContainsFunc(n.FeatureGates, func(x string) bool { return strings.EqualFold(x, g) }) {
 					shared++
 				}
@@ -133,15 +167,27 @@ func groupNotices(ns []knowledge.Notice, sources map[string]knowledge.Source) to
 		}
 		return best
 	}
+	// apiOfPR is the API group/version a notice (the API table's, a
+	// document's) cites a release-note entry for: the entry is that API's.
+	apiOfPR := map[string]string{}
+	for _, n := range ns {
+		if n.API != nil && n.API.GroupVersion != "" && n.PR > 0 {
+			apiOfPR[fmt.Sprintf("%s|%d", n.Kind, n.PR)] = strings.ToLower(n.API.GroupVersion)
+		}
+	}
 	key := func(n knowledge.Notice) string {
 		switch {
 		case n.API != nil && n.API.GroupVersion != "":
 			return fmt.Sprintf("%s|api|%s", n.Kind, strings.ToLower(n.API.GroupVersion))
+		case n.PR > 0 && apiOfPR[fmt.Sprintf("%s|%d", n.Kind, n.PR)] != "":
+			return fmt.Sprintf("%s|api|%s", n.Kind, apiOfPR[fmt.Sprintf("%s|%d", n.Kind, n.PR)])
 		case n.PR > 0:
 			return fmt.Sprintf("%s|pr|%d", n.Kind, n.PR)
+		case byLink(n) > 0:
+			return fmt.Sprintf("%s|pr|%d", n.Kind, byLink(n))
 		case byTitle[string(n.Kind)+"|"+strings.ToLower(n.Title)] > 0:
 			return fmt.Sprintf("%s|pr|%d", n.Kind, byTitle[string(n.Kind)+"|"+strings.ToLower(n.Title)])
-		case len(n.FeatureGates) > 0 && byGates(n) > 0:
+		case byGates(n) > 0:
 			return fmt.Sprintf("%s|pr|%d", n.Kind, byGates(n))
 		case n.API == nil && byName(n) > 0:
 			return fmt.Sprintf("%s|pr|%d", n.Kind, byName(n))
@@ -150,18 +196,47 @@ func groupNotices(ns []knowledge.Notice, sources map[string]knowledge.Source) to
 		case n.KEP > 0:
 			return fmt.Sprintf("%s|kep|%d", n.Kind, n.KEP)
 		}
-		return fmt.Sprintf("%s|title|%s", n.Kind, strings.ToLower(strings.Join(strings.Fields(n.Title), " ")))
+		return titleKey(n)
+	}
+	// Documents that title a notice alike tell one thing: one tied to an
+	// entry ties the others ("Removal of `--master-service-namespace`
+	// command line argument", in the post before the release and in its
+	// announcement).
+	keys := make([]string, len(ns))
+	sameTitle := map[string]string{}
+	for i, n := range ns {
+		keys[i] = key(n)
+		if t := titleKey(n); n.PR == 0 && !strings.HasPrefix(keys[i], string(n.Kind)+"|title|") {
+			if _, ok := sameTitle[t]; !ok {
+				sameTitle[t] = keys[i]
+			}
+		}
 	}
 	var out toldNotices
 	at := map[string]int{}
-	for _, n := range ns {
-		k := key(n)
+	// A document's paragraph is one notice, however many KEPs it names
+	// ("KEP-3063/KEP-4381 DRA …" is one upgrade note, not two).
+	place := map[string]string{}
+	for i, n := range ns {
+		k := keys[i]
+		if k2, ok := sameTitle[titleKey(n)]; ok && k == titleKey(n) {
+			k = k2
+		}
+		if n.PR == 0 && n.Line > 0 {
+			p := fmt.Sprintf("%s|%s#%d", n.Kind, n.Source, n.Line)
+			if first, ok := place[p]; ok {
+				k = first
+			} else {
+				place[p] = k
+			}
+		}
 		i, dup := at[k]
 		if !dup {
 			at[k] = len(out.notices)
 			if n.API != nil {
 				api := *n.API
 				api.Kinds = append([]string(nil), api.Kinds...)
+				api.ReplacedFor = append([]string(nil), api.ReplacedFor...)
 				n.API = &api
 			}
 			n.FeatureGates = append([]string(nil), n.FeatureGates...)
@@ -177,6 +252,7 @@ func groupNotices(ns []knowledge.Notice, sources map[string]knowledge.Source) to
 			if kept.API != nil {
 				api := *kept.API
 				api.Kinds = append([]string(nil), api.Kinds...)
+				api.ReplacedFor = append([]string(nil), api.ReplacedFor...)
 				kept.API = &api
 			}
 			kept.FeatureGates = append([]string(nil), kept.FeatureGates...)
@@ -199,12 +275,21 @@ func fillNotice(kept *knowledge.Notice, other knowledge.Notice) {
 		kept.KEP, kept.KEPVia = other.KEP, other.KEPVia
 	}
 	kept.Action = kept.Action || other.Action
+	switch {
+	case kept.LabelOnly() && other.Kind == kept.Kind && other.Label == "":
+		kept.Label = "" // another document reads it as what upstream labelled it
+	case kept.Label == "" && other.Label != "" && !other.LabelOnly() && other.Label != kept.Kind:
+		kept.Label = other.Label // the guide's removal of an API the notes label deprecation
+	}
 	kept.FeatureGates = prose.AddNames(kept.FeatureGates, other.FeatureGates)
-	if kept.API != nil && other.API != nil {
-		kept.API.Kinds = prose.AddNames(kept.API.Kinds, other.API.Kinds)
-		if kept.API.ReplacedBy == "" {
-			kept.API.ReplacedBy, kept.API.Since = other.API.ReplacedBy, other.API.Since
-		}
+	switch {
+	case kept.API != nil && other.API != nil:
+		kept.API.Join(other.API)
+	case kept.API == nil && other.API != nil:
+		api := *other.API // the entry the API table cites is that API's removal
+		api.Kinds = append([]string(nil), api.Kinds...)
+		api.ReplacedFor = append([]string(nil), api.ReplacedFor...)
+		kept.API = &api
 	}
 }
 
@@ -223,7 +308,7 @@ func without(ss []string, s string) []string {
 func (t toldNotices) ofKind(kind knowledge.NoticeKind) toldNotices {
 	var out toldNotices
 	for i, n := range t.notices {
-		if kind == "" || n.Kind == kind || (kind == knowledge.NoticeUpgrade && n.NeedsAction()) {
+		if n.Lists(kind) {
 			out.notices = append(out.notices, n)
 			out.told = append(out.told, t.told[i])
 		}
@@ -242,13 +327,13 @@ type noticeCounts struct {
 func (t toldNotices) count() noticeCounts {
 	var c noticeCounts
 	for _, n := range t.notices {
-		switch n.Kind {
-		case knowledge.NoticeDeprecation:
+		if n.Lists(knowledge.NoticeDeprecation) {
 			c.Deprecations++
-		case knowledge.NoticeRemoval:
+		}
+		if n.Lists(knowledge.NoticeRemoval) {
 			c.Removals++
 		}
-		if n.NeedsAction() {
+		if n.Lists(knowledge.NoticeUpgrade) {
 			c.Upgrades++
 		}
 	}
@@ -331,4 +416,66 @@ func codeNames(title string) []string {
 		}
 	}
 	return out
+}
+
+// titleOwner is the program an entry's title gives what it acts on to:
+// "kube-apiserver" of "Removed the flag --x of kube-apiserver"; "" when
+// it names none.
+func titleOwner(title string) string {
+	i := strings.LastIndex(title, " of ")
+	if i < 0 {
+		return ""
+	}
+	o := title[i+len(" of "):]
+	if j := strings.IndexAny(o, " (;"); j >= 0 {
+		o = o[:j]
+	}
+	return strings.ToLower(o)
+}
+
+// prOfURL is the kubernetes/kubernetes pull request a link names, or 0.
+func prOfURL(u string) int {
+	const prefix = "github.com/kubernetes/kubernetes/pull/"
+	i := strings.Index(u, prefix)
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range u[i+len(prefix):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// squashedNames are the code names a title writes as words: capitalised
+// words next to each other joined ("CSI Migration" is CSIMigration).
+func squashedNames(title string) []string {
+	var out []string
+	run, words := "", 0
+	flush := func() {
+		if words > 1 {
+			out = append(out, run)
+		}
+		run, words = "", 0
+	}
+	for _, w := range strings.Fields(strings.NewReplacer("`", " ", "\"", " ").Replace(title)) {
+		if w[0] >= 'A' && w[0] <= 'Z' && words < 4 {
+			run += w
+			words++
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// titleKey is the key of a notice known by its title alone: its kind and
+// its title's words, in lower case, without markup.
+func titleKey(n knowledge.Notice) string {
+	t := strings.NewReplacer("`", "", "*", "").Replace(n.Title)
+	return fmt.Sprintf("%s|title|%s", n.Kind, strings.ToLower(strings.Join(strings.Fields(t), " ")))
 }

@@ -24,7 +24,7 @@ func (e *Engine) answerUpgrade(ctx context.Context, q knowledge.Question) (*know
 	if q.Version == q.To {
 		return e.answerPatchUpgrade(ctx, q)
 	}
-	a, err := e.answerDiff(ctx, q.Version, q.To, true)
+	a, err := e.answerDiff(ctx, q.Version, q.To, true, q.Filters["sig"])
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,7 +19,10 @@ import (
 //
 // It fails with EBADINPUT when from is not older than to, and ENOTFOUND
 // naming the known releases when either is unknown.
-func (e *Engine) answerDiff(ctx context.Context, from, to knowledge.Version, upgrade bool) (*knowledge.Answer, error) {
+//
+// With sig ("sig-node") it keeps the notices and graduations of that SIG,
+// and every API that stops being served, whatever its SIG.
+func (e *Engine) answerDiff(ctx context.Context, from, to knowledge.Version, upgrade bool, sig string) (*knowledge.Answer, error) {
 	verb := "diff"
 	if upgrade {
 		verb = "upgrade"
@@ -50,14 +54,17 @@ func (e *Engine) answerDiff(ctx context.Context, from, to knowledge.Version, upg
 	}
 	items := e.diffItems(c, in, upgrade)
 	notices, actions := e.diffNotices(c, in, upgrade)
-	var apis []knowledge.Notice
-	if c.apis.Known() {
-		apis = apiNotices(c.apis, from, to, c.sources)
-		notices = withDocumentNotices(apis, notices)
+	var sigNote string
+	if sig != "" {
+		var allN, allI = len(notices), len(items)
+		notices, items, actions = keepSIG(notices, items, sig)
+		sigNote = fmt.Sprintf("Kept to %s: %d of %d notices and %d of %d graduations and endings; every API that stops being served is listed, whatever its SIG.",
+			sig, len(notices), allN, len(items), allI)
 	}
 	a := &knowledge.Answer{Kind: knowledge.KindDiff, Title: fmt.Sprintf("Kubernetes %s → %s", from, to), Items: items, Notices: notices}
 	if upgrade {
 		a.Title = fmt.Sprintf("Upgrading from %s to %s", from, to)
+		a.BreaksFirst = true
 	}
 	a.Text = diffSummary(from, to, releaseVersions(in), items, notices, upgrade, actions)
 	if upgrade { // the gates a component given them refuses at to, and defaults that flip: gate_changes.go
@@ -66,7 +73,17 @@ func (e *Engine) answerDiff(ctx context.Context, from, to knowledge.Version, upg
 		}
 	}
 	a.Notes = diffNotes(from, to, known, in)
+	if sig != "" {
+		a.Title += " (" + sig + ")"
+		a.Notes = append([]string{sigNote}, a.Notes...)
+	}
 	if c.apis.Known() {
+		var apis []knowledge.Notice
+		for _, n := range notices {
+			if n.API != nil {
+				apis = append(apis, n)
+			}
+		}
 		a.Notes = append(apiRangeNotes(c.apis, apis, c.sources), a.Notes...)
 	}
 	var ids []string
@@ -178,17 +195,17 @@ func (e *Engine) diffNotices(c *catalog, in []knowledge.Release, upgrade bool) (
 		ns = append(ns, told.notices...)
 		actions += told.count().Upgrades
 	}
-	kindRank := map[knowledge.NoticeKind]int{knowledge.NoticeRemoval: 0, knowledge.NoticeDeprecation: 1, knowledge.NoticeUpgrade: 2}
+	ns = withoutSuperseded(ns)
 	if upgrade {
+		// what breaks first, the same on every platform (knowledge.NoticeGroups):
+		// APIs gone, other removals, what needs action, deprecations; each
+		// release by release
 		sort.SliceStable(ns, func(i, j int) bool {
 			a, b := ns[i], ns[j]
-			if (a.API != nil) != (b.API != nil) {
-				return a.API != nil
+			if ra, rb := knowledge.BreakRank(a), knowledge.BreakRank(b); ra != rb {
+				return ra < rb
 			}
-			if a.Release != b.Release {
-				return a.Release.Less(b.Release)
-			}
-			return kindRank[a.Kind] < kindRank[b.Kind]
+			return a.Release.Less(b.Release)
 		})
 	}
 	for i := range ns {
@@ -197,41 +214,47 @@ func (e *Engine) diffNotices(c *catalog, in []knowledge.Release, upgrade bool) (
 	return ns, actions
 }
 
-// withDocumentNotices is withAPINotices, keeping what the documents'
-// notices it drops add: an API notice standing for a document's notice
-// (the same group/version and release, or the release-note entry it
-// cites) takes its action required, pull request and link; a document's
-// API notice no lifecycle notice stands for is kept, so that nothing the
-// releases' lists count goes missing from the range.
-func withDocumentNotices(apis, ns []knowledge.Notice) []knowledge.Notice {
-	apis = append([]knowledge.Notice(nil), apis...)
-	var uncovered []knowledge.Notice
+// keepSIG keeps the notices of sig (and every API removal) and the items
+// of sig, and counts what of them needs action.
+func keepSIG(ns []knowledge.Notice, items []knowledge.Item, sig string) ([]knowledge.Notice, []knowledge.Item, int) {
+	var keptN []knowledge.Notice
+	actions := 0
 	for _, n := range ns {
-		if n.API == nil && n.PR == 0 {
+		if n.IsAPIRemoval() || slices.ContainsFunc(n.SIGs, func(s string) bool { return strings.EqualFold(s, sig) }) {
+			keptN = append(keptN, n)
+			if n.NeedsAction() {
+				actions++
+			}
+		}
+	}
+	var keptI []knowledge.Item
+	for _, it := range items {
+		if strings.EqualFold(it.SIG, sig) {
+			it.Rank = len(keptI) + 1
+			keptI = append(keptI, it)
+		}
+	}
+	return keptN, keptI, actions
+}
+
+// withoutSuperseded drops from a range's notices the deprecation of an
+// API group/version the range also removes: its removal says more (the
+// lists of each release still hold both).
+func withoutSuperseded(ns []knowledge.Notice) []knowledge.Notice {
+	removed := map[string]bool{}
+	for _, n := range ns {
+		if n.IsAPIRemoval() {
+			removed[strings.ToLower(n.API.GroupVersion)] = true
+		}
+	}
+	out := ns[:0]
+	for _, n := range ns {
+		if n.Kind == knowledge.NoticeDeprecation && n.API != nil && removed[strings.ToLower(n.API.GroupVersion)] {
 			continue
 		}
-		covered := false
-		for i := range apis {
-			a := &apis[i]
-			same := a.Release == n.Release && (n.API != nil && strings.EqualFold(a.API.GroupVersion, n.API.GroupVersion) || n.PR > 0 && a.PR == n.PR)
-			if !same {
-				continue
-			}
-			covered = true
-			a.Action = a.Action || n.Action
-			if a.PR == 0 && n.PR > 0 {
-				a.PR, a.URL = n.PR, n.URL
-			}
-		}
-		if !covered && n.API != nil {
-			uncovered = append(uncovered, n)
-		}
+		out = append(out, n)
 	}
-	out := withAPINotices(apis, ns)
-	if len(uncovered) == 0 {
-		return out
-	}
-	return append(append(out[:len(apis):len(apis)], uncovered...), out[len(apis):]...)
+	return out
 }
 
 // diffSummary writes the counts of a diff or upgrade answer in one line.

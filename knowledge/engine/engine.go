@@ -125,7 +125,7 @@ func (e *Engine) Answer(ctx context.Context, q knowledge.Question) (*knowledge.A
 	case knowledge.AskSearch:
 		a, err = e.answerSearch(ctx, q.Words)
 	case knowledge.AskDiff:
-		a, err = e.answerDiff(ctx, q.Version, q.To, q.Words == "upgrade")
+		a, err = e.answerDiff(ctx, q.Version, q.To, q.Words == "upgrade", q.Filters["sig"])
 	case knowledge.AskUpgrade:
 		a, err = e.answerUpgrade(ctx, q)
 	case knowledge.AskSIG:

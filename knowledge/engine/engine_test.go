@@ -242,7 +242,7 @@ func TestEngineLists(t *testing.T) {
 		{"diff 1.40 1.43", knowledge.KindDiff, "Kubernetes 1.40 → 1.43", []int{9002, 9001, 9003, 9007, 9002, 9008},
 			[]knowledge.NoticeKind{"deprecation", "removal", "upgrade", "deprecation", "upgrade", "removal"}, 2}, // 9001 beta again in 1.43 is no graduation; the API removal said twice is shown once
 		{"upgrade 1.40 1.43", knowledge.KindDiff, "Upgrading from 1.40 to 1.43", []int{9008, 9002, 9001, 9003, 9007, 9002},
-			[]knowledge.NoticeKind{"removal", "deprecation", "removal", "deprecation", "upgrade", "upgrade"}, 5}, // what breaks first: the API, then release by release, removals first; three notes say where the vulnerabilities were counted
+			[]knowledge.NoticeKind{"removal", "removal", "upgrade", "upgrade", "deprecation", "deprecation"}, 5}, // what breaks first: the API, the other removals, what needs action, deprecations; three notes say where the vulnerabilities were counted
 		{"1.43 beta", knowledge.KindList, "Kubernetes 1.43: beta", []int{9001, 9002}, nil, 1}, // 9001 was beta in 1.41: listed as 1.43's note lists it, noted; 9002 stepped back: shown
 	}
 	for _, tt := range tests {

@@ -407,7 +407,8 @@ func TestFigureExamples(t *testing.T) {
 				vs = append(vs, r.Version)
 			}
 			announced := []string{"1.25", "1.26", "1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36"} // notes, posts and sig-release's notes and pages
-			if !slices.Equal(vs, announced) || len(rel.Facts) != 1 {
+			// apart: 1.37, out by k8s.io/api's tags and announced in nothing held (issue 30), and those not announced
+			if !slices.Equal(vs, announced) || len(rel.Facts) != 2 || rel.Facts[0].Name != "1.37" || !strings.HasPrefix(rel.Facts[0].Value, "out") {
 				t.Errorf("releases: announced %v, apart %+v", vs, rel.Facts)
 			}
 			if s := ask(t, e, "SIG Network"); s.Kind != knowledge.KindSIG || len(s.Items) < 20 {

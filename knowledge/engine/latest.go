@@ -22,7 +22,7 @@ type patchWord struct {
 // tie, for its exact day. others are what the other sources name, when
 // older: answers say both, with each source's date. ok is false when no
 // source names a patch of v.
-func (c *catalog) latestPatch(v knowledge.Version) (best patchWord, others []patchWord, ok bool) {
+func (c *releaseEvidence) latestPatch(v knowledge.Version) (best patchWord, others []patchWord, ok bool) {
 	var words []patchWord
 	if ps := c.patches[v]; len(ps) > 0 {
 		p := ps[len(ps)-1]

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,9 @@ func (e *Engine) answerLifecycle(ctx context.Context, v knowledge.Version) (*kno
 		return nil, err
 	}
 	r := c.release[v]
+	if r != nil && r.Lifecycle == nil && slices.Contains(c.unlisted(), v) {
+		return c.unlistedLifecycle(v), nil // out, newer than the lifecycle data
+	}
 	if r == nil || r.Lifecycle == nil { // suggest a release that has support dates
 		return nil, c.noLifecycle(v, "eol")
 	}
@@ -62,6 +66,26 @@ func (e *Engine) answerLifecycle(ctx context.Context, v knowledge.Version) (*kno
 		a.Notes = append(a.Notes, note)
 	}
 	return a, nil
+}
+
+// unlistedLifecycle answers `1.37 eol` for a release out that the
+// lifecycle data does not list yet: what says it is out, its newest patch,
+// and that its support dates are not known.
+func (c *catalog) unlistedLifecycle(v knowledge.Version) *knowledge.Answer {
+	newest, asOf := c.lifecycleNewest()
+	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": support",
+		Text: fmt.Sprintf("Kubernetes %s is %s. My lifecycle data (endoflife.date%s) stops at %s, so I hold no support dates for it yet; bot sync brings them.",
+			v, c.outWords(v), asOfWords(asOf), newest)}
+	var ids []string
+	if best, _, ok := c.latestPatch(v); ok {
+		a.Facts = append(a.Facts, knowledge.Fact{Name: "Latest patch", Value: best.name(v, c.sources)})
+		ids = append(ids, best.source)
+	}
+	if r := c.release[newest]; r != nil && r.Lifecycle != nil {
+		ids = append(ids, r.Lifecycle.Source)
+	}
+	a.Sources = c.sourceRefs(ids)
+	return a
 }
 
 // standing says where release l stands on the Engine's day; patch names
@@ -123,7 +147,7 @@ func lifecycleFacts(l *knowledge.Lifecycle, patch string) []knowledge.Fact {
 // releaseDay is the day release r came out: its v.0 tag's day (the patch
 // list's), else the lifecycle record's, else the day its announcement or
 // page gives; "" when no source says.
-func (c *catalog) releaseDay(r *knowledge.Release) string {
+func (c *releaseEvidence) releaseDay(r *knowledge.Release) string {
 	for _, p := range c.patches[r.Version] {
 		if p.Number == 0 && p.Date != "" {
 			return p.Date
@@ -138,7 +162,7 @@ func (c *catalog) releaseDay(r *knowledge.Release) string {
 // releaseDayNote says where sources disagree on the day release v came
 // out: the tag's day (the patch list's v.0) against the lifecycle
 // record's and the release page's; "" when they agree or only one says.
-func (c *catalog) releaseDayNote(v knowledge.Version) string {
+func (c *releaseEvidence) releaseDayNote(v knowledge.Version) string {
 	r := c.release[v]
 	if r == nil {
 		return ""
@@ -192,21 +216,24 @@ func (e *Engine) answerPatches(ctx context.Context, v knowledge.Version) (*knowl
 		return nil, err
 	}
 	r, ps := c.release[v], c.patches[v]
-	if r == nil || len(ps) == 0 { // suggest a release that has patches
-		if r != nil && r.Lifecycle != nil && r.Lifecycle.Latest != "" {
-			return &knowledge.Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases",
-				Text:    fmt.Sprintf("I hold no list of %s's patch releases; its lifecycle record names %s as the latest.", v, r.Lifecycle.Latest),
-				Facts:   lifecycleFacts(r.Lifecycle, ""),
-				Sources: c.sourceRefs([]string{r.Lifecycle.Source})}, nil
-		}
+	best, others, named := c.latestPatch(v)
+	if r == nil || !named { // suggest a release that has patches
 		return nil, c.noPatches(v)
 	}
-	latest := ps[len(ps)-1]
 	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": patch releases"}
-	if latest.Number == 0 {
-		a.Text = fmt.Sprintf("Kubernetes %s has no patch release yet: %s came out on %s.", v, latest, latest.Date)
-	} else {
-		a.Text = fmt.Sprintf("The latest patch of Kubernetes %s is %s (%s).", v, latest, latest.Date)
+	switch {
+	case len(ps) == 0:
+		a.Text = fmt.Sprintf("The latest patch of Kubernetes %s I know is %s; I hold no list of its patch releases.", v, best.name(v, c.sources))
+		if r.Lifecycle != nil {
+			a.Facts = lifecycleFacts(r.Lifecycle, best.name(v, c.sources))
+		}
+	case best.number == 0:
+		a.Text = fmt.Sprintf("Kubernetes %s has no patch release yet: %s.0 came out on %s.", v, v, best.date)
+	default:
+		a.Text = fmt.Sprintf("The latest patch of Kubernetes %s is %s.", v, best.name(v, c.sources))
+	}
+	if note := olderPatchesNote(v, best, others, c.sources); note != "" {
+		a.Notes = append(a.Notes, note)
 	}
 	if r.Lifecycle != nil && r.Lifecycle.EOL != "" {
 		if r.Lifecycle.EOL <= e.today() {
@@ -215,16 +242,18 @@ func (e *Engine) answerPatches(ctx context.Context, v knowledge.Version) (*knowl
 			a.Text += fmt.Sprintf(" It gets patches until %s.", r.Lifecycle.EOL)
 		}
 	}
-	for i := len(ps) - 1; i >= 0 && len(a.Facts) < maxPatchFacts; i-- {
+	listed := 0
+	for i := len(ps) - 1; i >= 0 && listed < maxPatchFacts; i-- {
 		a.Facts = append(a.Facts, knowledge.Fact{Name: ps[i].String(), Value: ps[i].Date})
+		listed++
 	}
-	if n := len(ps) - len(a.Facts); n > 0 {
+	if n := len(ps) - listed; n > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf("And %d older: %s (%s) was the first.", n, ps[0], ps[0].Date))
 	}
-	if n := c.patchCVEsNote(v, latest.Number); n != "" {
+	if n := c.patchCVEsNote(v, best.number); n != "" {
 		a.Notes = append(a.Notes, n)
 	}
-	ids := patchSources(ps)
+	ids := append(patchSources(ps), best.source)
 	if r.Lifecycle != nil {
 		ids = append(ids, r.Lifecycle.Source)
 	}
@@ -236,7 +265,7 @@ func (e *Engine) answerPatches(ctx context.Context, v knowledge.Version) (*knowl
 func (c *catalog) noPatches(v knowledge.Version) error {
 	var with []knowledge.Version
 	for _, r := range c.releases {
-		if len(c.patches[r.Version]) > 0 {
+		if _, _, ok := c.latestPatch(r.Version); ok {
 			with = append(with, r.Version)
 		}
 	}
@@ -269,6 +298,17 @@ func (e *Engine) answerSupported(ctx context.Context) (*knowledge.Answer, error)
 	var live, maint []string
 	var ids []string
 	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Supported Kubernetes releases"}
+	unlisted := c.unlisted()
+	for i := len(unlisted) - 1; i >= 0; i-- { // out, newer than the lifecycle data: supported, dates unknown
+		v := unlisted[i]
+		val := c.outWords(v) + "; support dates not in my lifecycle data yet"
+		if best, _, ok := c.latestPatch(v); ok {
+			val += "; latest " + best.name(v, c.sources)
+			ids = append(ids, best.source)
+		}
+		live = append(live, v.String())
+		a.Facts = append(a.Facts, knowledge.Fact{Name: v.String(), Value: val})
+	}
 	known := false
 	for i := len(c.releases) - 1; i >= 0; i-- {
 		r := c.releases[i]
@@ -314,63 +354,55 @@ func (e *Engine) answerSupported(ctx context.Context) (*knowledge.Answer, error)
 		}
 		a.Text += "."
 	}
+	if len(unlisted) > 0 {
+		newest, asOf := c.lifecycleNewest()
+		a.Notes = append(a.Notes, fmt.Sprintf("%s %s out, newer than my lifecycle data (endoflife.date%s, which stops at %s): a new release is supported from its release day.",
+			capitalize(joinAnd(versionStrings(unlisted))), isAre(len(unlisted)), asOfWords(asOf), newest))
+	}
 	a.Sources = c.sourceRefs(ids)
 	return a, nil
 }
 
-// answerLatest answers `latest`: the newest release out on the Engine's
-// day, and the latest patch of each release still supported.
+// answerLatest answers `latest`: the newest release out (as every source
+// says, whatever the day) and the newest patch of each release still
+// supported on the Engine's day, each with its source and date.
 func (e *Engine) answerLatest(ctx context.Context) (*knowledge.Answer, error) {
 	c, err := e.catalog(ctx)
 	if err != nil {
 		return nil, err
 	}
 	today := e.today()
+	newest := c.released
+	if newest.IsZero() {
+		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "I know no release that is out yet: ingest or sync the release notes or the lifecycle data first.")
+	}
 	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Latest Kubernetes releases"}
 	var ids []string
-	var newest *knowledge.Release
+	a.Text = fmt.Sprintf("The newest Kubernetes release out is %s (%s)", newest, c.outWords(newest))
+	if best, _, ok := c.latestPatch(newest); ok {
+		a.Text += "; its latest patch I know is " + best.name(newest, c.sources)
+		ids = append(ids, best.source)
+	}
+	a.Text += "."
 	for i := len(c.releases) - 1; i >= 0; i-- {
 		r := &c.releases[i]
-		released := r.Date
-		if r.Lifecycle != nil && r.Lifecycle.Released != "" {
-			released = r.Lifecycle.Released
-		}
-		if released == "" || released > today {
+		if !c.out(r.Version) {
 			continue
 		}
-		if newest == nil {
-			newest = r
-		}
 		l := r.Lifecycle
+		unlisted := l == nil && slices.Contains(c.unlisted(), r.Version)
+		if !unlisted && (l == nil || l.EOL != "" && l.EOL <= today) {
+			continue
+		}
 		best, _, ok := c.latestPatch(r.Version)
-		if l == nil || !ok || (l.EOL != "" && l.EOL <= today) {
+		if !ok {
 			continue
 		}
 		a.Facts = append(a.Facts, knowledge.Fact{Name: r.Version.String(), Value: best.name(r.Version, c.sources)})
-		ids = append(ids, l.Source, best.source)
-	}
-	if newest == nil {
-		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "I know no release date yet: ingest or sync the release notes or the lifecycle data first.")
-	}
-	a.Text = fmt.Sprintf("The newest Kubernetes release is %s", newest.Version)
-	if best, _, ok := c.latestPatch(newest.Version); ok {
-		a.Text += "; its latest patch I know is " + best.name(newest.Version, c.sources)
-	} else if newest.Date != "" {
-		a.Text += fmt.Sprintf(", released %s", newest.Date)
-	}
-	a.Text += "."
-	if newest.Version.Less(c.released) {
-		// A release the lifecycle data predates: the API modules know it.
-		a.Text = fmt.Sprintf("The newest Kubernetes release out is %s", c.released)
-		if best, _, ok := c.latestPatch(c.released); ok {
-			a.Text += "; its latest patch I know is " + best.name(c.released, c.sources)
-			ids = append(ids, best.source)
+		ids = append(ids, best.source)
+		if l != nil {
+			ids = append(ids, l.Source)
 		}
-		a.Text += fmt.Sprintf(". My release dates stop at %s", newest.Version)
-		if best, _, ok := c.latestPatch(newest.Version); ok {
-			a.Text += ", whose latest patch I know is " + best.name(newest.Version, c.sources)
-		}
-		a.Text += "."
 	}
 	if next := c.nextPlanned(today); next != "" {
 		a.Notes = append(a.Notes, next)
@@ -381,7 +413,9 @@ func (e *Engine) answerLatest(ctx context.Context) (*knowledge.Answer, error) {
 	if note := c.lifecycleAge(ids, today); note != "" {
 		a.Notes = append(a.Notes, note)
 	}
-	ids = append(ids, newest.Sources...)
+	if r := c.release[newest]; r != nil {
+		ids = append(ids, r.Sources...)
+	}
 	a.Sources = c.sourceRefs(ids)
 	return a, nil
 }
@@ -445,4 +479,13 @@ func (c *catalog) lifecycleAge(ids []string, today string) string {
 		return ""
 	}
 	return fmt.Sprintf("My lifecycle data is as of %s: releases and patches after that day are missing until bot sync brings them.", newest)
+}
+
+// versionStrings writes versions as strings.
+func versionStrings(vs []knowledge.Version) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
 }

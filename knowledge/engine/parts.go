@@ -51,10 +51,21 @@ func (e *Engine) releaseParts(c *catalog, r *knowledge.Release, told *toldNotice
 	if note := c.releaseDayNote(v); note != "" {
 		p.notes = append(p.notes, note)
 	}
+	if day == "" && c.out(v) {
+		p.notes = append(p.notes, fmt.Sprintf("Kubernetes %s is %s.", v, c.outWords(v)))
+	}
 	p.counts = append(noticeFacts(told.count()), changeFacts(c.changes[v])...)
+	ids := append([]string{}, r.Sources...)
 	if l := r.Lifecycle; l != nil {
 		p.counts = append(p.counts, releaseLifecycleFacts(l)...)
-		p.sources = c.sourceRefs(append(append([]string{}, r.Sources...), l.Source))
+		ids = append(ids, l.Source)
+	}
+	if best, _, ok := c.latestPatch(v); ok { // the newest any source names, with its source and date
+		p.counts = append(p.counts, knowledge.Fact{Name: "Latest patch", Value: best.name(v, c.sources)})
+		ids = append(ids, best.source)
+	}
+	if len(ids) > len(r.Sources) {
+		p.sources = c.sourceRefs(ids)
 	}
 	if cov := notesCoverage(v, c.releases, c.sources); cov != "" && c.newestNotes.Less(v) {
 		p.notes = append(p.notes, strings.Replace(cov, "this list", "what I say of it", 1))
@@ -131,6 +142,7 @@ func (e *Engine) stageParts(c *catalog, r *knowledge.Release, s knowledge.Stage)
 	sortItemsByKEP(items)
 	ids := append(make([]string, 0, len(r.Sources)+len(items)), r.Sources...)
 	var repeats []knowledge.Item
+	several := 0
 	for i := range items {
 		if at, rep := c.repeatOf(items[i]); rep {
 			first := items[i]
@@ -138,7 +150,10 @@ func (e *Engine) stageParts(c *catalog, r *knowledge.Release, s knowledge.Stage)
 			repeats = append(repeats, first)
 		}
 		items[i].Text = knowledge.Quote(items[i].Text, e.maxQuote)
-		ids = append(ids, items[i].Source)
+		ids = append(append(ids, items[i].Source), items[i].ToldBy...)
+		if c.documentsTelling(items[i]) > 1 {
+			several++
+		}
 	}
 	p := &stageParts{title: fmt.Sprintf("Kubernetes %s: %s", v, s.Label()), items: items, sources: c.sourceRefs(ids)}
 	switch len(items) {
@@ -152,6 +167,13 @@ func (e *Engine) stageParts(c *catalog, r *knowledge.Release, s knowledge.Stage)
 	for _, it := range repeats {
 		p.notes = append(p.notes, fmt.Sprintf("KEP-%d was listed as %s in %s already; the notes disagree on when (kep %d shows both).",
 			it.KEP, s.Label(), it.Release, it.KEP))
+	}
+	if several > 0 {
+		are := "one is"
+		if several > 1 {
+			are = fmt.Sprintf("%d are", several)
+		}
+		p.notes = append(p.notes, fmt.Sprintf("Each enhancement is listed once, with kep.yaml and every document line about it (--json: told_by); %s told by several documents.", are))
 	}
 	if n := announced(r.Enhancements, s); n > 0 && n != len(items) {
 		p.notes = append(p.notes, fmt.Sprintf("The release announcement counts %d %s; kep.yaml and the documents I have name %d.", n, s.Label(), len(items)))
@@ -320,4 +342,15 @@ func notesCoverage(v knowledge.Version, rels []knowledge.Release, byID map[strin
 		return fmt.Sprintf("I hold release notes as data from %s on; for %s this list comes from the other documents only.", oldest, v)
 	}
 	return fmt.Sprintf("I hold no release notes as data for %s; this list comes from the other documents only.", v)
+}
+
+// documentsTelling counts the documents (not kep.yaml) that tell item it.
+func (c *catalog) documentsTelling(it knowledge.Item) int {
+	n := 0
+	for _, id := range append([]string{it.Source}, it.ToldBy...) {
+		if s, ok := c.sources[id]; ok && s.Kind != knowledge.SourceKEPYAML {
+			n++
+		}
+	}
+	return n
 }

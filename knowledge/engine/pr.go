@@ -56,7 +56,11 @@ func (e *Engine) prAnswer(c *catalog, n int, found []knowledge.Change) *knowledg
 	for _, ch := range found {
 		releases = append(releases, ch.Release.String())
 		ids = append(ids, ch.Source)
-		it := knowledge.Item{Release: ch.Release, Title: prItemTitle(ch), Text: knowledge.Quote(ch.Text, e.maxQuote), Source: ch.Source}
+		words := ch.Text
+		if rest, ok := strings.CutPrefix(strings.Join(strings.Fields(ch.Text), " "), knowledge.ChangeTitle(ch)); ok {
+			words = strings.TrimSpace(rest) // the title quotes the first sentence: the rest, once
+		}
+		it := knowledge.Item{Release: ch.Release, Title: prItemTitle(ch), Text: knowledge.Quote(words, e.maxQuote), Source: ch.Source}
 		if len(ch.SIGs) > 0 {
 			it.SIG = "sig-" + strings.Join(ch.SIGs, ", sig-")
 		}
@@ -104,6 +108,9 @@ func prItemTitle(ch knowledge.Change) string {
 		tags = append(tags, "removal notice")
 	case knowledge.NoticeUpgrade:
 		tags = append(tags, "upgrade note")
+	}
+	if ch.HasKind(string(knowledge.NoticeDeprecation)) && ch.Notice != knowledge.NoticeDeprecation {
+		tags = append(tags, "labelled deprecation by the release notes")
 	}
 	if ch.Action {
 		tags = append(tags, "action required")

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -274,8 +275,10 @@ func announced(c knowledge.Counts, s knowledge.Stage) int {
 }
 
 // answerNotices answers `1.29 deprecations`: the release's notices of one
-// kind ("" for all). Once the catalog is loaded that is its parts; before,
-// the notices are read from the store.
+// kind ("" for all): the documents' notices and what the API table says
+// of the release, each thing told once, as every count and upgrade makes
+// them. Once the catalog is loaded that is its parts; before, they are
+// read from the store the same way.
 func (e *Engine) answerNotices(ctx context.Context, v knowledge.Version, kind knowledge.NoticeKind) (*knowledge.Answer, error) {
 	word := noticeWord(kind)
 	r, err := e.findRelease(ctx, v, func(w knowledge.Version) string { return w.String() + " " + word })
@@ -294,6 +297,13 @@ func (e *Engine) answerNotices(ctx context.Context, v knowledge.Version, kind kn
 	byID, err := e.sources(ctx)
 	if err != nil {
 		return nil, err
+	}
+	types, apiReleases, err := e.kb.ListAPIs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list API lifecycles: %w", err)
+	}
+	if t := knowledge.NewAPITable(types, apiReleases); t.Known() {
+		all = append(all, releaseAPINotices(t, v, byID)...)
 	}
 	rels, err := e.kb.ListReleases(ctx)
 	if err != nil {
@@ -327,22 +337,30 @@ func capitalize(s string) string {
 // theme and counts in Answer.Releases; and apart, in a fact, the releases
 // known only from kep.yaml milestones or the deprecation guide.
 func (e *Engine) answerReleases(ctx context.Context) (*knowledge.Answer, error) {
-	var rels []knowledge.Release // shared when the catalog's: read, never changed
-	var err error
+	var ev *releaseEvidence // every source's word on each release: the days the cards give
 	c := e.cat.Load()
 	if c != nil {
-		rels = c.releases
-	} else if rels, err = e.kb.ListReleases(ctx); err != nil {
-		return nil, fmt.Errorf("list releases: %w", err)
+		ev = c.releaseEvidence
+	} else {
+		var err error
+		if ev, err = e.storeEvidence(ctx); err != nil {
+			return nil, err
+		}
 	}
+	rels := ev.releases // shared: read, never changed
 	if len(rels) == 0 {
 		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "I know no releases yet.")
 	}
+	unlisted := ev.unlisted()
 	var ids []string
-	var documented, bare []knowledge.Version
+	var documented, bare, outOnly []knowledge.Version
 	a := &knowledge.Answer{Kind: knowledge.KindReleases, Title: "Known releases", Releases: []knowledge.ReleaseFacts{}}
 	for _, r := range rels {
 		if len(r.Sources) == 0 {
+			if slices.Contains(unlisted, r.Version) {
+				outOnly = append(outOnly, r.Version) // out per a tag, not yet announced in what I hold
+				continue
+			}
 			bare = append(bare, r.Version)
 			continue
 		}
@@ -352,7 +370,13 @@ func (e *Engine) answerReleases(ctx context.Context) (*knowledge.Answer, error) 
 		if err != nil {
 			return nil, err
 		}
-		a.Releases = append(a.Releases, knowledge.ReleaseFacts{Version: r.Version.String(), Date: r.Date, Theme: r.Theme, Enhancements: counts})
+		a.Releases = append(a.Releases, knowledge.ReleaseFacts{Version: r.Version.String(), Date: ev.releaseDay(&r), Theme: r.Theme, Enhancements: counts})
+	}
+	for _, v := range outOnly {
+		a.Facts = append(a.Facts, knowledge.Fact{Name: v.String(), Value: ev.outWords(v) + " (no announcement or release note of it yet)"})
+		if best, _, ok := ev.latestPatch(v); ok {
+			ids = append(ids, best.source)
+		}
 	}
 	switch {
 	case len(documented) == 0:
@@ -370,7 +394,7 @@ func (e *Engine) answerReleases(ctx context.Context) (*knowledge.Answer, error) 
 			}
 			a.Text += fmt.Sprintf(" Another %d %s known only from kep.yaml milestones or the deprecation guide.", len(bare), verb)
 		}
-		a.Facts = []knowledge.Fact{{Name: "Not announced", Value: versionRanges(bare)}}
+		a.Facts = append(a.Facts, knowledge.Fact{Name: "Not announced", Value: versionRanges(bare)})
 	}
 	refs, _, err := e.sourceRefs(ctx, ids)
 	if err != nil {
@@ -408,9 +432,6 @@ func releaseLifecycleFacts(l *knowledge.Lifecycle) []knowledge.Fact {
 	}
 	if l.EOL != "" {
 		out = append(out, knowledge.Fact{Name: "End of life", Value: l.EOL})
-	}
-	if l.Latest != "" {
-		out = append(out, knowledge.Fact{Name: "Latest patch", Value: l.Latest})
 	}
 	return out
 }

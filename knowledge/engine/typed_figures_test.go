@@ -56,8 +56,12 @@ func TestListsReadWhatEntriesDo(t *testing.T) {
 				{"1.34 deprecations", 131085, "kind deprecation, but it respects a label"},
 				{"1.34 deprecations", 132080, "kind deprecation, but it prefixes error messages"},
 			} {
-				if a := ask(t, e, tt.q); noticePRs(a)[tt.pr] {
-					t.Errorf("%s lists PR #%d (%s)", tt.q, tt.pr, tt.why)
+				// upstream's label puts them in the list (issue 30); kepbot's
+				// reading still finds no deprecation in their words, and says so
+				for _, n := range ask(t, e, tt.q).Notices {
+					if n.PR == tt.pr && !n.LabelOnly() {
+						t.Errorf("%s reads PR #%d as a %s (%s); want it listed by its label alone", tt.q, tt.pr, n.Kind, tt.why)
+					}
 				}
 			}
 

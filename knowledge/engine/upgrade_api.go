@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -102,6 +101,16 @@ func apiNotices(t *knowledge.APITable, from, to knowledge.Version, sources map[s
 	return out
 }
 
+// releaseAPINotices are the API table's notices of release v alone: the
+// group/versions it stops serving, and those it deprecates and still
+// serves.
+func releaseAPINotices(t *knowledge.APITable, v knowledge.Version, sources map[string]knowledge.Source) []knowledge.Notice {
+	if v.Minor == 0 {
+		return nil
+	}
+	return apiNotices(t, knowledge.Version{Major: v.Major, Minor: v.Minor - 1}, v, sources)
+}
+
 // commonReplacement is the group/version that replaces every type of ls
 // in release v, and the release it is served from (the latest of its
 // kinds'); empty when they have none or several.
@@ -118,26 +127,6 @@ func commonReplacement(t *knowledge.APITable, ls []*knowledge.APILifecycle, v kn
 		}
 	}
 	return gv, since
-}
-
-// withAPINotices puts the lifecycle table's notices first and drops the
-// documents' own notices they stand for: any naming an API, and release
-// notes' entries whose pull request an API notice cites.
-func withAPINotices(apis, ns []knowledge.Notice) []knowledge.Notice {
-	var prs []int
-	for _, n := range apis {
-		if n.PR > 0 {
-			prs = append(prs, n.PR)
-		}
-	}
-	out := append([]knowledge.Notice(nil), apis...)
-	for _, n := range ns {
-		if n.API != nil || (n.PR > 0 && slices.Contains(prs, n.PR)) {
-			continue
-		}
-		out = append(out, n)
-	}
-	return out
 }
 
 // apiRangeNotes says what the API notices of a range rest on where it is

@@ -49,6 +49,32 @@ func parseSearch(args []string) (knowledge.Question, error) {
 }
 
 func parseDiff(head string, args []string) (knowledge.Question, error) {
+	sig := ""
+	for i := 0; i < len(args); i++ { // a SIG to keep to: sig-node, sig:node, sig node
+		a := strings.ToLower(args[i])
+		switch {
+		case a == "sig" && i+1 < len(args):
+			sig = "sig-" + strings.ToLower(args[i+1])
+			args = append(args[:i:i], args[i+2:]...)
+			i--
+		case strings.HasPrefix(a, "sig-") || strings.HasPrefix(a, "sig:"):
+			sig = "sig-" + a[4:]
+			args = append(args[:i:i], args[i+1:]...)
+			i--
+		}
+	}
+	if sig == "sig-" {
+		return knowledge.Question{}, knowledge.BadInput(head, "Name the SIG to keep to, such as sig-node.")
+	}
+	q, err := parseDiffReleases(head, args)
+	if err == nil && sig != "" {
+		q.Filters = map[string]string{"sig": sig}
+	}
+	return q, err
+}
+
+// parseDiffReleases reads the two releases of diff and upgrade.
+func parseDiffReleases(head string, args []string) (knowledge.Question, error) {
 	var vs []string
 	for _, a := range args {
 		for _, p := range strings.Split(a, "..") {

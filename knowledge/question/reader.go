@@ -119,6 +119,11 @@ func (r *Reader) read(ctx context.Context, text string) (reply, error) {
 		return r.mended(ctx, aq, v) // an API's lifecycle: it names a group/version, or a kind and "removed"
 	}
 	rp, ferr := readFree(text, v)
+	if ferr == nil && rp.q.Kind == knowledge.AskGate && !gateCue(text) {
+		if e := r.kindOffer(ctx, text, v); e != nil && len(e.Suggestions) > 1 {
+			return reply{q: rp.q}, e // who owns ValidatingAdmissionPolicy: a kind, and a KEP's gate of that name
+		}
+	}
 	if ferr == nil {
 		rp.q.Free = true
 		mended, merr := r.mended(ctx, rp.q, v)
@@ -137,6 +142,14 @@ func (r *Reader) read(ctx context.Context, text string) (reply, error) {
 		}
 	}
 	return reply{q: q}, ferr // KEP for the new kube-proxy backend: which of the KEPs it names
+}
+
+// gateCue reports whether text says it asks of a feature gate ("gate",
+// "feature flag", 特性门控): a name that is an API kind too is then the
+// gate's.
+func gateCue(text string) bool {
+	low := strings.ToLower(text)
+	return strings.Contains(low, "gate") || strings.Contains(low, "feature flag") || strings.Contains(text, "门控") || strings.Contains(text, "門控")
 }
 
 // offTopic reports whether e is the free-text reader's "not a question

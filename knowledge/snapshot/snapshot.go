@@ -176,7 +176,8 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 
 // changeFacts keeps every release-note entry by its facts alone: its
 // release, PR, kinds, linked KEPs, notice, the feature gates it names,
-// its typed changes (Effects) and, when it makes a notice, its SIGs, so
+// its typed changes (Effects) and, when it makes a notice or upstream
+// labels it a deprecation, its SIGs, so
 // that the release cards count
 // every entry and `kep N` lists every entry linking the KEP, as on a full
 // ingest. Its words, sentences of the notes, stay out, and so do the code
@@ -186,8 +187,8 @@ func factsOnly(c *knowledge.Corpus) *knowledge.Corpus {
 func changeFacts(ch knowledge.Change) (knowledge.Change, bool) {
 	ch.Names = knowledge.ChangeGates(ch)
 	ch.Text = ""
-	if ch.Notice == "" {
-		ch.SIGs = nil // shown only beside a notice
+	if ch.Notice == "" && !ch.HasKind(string(knowledge.NoticeDeprecation)) {
+		ch.SIGs = nil // shown only beside a notice (upstream's label makes one)
 	}
 	if ch.URL == prURL(ch.PR) {
 		ch.URL = ""
@@ -243,7 +244,7 @@ func noticeFacts(n knowledge.Notice, ix kepIndex, lang string) (knowledge.Notice
 	if lang == "en" && n.API == nil {
 		effects = relnotes.Effects(n.Release, n.Text)
 	}
-	n.Text, n.Line = "", 0
+	n.Text = "" // its place (Line) stays: one paragraph is one notice
 	if n.KEP == 0 && n.API == nil {
 		for _, g := range n.FeatureGates {
 			if k, ok := ix.gate[strings.ToLower(g)]; ok {

@@ -60,7 +60,10 @@ import (
 // A removal or deprecation takes as ReplacedBy the version the entry says
 // to use ("use the G/V2 API version, available since v1.29", "Use v1beta2
 // instead"), of the same group (a version alone is read in the claim's
-// group), and Since from "available since".
+// group), and Since from "available since". A deprecation takes as
+// ReplacedByKind another kind the entry says to use without a version
+// ("use the EndpointSlice API instead"), and Kept when it says the API
+// will not be removed.
 //
 // A group written short ("coordination.v1alpha1", "networking/v1beta1") is
 // written in full from the list of built-in groups; the claims hold no
@@ -258,6 +261,11 @@ var (
 	// useRe names the version to use instead.
 	useRe = lazyre.New(`(?i:\buse\s+(?:the\s+)?)` + bq + `(?P<to>\b(?:` + gvFullX + `|` + gvDotX + `|v[1-9][0-9]*(?:(?:alpha|beta)[1-9][0-9]*)?)\b)` + bq +
 		`(?:\s+` + apiWordX + `)?(?:,?\s+(?i:available\s+since)\s+` + relX + `|\s+(?i:instead)\b)?`)
+	// keptRe says a deprecated API stays: "The API will not be removed".
+	keptRe = lazyre.New(`(?i)\b(?:will\s+not|won't|is\s+not\s+going\s+to)\s+be\s+removed\b|\bno\s+plans?\s+to\s+remove\b`)
+	// useKindRe names another kind to use instead: "use the EndpointSlice
+	// API instead".
+	useKindRe = lazyre.New(`(?i:\buse\s+(?:the\s+)?)` + bq + `(` + kindWordX + `)` + bq + `\s+(?i:API|APIs|resource|kind)\b(?:\s+(?i:instead))?`)
 	// kindWordRe is a word that may be a kind: in backticks, or with two
 	// capitals (a sentence's first word is not a kind).
 	kindWordRe = lazyre.New("`" + kindWordX + "`" + `|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b`)
@@ -603,6 +611,12 @@ func (r *apiReader) finish() []knowledge.APIClaim {
 		if c.ReplacedBy != "" && !sameGroup(c.GroupVersion, c.ReplacedBy) {
 			c.ReplacedBy, c.Since = "", knowledge.Version{}
 		}
+		if c.Action == knowledge.APIDeprecated {
+			c.Kept = keptRe().MatchString(r.text)
+			if c.ReplacedBy == "" {
+				c.ReplacedByKind = r.replacementKind(c.Kinds)
+			}
+		}
 		out = joinClaim(out, c)
 	}
 	return out
@@ -635,6 +649,17 @@ func (r *apiReader) replacement(gv string) (string, knowledge.Version) {
 		return rep, since
 	}
 	return "", knowledge.Version{}
+}
+
+// replacementKind is the kind the entry says to use instead of kinds,
+// named without a version ("use the EndpointSlice API instead"); "" when
+// it names none, or one of kinds.
+func (r *apiReader) replacementKind(kinds []string) string {
+	m := useKindRe().FindStringSubmatch(r.text)
+	if m == nil || slices.Contains(kinds, m[1]) || kindStopWords[m[1]] {
+		return ""
+	}
+	return m[1]
 }
 
 // joinClaim adds c to cs unless a claim of the same action, version and

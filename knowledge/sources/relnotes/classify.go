@@ -24,11 +24,14 @@ import (
 //     ... are no longer served"), a kind "deprecation", "api-change",
 //     "cleanup" or "feature" entry stating a deprecation ("X is
 //     deprecated", "deprecation of X"). A bug fix ("Fix", "Fixed") states
-//     neither. A kind "deprecation" alone makes no notice: the notes give
-//     it to entries that deprecate nothing.
+//     neither. A kind "deprecation" alone is no reading of the words: the
+//     notes give it to entries that deprecate nothing. (The notice lists
+//     still hold every such entry by its label: see knowledge's noticeOf.)
 //     An entry of kind "deprecation" that turns a thing off by default
 //     (an effect of action default, value false) is a deprecation.
-//  3. Otherwise an entry marked action_required is an upgrade note; an
+//  3. An entry that turns an API group/version off by default is an
+//     upgrade note: clusters stop serving it unless asked to.
+//  4. Otherwise an entry marked action_required is an upgrade note; an
 //     action-required removal or deprecation stays a removal or a
 //     deprecation (Change.Action still says it is urgent).
 //
@@ -53,6 +56,9 @@ func Classify(kinds []string, text string, action bool, effects []knowledge.Effe
 	}
 	if has["deprecation"] && turnsOff(effects) {
 		return knowledge.NoticeDeprecation // "Disabled the `git-repo` volume plugin by default"
+	}
+	if turnsOffAPI(effects) {
+		return knowledge.NoticeUpgrade // "`apidiscovery.k8s.io/v2beta1` API group is disabled by default": served no more unless asked for
 	}
 	t := unwrapQuotes(strings.TrimSpace(text))
 	if !fixRe().MatchString(t) {
@@ -150,6 +156,17 @@ func unwrapQuotes(t string) string {
 func turnsOff(effects []knowledge.Effect) bool {
 	for _, e := range effects {
 		if e.Action == knowledge.EffectDefault && e.Value == "false" {
+			return true
+		}
+	}
+	return false
+}
+
+// turnsOffAPI reports whether an effect turns an API group/version off by
+// default: clusters stop serving it unless --runtime-config asks for it.
+func turnsOffAPI(effects []knowledge.Effect) bool {
+	for _, e := range effects {
+		if e.Action == knowledge.EffectDefault && e.Value == "false" && e.What == knowledge.EffectAPI && strings.Contains(e.Name, "/") {
 			return true
 		}
 	}

@@ -68,12 +68,15 @@ import (
 // [instead]", "replaced by Y", "migrate to Y", of the same shape.
 
 // Effects returns the typed changes the text of an entry of release v
-// states, in the order it states them, each once.
+// states, in the order it states them, each once: those it states with
+// certainty (see sureEffects).
 func Effects(v knowledge.Version, text string) []knowledge.Effect {
-	return effectsWith(v, text, apiClaims(v, text))
+	return sureEffects(v, text, effectsWith(v, text, apiClaims(v, text)))
 }
 
-// effectsWith is Effects with the entry's API claims already read.
+// effectsWith is Effects with the entry's API claims already read, those
+// it cannot be sure of too: what a removal or deprecation notice is may
+// rest on them (Classify), what is said of the entry may not.
 func effectsWith(v knowledge.Version, text string, claims []knowledge.APIClaim) []knowledge.Effect {
 	t := unwrapQuotes(strings.TrimSpace(text))
 	if t == "" || hasPrefixFold(strings.TrimLeft(t, "\"'`[(* "), "revert") {

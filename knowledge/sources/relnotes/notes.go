@@ -189,9 +189,10 @@ func (p *notesParser) entry(key string, f *fields) {
 		Source:  p.source,
 	}
 	claims := apiClaims(p.release, text)
-	ch.Effects = effectsWith(p.release, text, claims)
-	ch.Effects = append(ch.Effects, enhancementGraduation(&ch)...)
-	ch.Notice = Classify(ch.Kinds, ch.Text, ch.Action, ch.Effects)
+	read := effectsWith(p.release, text, claims)
+	ch.Notice = Classify(ch.Kinds, ch.Text, ch.Action, read)
+	ch.Effects = sureEffects(p.release, text, read)
+	ch.Effects = append(ch.Effects, sureEffects(p.release, text, enhancementGraduation(&ch))...)
 	if i, dup := p.byPR[pr]; dup {
 		p.warn(key, fmt.Sprintf("PR %d is listed twice; the entries are read as one", pr))
 		p.changes[i] = merge(p.changes[i], ch)
@@ -231,7 +232,9 @@ func merge(a, b knowledge.Change) knowledge.Change {
 		}
 	}
 	a.Action = a.Action || b.Action
-	a.Notice = Classify(a.Kinds, a.Text, a.Action, a.Effects)
+	if n := Classify(a.Kinds, a.Text, a.Action, a.Effects); n != "" && a.Notice != knowledge.NoticeRemoval && a.Notice != knowledge.NoticeDeprecation {
+		a.Notice = n // what the first entry's words were read as stays (its effects kept are only the sure ones)
+	}
 	return a
 }
 

@@ -35,6 +35,7 @@ func TestClassifyRealEntries(t *testing.T) {
 		{"1.31", 124500, dep, "kind deprecation; plugins deprecated and only taken out of the defaults"},
 		{"1.35", 134539, dep, "kind deprecation; marked deprecated, removal in the future"},
 		{"1.36", 136400, dep, "kind deprecation; a volume plugin disabled, no removal word"},
+		{"1.33", 130347, upg, "an API group/version off by default: served no more unless asked for (issue 30)"},
 		{"1.28", 118143, dep, "kind deprecation, action required: still a deprecation"},
 		// rule 2: api-change or cleanup removing a named thing
 		{"1.25", 108797, rem, "cleanup, action required: beta APIs due for removal stop being served"},
@@ -96,7 +97,7 @@ func TestNoticeCounts(t *testing.T) {
 	want := map[string]counts{
 		"1.25": {6, 21, 5, 11}, "1.26": {7, 14, 1, 2}, "1.27": {5, 16, 2, 5}, "1.28": {11, 18, 1, 5},
 		"1.29": {3, 16, 2, 3}, "1.30": {5, 16, 0, 0}, "1.31": {6, 29, 4, 9}, "1.32": {3, 26, 4, 6},
-		"1.33": {9, 14, 5, 5}, "1.34": {6, 22, 5, 7}, "1.35": {4, 16, 3, 5}, "1.36": {6, 12, 4, 5},
+		"1.33": {9, 14, 6, 5}, "1.34": {6, 22, 5, 7}, "1.35": {4, 16, 3, 5}, "1.36": {6, 12, 4, 5},
 	}
 	got := map[string]counts{}
 	for _, v := range sharedReleases {

@@ -141,11 +141,14 @@ func (d *doc) noticesOf(s int, c context, rel knowledge.Version) []knowledge.Not
 	if entries, labels := listEntries(sec.body); len(entries) > 0 {
 		var out []knowledge.Notice
 		for i, e := range entries {
-			title := links(e.text)[0].Text
+			l := links(e.text)[0]
 			n := knowledge.Notice{
-				Kind:    noticeKind(title, labels[i]+" / "+c.heading, plain(e.text)),
-				Release: rel, Title: title, Text: plain(e.text),
+				Kind:    noticeKind(l.Text, labels[i]+" / "+c.heading, plain(e.text)),
+				Release: rel, Title: l.Text, Text: plain(e.text),
 				FeatureGates: gatesIn([]block{e}), Source: d.name, Line: e.line,
+			}
+			if strings.HasPrefix(l.URL, "https://github.com/kubernetes/kubernetes/pull/") {
+				n.URL = l.URL // the pull request the post links the item to
 			}
 			if refs := kepRefs(e.text); len(refs) > 0 {
 				n.KEP = refs[0].Num

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kepbot/kepbot/knowledge"
+)
+
+// One answer to "is 1.N out, since when, and what is its newest patch",
+// from every source, for every card and list: the release card, `1.N
+// eol`, `1.N patches`, `latest`, `supported` and `releases` all ask a
+// releaseEvidence. The newest patch is the newest any source names (the
+// patch list, the lifecycle record, a k8s.io/api tag), said with its source
+// and date; a release is out when a source says so as a fact of its own
+// (ReleasedThrough, the catalog's released), and its day is the v.0 tag's
+// (the patch list's), else the lifecycle record's, else its page's.
+
+// releaseEvidence is what the sources say of every release: its record,
+// its patches, the sources and the newest release out.
+type releaseEvidence struct {
+	releases []knowledge.Release // oldest first
+	release  map[knowledge.Version]*knowledge.Release
+	patches  map[knowledge.Version][]knowledge.Patch
+	sources  map[string]knowledge.Source
+	released knowledge.Version
+}
+
+// newReleaseEvidence indexes rels (oldest first), their patches and the
+// sources; released is the newest release out.
+func newReleaseEvidence(rels []knowledge.Release, patches map[knowledge.Version][]knowledge.Patch, sources map[string]knowledge.Source, released knowledge.Version) *releaseEvidence {
+	x := &releaseEvidence{releases: rels, release: make(map[knowledge.Version]*knowledge.Release, len(rels)), patches: patches, sources: sources, released: released}
+	for i := range rels {
+		x.release[rels[i].Version] = &rels[i]
+	}
+	return x
+}
+
+// storeEvidence reads a releaseEvidence from the store without the
+// catalog (no KEP is read): releases, their patches, the sources and the
+// API modules' newest release.
+func (e *Engine) storeEvidence(ctx context.Context) (*releaseEvidence, error) {
+	rels, err := e.kb.ListReleases(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list releases: %w", err)
+	}
+	patches := map[knowledge.Version][]knowledge.Patch{}
+	corpus := &knowledge.Corpus{Releases: rels}
+	for _, r := range rels {
+		if patches[r.Version], err = e.kb.FindPatches(ctx, r.Version); err != nil {
+			return nil, fmt.Errorf("find patch releases of %s: %w", r.Version, err)
+		}
+		corpus.Patches = append(corpus.Patches, patches[r.Version]...)
+		if r.Lifecycle != nil {
+			corpus.Lifecycles = append(corpus.Lifecycles, *r.Lifecycle)
+		}
+	}
+	byID, err := e.sources(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range byID {
+		corpus.Sources = append(corpus.Sources, s)
+	}
+	released := knowledge.ReleasedThrough(corpus)
+	types, apiReleases, err := e.kb.ListAPIs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list API lifecycles: %w", err)
+	}
+	if l := knowledge.NewAPITable(types, apiReleases).Latest(); released.Less(l) {
+		released = l
+	}
+	return newReleaseEvidence(rels, patches, byID, released), nil
+}
+
+// out reports whether release v is out as far as the sources say.
+func (x *releaseEvidence) out(v knowledge.Version) bool {
+	return !x.released.IsZero() && !x.released.Less(v)
+}
+
+// outWords says what says release v is out and since when: "2026-04-22"
+// with its day, else "per the k8s.io/api v0.37.2 tag, as of 2026-10-28"
+// for a release no source dates. "" for a release not out.
+func (x *releaseEvidence) outWords(v knowledge.Version) string {
+	if !x.out(v) {
+		return ""
+	}
+	if r := x.release[v]; r != nil {
+		if day := x.releaseDay(r); day != "" {
+			return "out since " + day
+		}
+	}
+	if best, _, ok := x.latestPatch(v); ok {
+		return "out, per " + best.how + asOfWords(x.sources[best.source].AsOf) + "; no source I hold gives its day"
+	}
+	return "out; no source I hold gives its day"
+}
+
+// asOfWords writes ", as of 2026-10-28", or "" for a source without a date.
+func asOfWords(asOf string) string {
+	if asOf == "" {
+		return ""
+	}
+	return ", as of " + asOf
+}
+
+// lifecycleNewest is the newest release the lifecycle data dates, and
+// the day it speaks for.
+func (x *releaseEvidence) lifecycleNewest() (knowledge.Version, string) {
+	var v knowledge.Version
+	asOf := ""
+	for _, r := range x.releases {
+		if r.Lifecycle != nil {
+			v = r.Version
+			asOf = x.sources[r.Lifecycle.Source].AsOf
+		}
+	}
+	return v, asOf
+}
+
+// unlisted are the releases out that the lifecycle data does not list
+// yet (newer than its newest), oldest first: 1.37 while endoflife.date
+// speaks for a day before it.
+func (x *releaseEvidence) unlisted() []knowledge.Version {
+	newest, _ := x.lifecycleNewest()
+	if newest.IsZero() {
+		return nil
+	}
+	var out []knowledge.Version
+	for v := newest.Next(); x.out(v) && !x.released.Less(v); v = v.Next() {
+		out = append(out, v)
+	}
+	return out
+}
+
+// patchFacts names release v's newest patch for a card: "1.36.6 (per the
+// k8s.io/api v0.36.6 tag, as of 2026-10-28)"; "" when no source names one.
+func (x *releaseEvidence) patchFact(v knowledge.Version) string {
+	best, _, ok := x.latestPatch(v)
+	if !ok {
+		return ""
+	}
+	return best.name(v, x.sources)
+}
