@@ -114,7 +114,7 @@ func Compile(c *Corpus) *Knowledge {
 	checkReleaseNotes(keps, names)
 	addLifecycles(c.Lifecycles, c.Patches, rel)
 	k.APIs, k.APIReleases = compileAPIs(c, k.Sources)
-	gateKEPs(k.FeatureGates, keps)
+	gateKEPs(k.FeatureGates, keps, c.Changes)
 	k.Vulns = compileVulns(c.Vulns)
 
 	for _, r := range rels {

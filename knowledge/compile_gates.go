@@ -221,8 +221,9 @@ func (t *GateIndex) Newest() Version {
 }
 
 // gateKEPs sets each gate's KEPs: those whose kep.yaml names it, in any
-// case (kubeadm's own gates too: kep.yaml does not tell them apart).
-func gateKEPs(gates []FeatureGate, keps map[int]*KEP) {
+// case (kubeadm's own gates too: kep.yaml does not tell them apart); for
+// a gate no kep.yaml names, the one KEP the release notes tie it to.
+func gateKEPs(gates []FeatureGate, keps map[int]*KEP, changes []Change) {
 	named := map[string][]int{}
 	for n, kp := range keps {
 		if !kp.HasYAML() {
@@ -240,4 +241,84 @@ func gateKEPs(gates []FeatureGate, keps map[int]*KEP) {
 		slices.Sort(ns)
 		gates[i].KEPs = ns
 	}
+	noteKEPs(gates, keps, changes)
+}
+
+// noteKEPs gives a gate no kep.yaml names the KEP the release notes tie
+// it to: every entry that names the gate (as the code spells it) and links
+// a KEP links the same one (PR 111090 "feature gate:
+// UserNamespacesStatelessPodsSupport", linked to KEP-127: a gate renamed
+// since). An entry that links several KEPs, entries that disagree, or a
+// KEP one of whose own gates is declared beside this one (a note loosely
+// naming another gate of its area, not a rename), tie it to none.
+func noteKEPs(gates []FeatureGate, keps map[int]*KEP, changes []Change) {
+	want := map[string]bool{}
+	for i := range gates {
+		if len(gates[i].KEPs) == 0 {
+			want[gates[i].Name] = true
+		}
+	}
+	by := map[string]int{} // gate name → its one KEP; -1 when the notes disagree
+	for i := range changes {
+		ch := &changes[i]
+		named := map[string]bool{}
+		for _, n := range ch.Names {
+			named[n] = want[n]
+		}
+		for _, w := range strings.FieldsFunc(ch.Text, notNameRune) { // the words, where the notes' text is kept
+			named[w] = named[w] || want[w]
+		}
+		for n, ok := range named {
+			if !ok {
+				continue
+			}
+			switch k, seen := by[n]; {
+			case len(ch.KEPs) == 0: // links none: no say
+			case len(ch.KEPs) > 1:
+				by[n] = -1
+			case !seen:
+				by[n] = ch.KEPs[0]
+			case k != ch.KEPs[0]:
+				by[n] = -1
+			}
+		}
+	}
+	index := map[string]*FeatureGate{}
+	for i := range gates {
+		index[strings.ToLower(gates[i].Name)] = &gates[i]
+	}
+	for i := range gates {
+		g := &gates[i]
+		kp := keps[by[g.Name]]
+		if !want[g.Name] || kp == nil {
+			continue
+		}
+		// a renamed gate: none of the KEP's own gates is declared in a
+		// release that declares this one (a note loosely naming another
+		// gate of the same area is not a rename)
+		overlaps := false
+		for _, name := range kp.FeatureGates {
+			if o := index[strings.ToLower(name)]; o != nil && o != g && declaredTogether(o, g) {
+				overlaps = true
+			}
+		}
+		if !overlaps {
+			g.KEPs = []int{kp.Number}
+		}
+	}
+}
+
+// declaredTogether reports whether a release declares both a and b.
+func declaredTogether(a, b *FeatureGate) bool {
+	for _, r := range a.Releases {
+		if _, ok := b.At(r.Release); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// notNameRune reports whether r cannot be part of a gate's name.
+func notNameRune(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
 }

@@ -42,6 +42,12 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*knowledge.Answer
 	}
 	notices := append([]knowledge.Notice(nil), c.gateNotices[strings.ToLower(name)]...)
 	code := c.codeGate(name)
+	byNotes := false // no kep.yaml names it; the release notes tie it to its KEP (a gate renamed since, a kep.yaml naming it otherwise)
+	if k == nil && code != nil && len(code.KEPs) == 1 {
+		if nk, err := e.kb.FindKEPByNumber(ctx, code.KEPs[0]); err == nil {
+			k, byNotes = nk, true
+		}
+	}
 	if k == nil && len(notices) == 0 && code == nil {
 		return nil, e.unknownGate(ctx, c, name)
 	}
@@ -86,6 +92,9 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*knowledge.Answer
 	a.KEP, a.Items = ka.KEP, ka.Items
 	a.Notes = append(a.Notes, ka.Notes...)
 	kt := fmt.Sprintf("It is the feature gate of %s.", kepTitle(a.KEP))
+	if byNotes {
+		kt = fmt.Sprintf("The release notes tie it to %s, whose kep.yaml does not name it.", kepTitle(a.KEP))
+	}
 	if a.KEP.Stage != knowledge.StageNone {
 		kt += fmt.Sprintf(" KEP-%d is %s", a.KEP.Number, a.KEP.Stage.Label())
 		if r := knowledge.ReachedList(a.KEP.Milestones); r != "" {

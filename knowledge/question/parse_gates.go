@@ -61,6 +61,7 @@ var (
 	gateChangesEnRe = lazyre.New(`(?i)^(?:which|what)?\s*(?:feature[ -]?gates?|gates)\s*(?:have\s+|were\s+|did\s+)?(?:changed?|changes)\s*(?:in|with|for)\s*v?(1\.\d{1,3})\s*\??$`)
 	gateChangesEn2  = lazyre.New(`(?i)^(?:what|which)\s+(?:feature[ -]?gates?\s+)?changes?\s+(?:to|of|in)\s+(?:the\s+)?(?:feature[ -]?gates?\s+)(?:in|with)\s+v?(1\.\d{1,3})\s*\??$`)
 	gateChangesZhRe = lazyre.New(`^v?(1\.\d{1,3})\s*(?:版本)?\s*(?:的|中|里)?\s*(?:有)?\s*(?:哪些)?\s*(?:特性门控|功能门控|feature\s*gates?)\s*(?:有)?\s*(?:哪些)?\s*(?:变化|改变|变更|变了)(?:了)?\s*(?:吗)?\s*[?？]?$`)
+	gateChangesZh2  = lazyre.New(`^v?(1\.\d{1,3})\s*(?:版本)?\s*(?:中|里)?\s*(?:改了|改变了|变更了|变了|调整了)\s*哪些\s*(?:特性门控|功能门控|feature\s*gates?)\s*(?:吗)?\s*[?？]?$`)
 	gateDefaultZhRe = lazyre.New(`^v?(1\.\d{1,3})\s*(?:版本)?\s*(?:中|里|的)?\s*,?\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:特性门控|门控)?\s*(?:是)?\s*(?:默认)\s*(?:开启|启用|打开|开)(?:的)?\s*(?:吗|么)?\s*[?？]?$`)
 	gateDefaultZh2  = lazyre.New(`^([A-Za-z][A-Za-z0-9_]*)\s*(?:特性门控|门控)?\s*在\s*v?(1\.\d{1,3})\s*(?:版本)?\s*(?:中|里)?\s*(?:是)?\s*(?:默认)\s*(?:开启|启用|打开|开)(?:的)?\s*(?:吗|么)?\s*[?？]?$`)
 	gateDefaultEnRe = lazyre.New(`(?i)^(?:is|are)\s+(?:the\s+)?(?:feature\s+gate\s+)?([A-Za-z][A-Za-z0-9_]*)\s+(?:feature\s+gate\s+)?(?:on|enabled|turned\s+on)(?:\s+by\s+default)?\s+in\s+v?(1\.\d{1,3})\s*\??$`)
@@ -70,7 +71,7 @@ var (
 // release; ok is false when it does not.
 func readGateFree(text string) (knowledge.Question, bool) {
 	s := strings.TrimSpace(strings.Join(strings.Fields(clean(text)), " "))
-	for _, re := range []func() *regexp.Regexp{gateChangesEnRe, gateChangesEn2, gateChangesZhRe} {
+	for _, re := range []func() *regexp.Regexp{gateChangesEnRe, gateChangesEn2, gateChangesZhRe, gateChangesZh2} {
 		if m := re().FindStringSubmatch(s); m != nil {
 			if v, err := knowledge.ParseVersion(m[1]); err == nil {
 				return knowledge.Question{Kind: knowledge.AskGateChanges, Version: v}, true

@@ -26,6 +26,8 @@ func TestGateQuestions(t *testing.T) {
 		{"what feature gates changed in v1.34", "1.34 gates", true},
 		{"1.34 有哪些特性门控变化", "1.34 gates", true},
 		{"1.34 的特性门控有哪些变化？", "1.34 gates", true},
+		{"1.34 改了哪些特性门控", "1.34 gates", true},
+		{"1.34 版本变更了哪些功能门控？", "1.34 gates", true},
 		{"1.33 中 ImageVolume 默认开启吗", "is ImageVolume on by default in 1.33", true},
 		{"ImageVolume 在 1.33 中默认开启吗？", "is ImageVolume on by default in 1.33", true},
 		{"Is the ImageVolume feature gate on by default in 1.33?", "is ImageVolume on by default in 1.33", true},
