@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
 )
@@ -100,4 +101,39 @@ func (o *output) writeGatesText(bw *bufio.Writer) {
 // built-in snapshot), so a scan against it checks them too.
 func (m memory) ListFeatureGates(context.Context) ([]knowledge.FeatureGate, []knowledge.GatesRead, error) {
 	return m.k.FeatureGates, m.k.GateReads, nil
+}
+
+// GateStatusRule maps a gate finding's status to the ID of its SARIF rule.
+var GateStatusRule = map[knowledge.GateScanStatus]string{
+	knowledge.GateScanRemoved:        "removed-feature-gate",
+	knowledge.GateScanNotYet:         "not-yet-declared-feature-gate",
+	knowledge.GateScanLockedConflict: "locked-conflict-feature-gate",
+	knowledge.GateScanUnknown:        "unknown-feature-gate",
+	knowledge.GateScanLocked:         "locked-feature-gate",
+	knowledge.GateScanDeprecated:     "deprecated-feature-gate",
+}
+
+// ruleTag is the code scanning tag of a rule: feature-gate or
+// api-deprecation.
+func ruleTag(id string) string {
+	if strings.HasSuffix(id, "-feature-gate") {
+		return "feature-gate"
+	}
+	return "api-deprecation"
+}
+
+// gatesSARIF adds a SARIF result a gate finding: what the component does
+// at the target, at the gate's file and line, fingerprinted by what is
+// set where (not by its line).
+func (o *output) gatesSARIF(add func(sarifResult), index map[string]int) {
+	for _, f := range o.report.Gates {
+		id := GateStatusRule[f.Status]
+		loc := o.location(f.File, f.Line)
+		add(sarifResult{RuleID: id, RuleIndex: index[id], Level: Rules[index[id]].Level, Message: sarifMessage{knowledge.GateFindingText(f, o.report.To)},
+			Locations: []sarifLocation{loc},
+			PartialFingerprints: map[string]string{fingerprintKey: fingerprint(id, loc.PhysicalLocation.ArtifactLocation.URI,
+				f.Kind, f.Name, f.Component, f.Gate, fmt.Sprint(f.Value))},
+			Properties: map[string]any{"kind": knowledge.SafeValue(f.Kind), "component": f.Component, "gate": knowledge.SafeValue(f.Gate),
+				"value": f.Value, "status": string(f.Status)}})
+	}
 }

@@ -256,3 +256,53 @@ func TestScanGatesUncheckable(t *testing.T) {
 		})
 	}
 }
+
+// TestScanGatesSARIF: each gate finding is a SARIF result of its rule,
+// at its file and line, tagged feature-gate.
+func TestScanGatesSARIF(t *testing.T) {
+	code, raw := gateScan(t, "1.33", FormatSARIF, map[string]string{"kubelet.yaml": gatesKubelet})
+	if code != ExitRemoved {
+		t.Errorf("exit %d, want %d", code, ExitRemoved)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID         string         `json:"id"`
+						Properties map[string]any `json:"properties"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string                `json:"ruleId"`
+				Level     string                `json:"level"`
+				Message   struct{ Text string } `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }    `json:"artifactLocation"`
+						Region           struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(raw), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("%v:\n%s", err, raw)
+	}
+	var got []string
+	for _, r := range log.Runs[0].Results {
+		l := r.Locations[0].PhysicalLocation
+		got = append(got, fmt.Sprintf("%s %s %s:%d %s", r.RuleID, r.Level, filepath.Base(l.ArtifactLocation.URI), l.Region.StartLine, r.Message.Text))
+	}
+	sameRows(t, got, []string{
+		"removed-feature-gate error kubelet.yaml:4 kubelet 1.33 will not start: feature gate AppArmor was removed in 1.33",
+		"locked-feature-gate warning kubelet.yaml:5 kubelet 1.33 ignores SidecarContainers=true: it is locked to that (GA), and locked gates are removed a few releases on",
+		"deprecated-feature-gate warning kubelet.yaml:6 kubelet 1.33 warns: feature gate KMSv1 is deprecated and will be removed",
+	})
+	for _, r := range log.Runs[0].Tool.Driver.Rules {
+		if strings.HasSuffix(r.ID, "-feature-gate") && fmt.Sprint(r.Properties["tags"]) != "[kubernetes feature-gate]" {
+			t.Errorf("rule %s tags %v", r.ID, r.Properties["tags"])
+		}
+	}
+}
