@@ -25,7 +25,7 @@ func (e *Engine) answerKEPClaim(ctx context.Context, q knowledge.Question) (*kno
 	if err != nil {
 		return nil, err
 	}
-	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + otherWord(c, q) + " " + a.Text
+	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + otherWord(c, q) + " " + kepSummarySaid(a.KEP, q.Stage)
 	a.Verdict = verdictOf(a.Text)
 	return a, nil
 }
@@ -183,15 +183,13 @@ func plannedFor(f *knowledge.KEPFacts, s knowledge.Stage) string {
 // (UserNamespacesSupport) and PR #124997; kep.yaml says 1.35"; "" when
 // kep.yaml alone dates it.
 func shippedWords(f *knowledge.KEPFacts, s knowledge.Stage) string {
+	if w := f.Disputed[s.String()]; w != "" {
+		return ", " + w
+	}
 	for _, sh := range f.Shipped {
-		if sh.Stage != s {
-			continue
+		if sh.Stage == s {
+			return ", by " + sh.Evidence()
 		}
-		w := ", by " + sh.Evidence()
-		if y, ok := f.KEPYAML[s.String()]; ok && y != sh.Release.String() {
-			w += "; kep.yaml says " + y
-		}
-		return w
 	}
 	return ""
 }

@@ -97,7 +97,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*knowledge.Answer
 	}
 	if a.KEP.Stage != knowledge.StageNone {
 		kt += fmt.Sprintf(" KEP-%d is %s", a.KEP.Number, a.KEP.Stage.Label())
-		if r := knowledge.ReachedList(a.KEP.Milestones); r != "" {
+		if r := knowledge.ReachedWithSources(a.KEP.Milestones, a.KEP.Disputed, knowledge.StageNone); r != "" {
 			kt += ": " + r
 		}
 		kt += "."
