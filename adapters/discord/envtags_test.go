@@ -8,7 +8,7 @@ import (
 
 // TestEnvTagsAreRead: every env tag of Config (which the README's table of
 // settings shows) names a variable ApplyEnv reads into its field; the bot
-// token file's variables are the config loader's (internal/serve).
+// token file's variables are the config loader's (cmd/bot/internal/app).
 func TestEnvTagsAreRead(t *testing.T) {
 	typ := reflect.TypeOf(Config{})
 	for i := range typ.NumField() {
