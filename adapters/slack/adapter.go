@@ -53,7 +53,10 @@ type Adapter struct {
 	pauser   Pauser          // nil: subscriptions are not paused on channel events
 	managers map[string]bool // user IDs that may change subscriptions besides admins
 	manage   manageCache
-	now      func() time.Time
+	// now is the clock of the permission cache, pauses and the shared
+	// replay guard's outage; a pointer, so that tests may move it while
+	// Run reads it.
+	now atomic.Pointer[func() time.Time]
 	// fileClient downloads the files of scans (files.go), each within
 	// fileTimeout; modalKey signs the scan modal's private_metadata.
 	fileClient  *http.Client
@@ -132,7 +135,6 @@ func NewAdapter(cfg Config, answerer knowledge.Answerer, log zerolog.Logger, opt
 		http:     cfg.HTTPClient,
 		budget:   cfg.InlineBudget,
 		managers: map[string]bool{},
-		now:      time.Now,
 
 		fileTimeout: DefaultFileTimeout,
 	}
@@ -252,7 +254,15 @@ func (a *Adapter) identify(ctx context.Context) error {
 }
 
 // clock is the time for the permission cache and for pauses.
-func (a *Adapter) clock() time.Time { return a.now() }
+func (a *Adapter) clock() time.Time {
+	if f := a.now.Load(); f != nil {
+		return (*f)()
+	}
+	return time.Now()
+}
+
+// setClock makes clock read now (tests).
+func (a *Adapter) setClock(now func() time.Time) { a.now.Store(&now) }
 
 func (a *Adapter) botUserID() string {
 	if p := a.botUser.Load(); p != nil {

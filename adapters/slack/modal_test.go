@@ -106,9 +106,9 @@ func TestScanModal(t *testing.T) {
 	submit("U1", string(tampered))
 	submit("U2", meta)                                // someone else's form
 	submit("U1", strings.SplitN(meta, ".", 2)[0]+".") // no signature
-	a.now = func() time.Time { return time.Now().Add(modalTTL + time.Minute) }
+	a.setClock(func() time.Time { return time.Now().Add(modalTTL + time.Minute) })
 	submit("U1", meta)
-	a.now = time.Now
+	a.setClock(time.Now)
 	time.Sleep(100 * time.Millisecond)
 	if n := len(f.responsePosts()); n != 1 {
 		t.Errorf("%d answers, want 1: a refused form was answered", n)

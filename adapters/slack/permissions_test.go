@@ -166,7 +166,7 @@ func TestPermissionCacheExpires(t *testing.T) {
 	a, _ := newPermissionAdapter(t, f, eng)
 	var mu sync.Mutex
 	now := time.Date(2030, 1, 1, 9, 0, 0, 0, time.UTC)
-	a.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	a.setClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	slashAs(t, a, "UALLOW", "C1", "subscribe deprecations")
 	advance(manageTTL - time.Second)

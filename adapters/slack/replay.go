@@ -230,7 +230,7 @@ func (a *Adapter) replayed(ctx context.Context, req *signed) (replayed, unchecke
 	if a.shared == nil {
 		return false, false
 	}
-	now := a.now()
+	now := a.clock()
 	if now.UnixNano() < a.sharedDown.Load() {
 		return false, true
 	}

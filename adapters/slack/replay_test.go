@@ -445,7 +445,7 @@ func TestSharedGuardUnavailable(t *testing.T) {
 	g := &failingGuard{}
 	ans := &fakeAnswerer{}
 	a, logs := newHTTPAdapter(t, ans, WithReplayGuard(g), WithClock(clock.Now))
-	a.now = clock.Now
+	a.setClock(clock.Now)
 
 	body := freshSlashBody("kep 4639", testHooksURL)
 	r := signedRequest(PathCommands, formType, testSecret, clock.Now(), body)

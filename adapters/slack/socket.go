@@ -72,7 +72,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt 
 		err := eventErr(evt)
 		l := a.log.Warn().Err(err).Str("event", string(evt.Type))
 		if ce, ok := evt.Data.(*slackapi.ConnectionErrorEvent); ok {
-			a.conn.Down(err, ce.Attempt, a.now().Add(ce.Backoff))
+			a.conn.Down(err, ce.Attempt, a.clock().Add(ce.Backoff))
 			l = l.Int("attempt", ce.Attempt).Dur("retry_in", ce.Backoff)
 		} else {
 			a.conn.Down(err, 0, time.Time{})
