@@ -46,10 +46,24 @@ type SubscriptionAnswerer interface {
 // Answer is a platform-neutral reply. Every adapter draws it within its
 // platform's limits; `bot ask --json` prints it as it is.
 type Answer struct {
-	Kind     Kind           `json:"kind"`
-	Title    string         `json:"title"`
-	Text     string         `json:"text"` // a short plain-text summary
-	KEP      *KEPFacts      `json:"kep,omitempty"`
+	Kind  Kind   `json:"kind"`
+	Title string `json:"title"`
+	Text  string `json:"text"` // a short plain-text summary
+	// Verdict is the answer of a yes/no question (is kep N ga, is 1.31
+	// supported, is X on by default in 1.33, is 1.30.2 affected by
+	// CVE-2024-10220): "yes", "no" or "unknown" (VerdictYes, VerdictNo,
+	// VerdictUnknown); "" for any other question.
+	Verdict string    `json:"verdict,omitempty"`
+	KEP     *KEPFacts `json:"kep,omitempty"`
+	// Gate is what each release's code declares about a feature gate (a
+	// gate answer).
+	Gate *GateFacts `json:"gate,omitempty"`
+	// Changes are the feature gates whose declaration differs from the
+	// release before (a gate_changes answer).
+	Changes []GateChange `json:"changes,omitempty"`
+	// Gates is what an upgrade does to the feature gates: those removed on
+	// the way and the defaults that flip.
+	Gates    *UpgradeGates  `json:"gates,omitempty"`
 	Release  *ReleaseFacts  `json:"release,omitempty"`
 	Facts    []Fact         `json:"facts,omitempty"`
 	Releases []ReleaseFacts `json:"releases,omitempty"` // the releases answer: every known release
@@ -70,9 +84,6 @@ type Answer struct {
 	// breaks a cluster first (NoticeGroups: the APIs and other things gone,
 	// then what needs action, then deprecations), then the graduations.
 	BreaksFirst bool `json:"breaks_first,omitempty"`
-	// Verdict is the answer to a yes/no question: "yes", "no" or
-	// "unknown"; empty for every other question.
-	Verdict string `json:"verdict,omitempty"`
 	// CVEs are the vulnerability records of a cves answer, or what an
 	// upgrade fixes and leaves open (see CVEs).
 	CVEs *CVEs `json:"cves,omitempty"`
@@ -108,13 +119,26 @@ type ErrorFacts struct {
 
 // KEPFacts is the KEP part of a kep (or gate) answer.
 type KEPFacts struct {
-	Number       int               `json:"number"`
-	Title        string            `json:"title"`
-	SIG          string            `json:"sig,omitempty"`
-	Status       string            `json:"status,omitempty"`
-	Stage        Stage             `json:"stage,omitempty"`
-	Milestones   map[string]string `json:"milestones"` // stages reached: stage name to "1.29"
-	Targets      map[string]string `json:"targets"`    // stages planned, not reached
+	Number     int               `json:"number"`
+	Title      string            `json:"title"`
+	SIG        string            `json:"sig,omitempty"`
+	Status     string            `json:"status,omitempty"`
+	Stage      Stage             `json:"stage,omitempty"`
+	Milestones map[string]string `json:"milestones"` // stages reached: stage name to "1.29"
+	Targets    map[string]string `json:"targets"`    // stages planned, not reached
+	// Missed are the Targets whose release is out: planned for it, not
+	// reached ("GA was planned for 1.28, not reached").
+	Missed map[string]string `json:"missed,omitempty"`
+	// Unconfirmed are the Targets of a release that came out after kep.yaml
+	// was written, which nothing that shipped confirms: still plans.
+	Unconfirmed map[string]string `json:"unconfirmed,omitempty"`
+	// Shipped are the stages what shipped dates (the code of a release
+	// declaring one of the KEP's own gates at the stage, release notes):
+	// they outrank kep.yaml.
+	Shipped []ShippedStage `json:"shipped,omitempty"`
+	// KEPYAML are kep.yaml's milestones as written, plans or not: where
+	// they differ from what shipped, answers say both.
+	KEPYAML      map[string]string `json:"kep_yaml,omitempty"`
 	FeatureGates []string          `json:"feature_gates"`
 	Links        []Link            `json:"links"`
 	Timeline     []Step            `json:"timeline,omitempty"`
@@ -356,8 +380,11 @@ func kepStatusLead(name string, k *KEPFacts) string {
 	} else {
 		parts = append(parts, "no stage reached yet")
 	}
-	if planned := ReachedList(k.Targets); planned != "" {
+	if planned := ReachedList(Without(k.Targets, k.Missed)); planned != "" {
 		parts = append(parts, "planned (not reached) "+planned)
+	}
+	if missed := ReachedList(k.Missed); missed != "" {
+		parts = append(parts, "planned for a release that is out, not reached: "+missed)
 	}
 	return name + ": " + strings.Join(parts, "; ") + "."
 }
@@ -403,4 +430,18 @@ func ReachedList(m map[string]string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Without returns the entries of m whose keys are not in drop.
+func Without(m, drop map[string]string) map[string]string {
+	if len(drop) == 0 {
+		return m
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if _, ok := drop[k]; !ok {
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -48,23 +48,16 @@ func checkDisagreements(keps map[int]*KEP, gates map[string]int, names map[strin
 				if !m.Stage.IsGraduation() || m.Release.IsZero() || misnamed[m.Source] {
 					continue
 				}
-				v, ok := reached[m.Stage]
-				if ok && v == m.Release {
+				if v, ok := reached[m.Stage]; ok && v == m.Release {
 					continue
-				}
-				trusted := fmt.Sprintf("kep.yaml: %s in %s", m.Stage.Label(), v)
-				if !ok {
-					trusted = fmt.Sprintf("kep.yaml: %s not reached (stage %s)", m.Stage.Label(), orNone(kp.Stage.Label()))
-					if t := kp.Milestones[m.Stage.String()]; !t.IsZero() {
-						trusted += fmt.Sprintf(", planned for %s", t)
-					}
 				}
 				kp.Disagreements = append(kp.Disagreements, Disagreement{
 					Kind: DisagreeRelease, KEP: kp.Number, Source: m.Source, Release: m.Release, Stage: m.Stage,
 					Claim:   fmt.Sprintf("%s says %s in %s", nameOf(names, m.Source), m.Stage.Label(), m.Release),
-					Trusted: trusted,
+					Trusted: trustedWords(kp, m.Stage, reached),
 				})
 			}
+			shippedDisagree(kp)
 		}
 		stageTwice(kp, names, misnamed)
 	}
@@ -107,21 +100,13 @@ func notesDisagree(kp *KEP, reached map[Stage]Version, names map[string]string) 
 				continue
 			}
 			seen[key] = true
-			v, ok := reached[e.Stage]
-			if ok && v == ch.Release {
+			if v, ok := reached[e.Stage]; ok && v == ch.Release {
 				continue
-			}
-			trusted := fmt.Sprintf("kep.yaml: %s in %s", e.Stage.Label(), v)
-			if !ok {
-				trusted = fmt.Sprintf("kep.yaml: %s not reached (stage %s)", e.Stage.Label(), orNone(kp.Stage.Label()))
-				if t := kp.Milestones[e.Stage.String()]; !t.IsZero() {
-					trusted += fmt.Sprintf(", planned for %s", t)
-				}
 			}
 			kp.Disagreements = append(kp.Disagreements, Disagreement{
 				Kind: DisagreeRelease, KEP: kp.Number, Source: ch.Source, Release: ch.Release, Stage: e.Stage,
 				Claim:   fmt.Sprintf("%s (PR #%d) says %s in %s", nameOf(names, ch.Source), ch.PR, e.Stage.Label(), ch.Release),
-				Trusted: trusted,
+				Trusted: trustedWords(kp, e.Stage, reached),
 			})
 		}
 	}
@@ -344,7 +329,8 @@ var disagreementTitles = []struct {
 	title string
 }{
 	{DisagreeName, "A note's KEP number points at a KEP of another name"},
-	{DisagreeRelease, "A note puts a stage in another release than kep.yaml"},
+	{DisagreeRelease, "A note puts a stage in another release than the trusted record"},
+	{DisagreeShipped, "kep.yaml dates a stage otherwise than what shipped"},
 	{DisagreeStageTwice, "Listed at one stage in two releases"},
 	{DisagreeGATwice, "Listed as GA in two releases (made by an older kepbot; ingest again)"},
 }
@@ -365,7 +351,7 @@ func WriteDisagreements(w io.Writer, keps []*KEP, db string, asJSON bool) {
 		fmt.Fprintf(w, "%s\n", b)
 		return
 	}
-	fmt.Fprintf(w, "%d disagreement(s) among the sources of %s (kep.yaml is trusted for stages and names).\n", len(all), db)
+	fmt.Fprintf(w, "%d disagreement(s) among the sources of %s (what shipped is trusted for stages, then kep.yaml; kep.yaml for names).\n", len(all), db)
 	for _, k := range disagreementTitles {
 		ds := byKind[k.kind]
 		if len(ds) == 0 {

@@ -68,9 +68,9 @@ func TestWriteDisagreements(t *testing.T) {
 	}
 	var b bytes.Buffer
 	WriteDisagreements(&b, keps, "k.db", false)
-	want := "3 disagreement(s) among the sources of k.db (kep.yaml is trusted for stages and names).\n" +
+	want := "3 disagreement(s) among the sources of k.db (what shipped is trusted for stages, then kep.yaml; kep.yaml for names).\n" +
 		"\nA note's KEP number points at a KEP of another name (name, 1):\n  KEP-2: named Foo; KEP-2 is Bar.\n" +
-		"\nA note puts a stage in another release than kep.yaml (stage_release, 2):\n" +
+		"\nA note puts a stage in another release than the trusted record (stage_release, 2):\n" +
 		"  KEP-2: alpha in 1.28; kep.yaml says 1.29.\n  KEP-9: beta in 1.30; kep.yaml says 1.31.\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("text report (-want +got):\n%s", diff)

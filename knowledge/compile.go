@@ -14,9 +14,11 @@ import (
 // item without a KEP number.
 //
 // Stage truth: for a KEP whose kep.yaml is known, a release's items are the
-// stages the KEP reached in that release per kep.yaml, and release notes only
-// lend their words. For a KEP only the notes know, the items are what the
-// notes state.
+// stages the KEP reached in that release: as what shipped dates them (the
+// code declaring one of its own feature gates at the stage, release notes
+// that date it: KEP.Shipped), else per kep.yaml; other release documents
+// only lend their words. For a KEP only the notes know, the items are what
+// the notes state.
 func Compile(c *Corpus) *Knowledge {
 	k := &Knowledge{Sources: dedupeSources(c.Sources), Skipped: c.Skipped}
 	langOf, names := map[string]string{}, map[string]string{}
@@ -32,8 +34,14 @@ func Compile(c *Corpus) *Knowledge {
 			continue
 		}
 		kp.History = nil
-		kp.FeatureGates = append([]string(nil), kp.FeatureGates...)
+		kp.FeatureGates = realGates(kp.FeatureGates) // a copy, without kep.yaml's placeholders (None, NA, TBD)
 		keps[kp.Number] = &kp
+	}
+	yamlGates := map[int][]string{} // kep.yaml's own gate names, before documents add theirs
+	for n, kp := range keps {
+		if kp.HasYAML() {
+			yamlGates[n] = kp.FeatureGates
+		}
 	}
 	mentions := append([]Mention(nil), c.Mentions...)
 	sortMentions(mentions, langOf)
@@ -62,6 +70,16 @@ func Compile(c *Corpus) *Knowledge {
 		}
 	}
 
+	through := yamlThrough(c)
+	for _, kp := range keps {
+		if kp.HasYAML() {
+			kp.YAMLThrough = through
+		}
+	}
+	// what shipped (the code's gates, the release notes) dates a KEP's
+	// stages before kep.yaml's plans are read
+	k.FeatureGates, k.GateReads = compileGates(c.GateTables)
+	addShipped(keps, yamlGates, k.FeatureGates, k.GateReads, c.Changes)
 	shareGates(keps)
 	checkDisagreements(keps, gates, names)
 
@@ -96,6 +114,7 @@ func Compile(c *Corpus) *Knowledge {
 	checkReleaseNotes(keps, names)
 	addLifecycles(c.Lifecycles, c.Patches, rel)
 	k.APIs, k.APIReleases = compileAPIs(c, k.Sources)
+	gateKEPs(k.FeatureGates, keps, c.Changes)
 	k.Vulns = compileVulns(c.Vulns)
 
 	for _, r := range rels {
@@ -336,6 +355,7 @@ func ownerOf(gates map[string]int, names []string) int {
 // release is out when a source says so as a fact of its own: support
 // dates with a release day (endoflife.date), a patch release, a release
 // of the API modules read (k8s.io/api is tagged from released branches),
+// a release whose code's feature gates were read (from its tag),
 // or a release day a document gives that is not after the document's own
 // date (a release page of a cycle in progress names a day still to come).
 // Zero when no source says: then nothing bounds what kep.yaml says.
@@ -359,6 +379,9 @@ func ReleasedThrough(c *Corpus) Version {
 		if l.Released != "" {
 			bump(l.Release)
 		}
+	}
+	for _, t := range c.GateTables {
+		bump(t.Release) // read from the code of its tag: it is out
 	}
 	for _, p := range c.Patches {
 		bump(p.Release)

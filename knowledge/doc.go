@@ -9,6 +9,7 @@
 // saves that; package question reads the text people type as a Question,
 // and package engine (knowledge/engine) answers it from a KnowledgeStore.
 //
-// It imports knowledge/internal/prose, knowledge/internal/semver. It may import only the standard
-// library and knowledge/internal/... (internal/importrules enforces it).
+// It imports knowledge/internal/lazyre, knowledge/internal/prose,
+// knowledge/internal/semver. It may import only the standard library and
+// knowledge/internal/... (internal/importrules enforces it).
 package knowledge

@@ -25,7 +25,9 @@ func (k *KEP) HasYAML() bool { return k.Source != "" }
 
 // Reached returns the release in which k reached each graduation stage.
 //
-// With kep.yaml: a milestone is a target, and a stage is reached when the
+// With kep.yaml: what shipped dates a stage (k.Shipped: the code of a
+// release declaring one of its own gates at it, release notes that date
+// it); else its milestone is a target, and the stage is reached when the
 // KEP's current stage is that stage or a later one, its KEP is approved
 // (not provisional) and its milestone is a release that is out (not after
 // k.Released). Without it: the first release a document put the KEP at
@@ -34,12 +36,18 @@ func (k *KEP) HasYAML() bool { return k.Source != "" }
 func (k *KEP) Reached() map[Stage]Version {
 	out := map[Stage]Version{}
 	if k.HasYAML() {
+		for _, sh := range k.Shipped {
+			out[sh.Stage] = sh.Release
+		}
 		if k.Provisional() {
 			return out
 		}
 		for _, s := range GraduationStages {
-			if v := k.Milestones[s.String()]; !v.IsZero() && s.Reached(k.yamlStage()) && (k.Released.IsZero() || !k.Released.Less(v)) {
-				out[s] = v
+			if _, shipped := out[s]; shipped {
+				continue
+			}
+			if k.yamlReaches(s) {
+				out[s] = k.Milestones[s.String()]
 			}
 		}
 		return out
@@ -78,10 +86,23 @@ func (k *KEP) StagePlanned() (Stage, Version, bool) {
 		return StageNone, Version{}, false
 	}
 	v := k.Milestones[ys.String()]
-	if k.Provisional() || (!v.IsZero() && !k.Released.IsZero() && k.Released.Less(v)) {
+	if _, shipped := k.ShippedAt(ys); shipped {
+		return StageNone, Version{}, false
+	}
+	if k.Provisional() || (!v.IsZero() && k.afterOut(v)) {
 		return ys, v, true
 	}
 	return StageNone, Version{}, false
+}
+
+// afterOut reports whether a kep.yaml milestone v is still a plan by the
+// releases out: after the newest out (k.Released), or after the newest out
+// by kep.yaml's own date (k.YAMLThrough) and not confirmed by what shipped.
+func (k *KEP) afterOut(v Version) bool {
+	if !k.Released.IsZero() && k.Released.Less(v) {
+		return true
+	}
+	return !k.YAMLThrough.IsZero() && k.YAMLThrough.Less(v)
 }
 
 // Targets returns the kep.yaml milestones of stages k has not reached: plans,
@@ -104,17 +125,23 @@ func (k *KEP) Targets() map[Stage]Version {
 
 // CurrentStage is the stage k is at now: kep.yaml's when known (but for a
 // graduation stage it names that is only planned: then the last stage it
-// reached, or none), else the last stage the documents put it at.
+// reached, or none; and a later stage what shipped dates), else the last
+// stage the documents put it at.
 func (k *KEP) CurrentStage() Stage {
 	if k.HasYAML() {
+		cur := k.Stage
 		if _, _, planned := k.StagePlanned(); planned && k.Stage.IsGraduation() {
-			cur := StageNone
+			cur = StageNone
 			for s := range k.Reached() {
 				cur = max(cur, s)
 			}
-			return cur
 		}
-		return k.Stage
+		if cur < StageDeprecated {
+			for _, sh := range k.Shipped {
+				cur = max(cur, sh.Stage)
+			}
+		}
+		return cur
 	}
 	cur := StageNone
 	for _, st := range k.Timeline() {
@@ -144,7 +171,11 @@ func (k *KEP) Timeline() []Step {
 	reached := k.Reached()
 	for _, s := range GraduationStages {
 		if v, ok := reached[s]; ok {
-			steps = append(steps, Step{Stage: s, Release: v, Source: k.Source})
+			src := k.Source
+			if sh, ok := k.ShippedAt(s); ok && len(sh.Sources) > 0 {
+				src = sh.Sources[0]
+			}
+			steps = append(steps, Step{Stage: s, Release: v, Source: src})
 		}
 	}
 	for _, s := range []Stage{StageDeprecated, StageRemoved} {

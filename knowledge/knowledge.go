@@ -40,6 +40,11 @@ type Knowledge struct {
 	// were read, oldest first (the newest of them bounds what is reached).
 	APIs        []APILifecycle `json:"apis,omitempty"`
 	APIReleases []Version      `json:"api_releases,omitempty"`
+	// FeatureGates are every feature gate the releases' code declares, by
+	// name (kubeadm's own apart); GateReads the releases read, oldest
+	// first.
+	FeatureGates []FeatureGate `json:"feature_gates,omitempty"`
+	GateReads    []GatesRead   `json:"gate_reads,omitempty"`
 	// Vulns are the vulnerability records, by ID, each once.
 	Vulns   []Vuln `json:"vulns,omitempty"`
 	Skipped []Skip `json:"skipped,omitempty"`
@@ -58,13 +63,14 @@ type Stats struct {
 	Changes  int `json:"changes"`
 	Patches  int `json:"patches"`
 	APIs     int `json:"apis"`
+	Gates    int `json:"feature_gates"`
 	Vulns    int `json:"vulns"`
 	Skipped  int `json:"skipped"`
 }
 
 // Stats counts what k holds.
 func (k *Knowledge) Stats() Stats {
-	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), APIs: len(k.APIs), Vulns: len(k.Vulns), Skipped: len(k.Skipped)}
+	s := Stats{Sources: len(k.Sources), Releases: len(k.Releases), KEPs: len(k.KEPs), APIs: len(k.APIs), Gates: len(k.FeatureGates), Vulns: len(k.Vulns), Skipped: len(k.Skipped)}
 	for _, kp := range k.KEPs {
 		s.Mentions += len(kp.History)
 	}
@@ -110,6 +116,10 @@ type KnowledgeStore interface {
 	// ListAPIs returns the joined API lifecycle of every API type and the
 	// releases whose API modules were read (both empty when none was).
 	ListAPIs(ctx context.Context) ([]APILifecycle, []Version, error)
+	// ListFeatureGates returns every feature gate the releases' code
+	// declares, by name, and the releases read, oldest first (both empty
+	// when none was read).
+	ListFeatureGates(ctx context.Context) ([]FeatureGate, []GatesRead, error)
 	// ListVulns returns every vulnerability record, by ID (empty when
 	// none was read).
 	ListVulns(ctx context.Context) ([]Vuln, error)

@@ -301,7 +301,7 @@ type KEP struct {
 	// release first.
 	Changes []Change `json:"changes,omitempty"`
 	// Disagreements are the claims documents make about this KEP that the
-	// trusted record does not support (kep.yaml is trusted for stages and names).
+	// trusted record does not support (what shipped is trusted for stages, then kep.yaml; kep.yaml for names).
 	Disagreements []Disagreement `json:"disagreements,omitempty"`
 	// SharedGates are the other KEPs that name one of k's feature gates,
 	// with their kep.yaml status, by gate then KEP number: a KEP withdrawn
@@ -311,6 +311,14 @@ type KEP struct {
 	// knowledge was compiled (see ReleasedThrough): a kep.yaml milestone
 	// after it is planned, not reached. Zero when no source says.
 	Released Version `json:"released,omitzero"`
+	// YAMLThrough is the newest release out by kep.yaml's own date (its
+	// commit's day): a milestone of a release that came out after it is a
+	// plan until what shipped confirms it. Zero when not known.
+	YAMLThrough Version `json:"yaml_through,omitzero"`
+	// Shipped are the stages what shipped dates (the code of a release
+	// declaring one of the KEP's own feature gates at the stage, release
+	// notes that date it), by stage: they outrank kep.yaml's milestones.
+	Shipped []ShippedStage `json:"shipped,omitempty"`
 }
 
 // SharedGate is another KEP that names one of a KEP's feature gates.
@@ -394,6 +402,9 @@ type Corpus struct {
 	// each kind, APIClaims what documents say of API versions.
 	APITypes  []APIType
 	APIClaims []APIClaim
+	// GateTables are what releases' code declares of their feature gates,
+	// one table a source.
+	GateTables []GateTable
 	// Vulns are vulnerability records (OSV), each with its Source.
 	Vulns   []Vuln
 	Skipped []Skip
@@ -411,6 +422,7 @@ func (c *Corpus) Add(o *Corpus) {
 	c.Patches = append(c.Patches, o.Patches...)
 	c.APITypes = append(c.APITypes, o.APITypes...)
 	c.APIClaims = append(c.APIClaims, o.APIClaims...)
+	c.GateTables = append(c.GateTables, o.GateTables...)
 	c.Vulns = append(c.Vulns, o.Vulns...)
 	c.Skipped = append(c.Skipped, o.Skipped...)
 }
@@ -466,21 +478,30 @@ func statusRank(k *KEP) int {
 // PreferKEP reports whether a should answer before b for a name or a
 // feature gate they share: a live KEP before one withdrawn or replaced
 // (which never answers for its successor), the further its work went,
-// then the further it graduated, then the newer.
+// then the further it graduated, then the one that reached that stage
+// first (PodLevelResources' KEP-2837, beta since 1.34, before KEP-5526,
+// beta in 1.37, which builds on it), then the newer.
 func PreferKEP(a, b *KEP) bool {
 	if ra, rb := statusRank(a), statusRank(b); ra != rb {
 		return ra < rb
 	}
-	if sa, sb := a.CurrentStage(), b.CurrentStage(); sa != sb {
+	sa, sb := a.CurrentStage(), b.CurrentStage()
+	if sa != sb {
 		return sa > sb
+	}
+	if sa.IsGraduation() {
+		va, vb := a.Reached()[sa], b.Reached()[sb]
+		if !va.IsZero() && !vb.IsZero() && va != vb {
+			return va.Less(vb)
+		}
 	}
 	return a.Number > b.Number
 }
 
 // Without returns a copy of c without what the sources with the given IDs
 // gave it: those sources, and every KEP, mention, notice, release-note
-// entry, lifecycle, patch, vulnerability record and skip they are the
-// source of; a release
+// entry, lifecycle, patch, feature gate table, vulnerability record and
+// skip they are the source of; a release
 // announcement goes when every one of its sources does. What other sources
 // gave is kept as it is, so a refresh can swap one source's part.
 //
@@ -525,6 +546,7 @@ func (c *Corpus) Without(ids ...string) *Corpus {
 	out.Lifecycles = keep(c.Lifecycles, func(l Lifecycle) string { return l.Source }, gone)
 	out.Patches = keep(c.Patches, func(p Patch) string { return p.Source }, gone)
 	out.APIClaims = keep(c.APIClaims, func(cl APIClaim) string { return cl.Source }, gone)
+	out.GateTables = keep(c.GateTables, func(t GateTable) string { return t.Source }, gone)
 	out.Vulns = keep(c.Vulns, func(v Vuln) string { return v.Source }, gone)
 	for _, s := range out.Sources {
 		if s.Kind == SourceAPILifecycle {

@@ -36,6 +36,8 @@ const (
 	AskAPI           QuestionKind = "api"           // api Ingress · api batch/v1beta1 [CronJob] [in 1.24]
 	AskScan          QuestionKind = "scan"          // scan [1.32] 1.36, then a manifest
 	AskPR            QuestionKind = "pr"            // pr 130135: the release-note entries of a kubernetes/kubernetes pull request
+	AskGateDefault   QuestionKind = "gate_default"  // is ImageVolume on by default in 1.33: yes or no, with the stage and lock
+	AskGateChanges   QuestionKind = "gate_changes"  // 1.34 gates: every gate whose declaration differs from the release before
 	AskCVEs          QuestionKind = "cves"          // cves 1.30.2 · cves 1.30: the vulnerability records affecting a release
 	AskCVE           QuestionKind = "cve"           // cve CVE-2024-10220; is 1.30.2 affected by CVE-2024-10220
 )
@@ -43,8 +45,10 @@ const (
 // Question is one parsed request. Three kinds also ask yes or no: AskKEP
 // with a Stage ("is kep 753 ga", with a Version "is kep 753 beta in 1.30":
 // was it at that stage in that release), AskSupported with a Version
-// ("is 1.31 supported") and AskCVE with a Version ("is 1.30.2 affected by
-// CVE-2024-10220"); their answers start with the yes or the no.
+// ("is 1.31 supported"), AskGateDefault ("is ImageVolume on by default
+// in 1.33") and AskCVE with a Version ("is 1.30.2 affected by
+// CVE-2024-10220"); their answers start with the yes or the no, and carry
+// it in Answer.Verdict.
 // Adapters read it from the text a user
 // typed with package knowledge/question (or build it from a platform's
 // structured options) and fill From; the engine answers it.
@@ -60,7 +64,7 @@ type Question struct {
 	Patch   *int              `json:"patch,omitempty"`
 	Stage   Stage             `json:"stage,omitempty"`   // AskReleaseStage; of AskKEP, the stage a yes/no question asks about
 	Notice  NoticeKind        `json:"notice,omitempty"`  // AskNotices
-	Words   string            `json:"words,omitempty"`   // gate name, search words, SIG name, help topic, API (AskAPI), a vulnerability's ID (AskCVE)
+	Words   string            `json:"words,omitempty"`   // gate name (AskGate, AskGateDefault), search words, SIG name, help topic, API (AskAPI), a vulnerability's ID (AskCVE)
 	Filters map[string]string `json:"filters,omitempty"` // subscribe filters: sig, from, schedule, format
 	// Manifest is the text a scan reads (AskScan): YAML or JSON manifests,
 	// or `kubectl version` output. It is never echoed.
@@ -139,6 +143,10 @@ func (q Question) Canonical() string {
 		return strings.TrimSpace("help " + q.Words)
 	case AskGate:
 		return "gate " + q.Words
+	case AskGateDefault:
+		return "is " + q.Words + " on by default in " + q.Version.String()
+	case AskGateChanges:
+		return q.Version.String() + " gates"
 	case AskSearch:
 		return "search " + q.Words
 	case AskDiff:
@@ -298,9 +306,11 @@ var commands = []command{
 	{Topic: "releases", Usage: "releases", Summary: "every release I know, with date, theme and counts",
 		Examples: []string{"releases"},
 		Detail:   []string{"Releases an announcement or release note covers are listed with date, theme and counts; those known only from kep.yaml milestones or the deprecation guide are listed apart, on one line: Not announced."}},
-	{Topic: "gate", Usage: "gate NAME", Summary: "which KEP a feature gate belongs to, its stages, and notices naming it",
-		Examples: []string{"gate NFTablesProxyMode", "gate ImageVolume"},
-		Detail:   []string{"Case does not matter; a near miss gets a suggestion."}},
+	{Topic: "gate", Usage: "gate NAME", Summary: "a feature gate release by release as the code declares it (stage, default, lock), its KEP, and notices naming it",
+		Examples: []string{"gate NFTablesProxyMode", "gate ImageVolume", "is UserNamespacesSupport on by default in 1.33", "1.34 gates"},
+		Detail: []string{"Case does not matter; a near miss gets a suggestion.",
+			"is NAME on by default in VERSION (also NAME default in VERSION, is NAME enabled in VERSION, VERSION 中 NAME 默认开启吗): yes or no, with the stage and lock, or whether the release does not declare it yet or any more.",
+			"VERSION gates (also gates VERSION, which feature gates changed in VERSION, VERSION 特性门控变化): every gate whose declaration differs from the release before: added, removed, deprecated, promoted, demoted, default changed, locked, unlocked."}},
 	{Topic: "search", Usage: "search WORDS", Summary: "KEPs ranked by their name, feature gates, SIG and the documents' words",
 		Examples: []string{"search image volume", "search nftables", "search 访问模式"},
 		Detail: []string{"A phrase in a KEP's name ranks first, then words in the name, feature gates, SIG and what documents said; ties by KEP number.",

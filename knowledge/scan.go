@@ -81,6 +81,8 @@ type ManifestRead struct {
 	// build as it names itself (v1.30.2-eks-5e0fdde, fit to show); both
 	// "" when unknown. The scan reports the patch's vulnerabilities.
 	ServerPatch, ServerBuild string
+	// Gates are the feature gates its configurations set (scan_gates.go).
+	Gates []GateSetting
 }
 
 // ScanStatus is what a scan found of an object at the target release.
@@ -133,6 +135,9 @@ type ScanReport struct {
 	Objects  int
 	Findings []ScanFinding
 	Unknown  []ScanUnknown
+	// Gates are the feature gate settings that break or warn at To
+	// (CheckGates).
+	Gates []GateFinding
 }
 
 // Count returns how many findings have status s.
@@ -238,6 +243,9 @@ func (t *APITable) typeOf(o ManifestObject) (l *APILifecycle, why string, builti
 	group, version, ok := ParseAPIVersion(o.APIVersion)
 	if !ok {
 		return nil, "its apiVersion is not written like group/version (apps/v1) or a core version (v1)", false
+	}
+	if why, ok := componentConfig(group); ok { // scan_gates.go
+		return nil, why, false
 	}
 	if !t.BuiltinGroup(group) {
 		return nil, SafeValue(groupName(group)) + " is a CustomResourceDefinition's or an aggregated API's group, not built into Kubernetes", false

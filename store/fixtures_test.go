@@ -172,6 +172,13 @@ func readAll(tx *bolt.Tx) (*knowledge.Knowledge, error) {
 		}
 		k.APIs, k.APIReleases = t.Types, t.Releases
 	}
+	if raw := tx.Bucket(bucketFeatureGates).Get(keyFeatureGates); raw != nil {
+		t, err := decodeFeatureGates(raw)
+		if err != nil {
+			return nil, err
+		}
+		k.FeatureGates, k.GateReads = t.Gates, t.Reads
+	}
 	if raw := tx.Bucket(bucketVulns).Get(keyVulns); raw != nil {
 		vs, err := decodeVulns(raw)
 		if err != nil {

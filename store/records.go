@@ -9,7 +9,8 @@ import (
 // Format bytes: the first byte of every stored value. A new layout of a
 // record gets a new byte; decoders refuse bytes they do not know.
 const (
-	fmtKEP       byte = 0x6C // 'l': schema 5, with Released, SharedGates and its Changes' Effects
+	fmtKEP       byte = 0x6D // 'm': schema 8, with YAMLThrough and Shipped
+	fmtKEPv5     byte = 0x6C // 'l': schema 5 to 7, with Released, SharedGates and its Changes' Effects; read, never written
 	fmtKEPv3     byte = 0x6A // 'j': schema 3, with Changes; read, never written
 	fmtKEPv2     byte = 0x6B // 'k': schema 2, with Disagreements; read, never written
 	fmtKEPv1     byte = 0x4B // 'K': schema 1, without Disagreements; read, never written
@@ -37,6 +38,7 @@ const (
 	minDisagreementSize = 9  // eight fields, the release two numbers
 	minChangeSize       = 13 // twelve fields, the release two numbers (one more with Effects)
 	minEffectSize       = 8  // eight fields
+	minShippedSize      = 6  // five fields, the release two numbers
 )
 
 // encodeKEP appends k, with its History and Disagreements, to buf.
@@ -79,6 +81,18 @@ func encodeKEP(buf []byte, k *knowledge.KEP) []byte {
 		e.int(g.KEP)
 		e.str(g.Status)
 	}
+	e.version(k.YAMLThrough)
+	e.uvarint(uint64(len(k.Shipped)))
+	for _, sh := range k.Shipped {
+		e.stage(sh.Stage)
+		e.version(sh.Release)
+		e.str(sh.Gate)
+		e.uvarint(uint64(len(sh.PRs)))
+		for _, pr := range sh.PRs {
+			e.int(pr)
+		}
+		e.strs(sh.Sources)
+	}
 	return e.buf
 }
 
@@ -111,7 +125,7 @@ func decodeKEP(b []byte) (*knowledge.KEP, error) {
 // readKEP reads the KEP d holds into k, as decodeKEP.
 func readKEP(d *decoder, k *knowledge.KEP) error {
 	format := fmtKEP
-	if len(d.s) > 0 && (d.s[0] == fmtKEPv1 || d.s[0] == fmtKEPv2 || d.s[0] == fmtKEPv3) {
+	if len(d.s) > 0 && (d.s[0] == fmtKEPv1 || d.s[0] == fmtKEPv2 || d.s[0] == fmtKEPv3 || d.s[0] == fmtKEPv5) {
 		format = d.s[0]
 	}
 	v1 := format == fmtKEPv1
@@ -147,20 +161,37 @@ func readKEP(d *decoder, k *knowledge.KEP) error {
 			}
 		}
 	}
-	if format == fmtKEP || format == fmtKEPv3 {
+	if format == fmtKEP || format == fmtKEPv5 || format == fmtKEPv3 {
 		if n := d.count(minChangeSize); n > 0 {
 			k.Changes = make([]knowledge.Change, n)
 			for i := range k.Changes {
-				d.change(&k.Changes[i], format == fmtKEP)
+				d.change(&k.Changes[i], format != fmtKEPv3)
 			}
 		}
 	}
-	if format == fmtKEP {
+	if format == fmtKEP || format == fmtKEPv5 {
 		k.Released = d.version()
 		if n := d.count(3); n > 0 {
 			k.SharedGates = make([]knowledge.SharedGate, n)
 			for i := range k.SharedGates {
 				k.SharedGates[i] = knowledge.SharedGate{Gate: d.str(), KEP: d.int(), Status: d.str()}
+			}
+		}
+	}
+	if format == fmtKEP {
+		k.YAMLThrough = d.version()
+		if n := d.count(minShippedSize); n > 0 {
+			k.Shipped = make([]knowledge.ShippedStage, n)
+			for i := range k.Shipped {
+				sh := &k.Shipped[i]
+				sh.Stage, sh.Release, sh.Gate = d.stage(), d.version(), d.str()
+				if m := d.count(1); m > 0 {
+					sh.PRs = make([]int, m)
+					for j := range sh.PRs {
+						sh.PRs[j] = d.int()
+					}
+				}
+				sh.Sources = d.strs()
 			}
 		}
 	}

@@ -44,6 +44,10 @@ func (s *KnowledgeStore) replace(ctx context.Context, k *knowledge.Knowledge, st
 	if err != nil {
 		return fmt.Errorf("replace knowledge: %w", err)
 	}
+	fgates, err := encodeFeatureGates(k)
+	if err != nil {
+		return fmt.Errorf("replace knowledge: %w", err)
+	}
 	vulns, err := encodeVulns(k.Vulns)
 	if err != nil {
 		return fmt.Errorf("replace knowledge: %w", err)
@@ -61,7 +65,7 @@ func (s *KnowledgeStore) replace(ctx context.Context, k *knowledge.Knowledge, st
 	}
 	err = s.db.bolt.Update(func(tx *bolt.Tx) error {
 		w := &writer{ctx: ctx, tx: tx}
-		if err := w.knowledge(k, corpus, apis, vulns); err != nil {
+		if err := w.knowledge(k, corpus, apis, fgates, vulns); err != nil {
 			return err
 		}
 		if err := putReplaceSummary(tx, sum); err != nil {
@@ -93,9 +97,9 @@ type writer struct {
 	arena []byte
 }
 
-// knowledge writes k, its encoded API table and vulnerability records, and
-// corpus (an encoded Corpus) unless it is nil.
-func (w *writer) knowledge(k *knowledge.Knowledge, corpus, apis, vulns []byte) error {
+// knowledge writes k, its encoded API table, feature gates and
+// vulnerability records, and corpus (an encoded Corpus) unless it is nil.
+func (w *writer) knowledge(k *knowledge.Knowledge, corpus, apis, fgates, vulns []byte) error {
 	buckets := make(map[string]*bolt.Bucket, len(knowledgeBuckets))
 	for _, name := range knowledgeBuckets {
 		if err := w.tx.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
@@ -125,6 +129,11 @@ func (w *writer) knowledge(k *knowledge.Knowledge, corpus, apis, vulns []byte) e
 	if len(k.APIs) > 0 || len(k.APIReleases) > 0 {
 		if err := buckets[string(bucketAPIs)].Put(keyAPIs, apis); err != nil {
 			return fmt.Errorf("write API lifecycle: %w", err)
+		}
+	}
+	if len(k.FeatureGates) > 0 || len(k.GateReads) > 0 {
+		if err := buckets[string(bucketFeatureGates)].Put(keyFeatureGates, fgates); err != nil {
+			return fmt.Errorf("write feature gates: %w", err)
 		}
 	}
 	if len(k.Vulns) > 0 {

@@ -48,7 +48,14 @@ import (
 // that tells one graduation). Version 6 values still read, without them,
 // until the next ingest or sync; an older kepbot must not open it, since
 // it cannot read the new values.
-const SchemaVersion = 7
+//
+// Version 8 added the feature_gates bucket (the feature gates each
+// release's code declares) and KEP values with what shipped (format 'm':
+// YAMLThrough and Shipped; 'l' values still read, without them). Opening a
+// version 5, 6 or 7 database adds the bucket empty: the next ingest or
+// sync fills it. An older kepbot must not open it: its replace would leave
+// the gates of the knowledge it replaced behind.
+const SchemaVersion = 8
 
 // Bucket names. The knowledge buckets are dropped and rebuilt by every
 // ReplaceKnowledge. meta belongs to the database; the user-state buckets a
@@ -67,9 +74,12 @@ var (
 	bucketPatches  = []byte("release_patches")
 	bucketAPIs     = []byte("apis")
 	bucketVulns    = []byte("vulns")
+	// bucketFeatureGates is the releases' declared gates (featuregates.go);
+	// bucketGates is kep.yaml's gate names indexed to their KEPs (gates.go).
+	bucketFeatureGates = []byte("feature_gates")
 
 	knowledgeBuckets = [][]byte{bucketKEPs, bucketReleases, bucketItems, bucketNotices, bucketSources, bucketGates, bucketCorpus,
-		bucketChanges, bucketPatches, bucketAPIs, bucketVulns}
+		bucketChanges, bucketPatches, bucketAPIs, bucketVulns, bucketFeatureGates}
 )
 
 // Keys in the meta bucket.

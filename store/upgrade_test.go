@@ -34,9 +34,30 @@ func olderLayout(b []byte, format byte, n int) []byte {
 	return append([]byte{format}, b[1:len(b)-n]...)
 }
 
-// releasedBytes is what schema 5 adds at the end of a KEP: Released (two
-// zero bytes when it is not set) and SharedGates (one, when there are none).
-const releasedBytes = 3
+// releasedBytes is what schema 5 and 6 add at the end of a KEP: Released
+// (two zero bytes when it is not set), SharedGates (one, when there are
+// none) and Shipped (one, when there are none).
+const releasedBytes = 3 + shippedBytes
+
+// shippedBytes is what schema 8 adds at the end of a KEP: YAMLThrough (two
+// zero bytes when it is not set) and Shipped (one when there are none).
+const shippedBytes = 3
+
+// TestDecodeReadsSchema5KEPs: a schema 5 database's KEPs (no Shipped)
+// still read, as today's with no stage dated by what shipped until the
+// next replace.
+func TestDecodeReadsSchema5KEPs(t *testing.T) {
+	for _, kp := range sampleKnowledge().KEPs {
+		kp.Shipped, kp.YAMLThrough = nil, knowledge.Version{}
+		got, err := decodeKEP(olderLayout(encodeKEP(nil, &kp), fmtKEPv5, shippedBytes))
+		if err != nil {
+			t.Fatalf("KEP-%d: %v", kp.Number, err)
+		}
+		if diff := cmp.Diff(&kp, got, equateEmpty); diff != "" {
+			t.Errorf("KEP-%d (-want +got):\n%s", kp.Number, diff)
+		}
+	}
+}
 
 // TestDecodeReadsSchema4KEPs: a schema 3 or 4 database's KEPs (no
 // Released) still read, as today's with Released zero: no bound on what
@@ -390,6 +411,56 @@ func TestOpenUpgradesSchema2(t *testing.T) {
 	}
 	if _, err := db.Knowledge().FindKEPByNumber(t.Context(), k.KEPs[0].Number); err != nil {
 		t.Errorf("the old knowledge does not read: %v", err)
+	}
+}
+
+// TestOpenUpgradesSchema5: a schema 5, 6 or 7 database (no feature_gates
+// bucket) opens as schema 8, its knowledge read as before and no feature
+// gates until the next ingest or sync.
+func TestOpenUpgradesSchema5(t *testing.T) {
+	for _, v := range []string{"5", "6", "7"} {
+		t.Run("schema"+v, func(t *testing.T) { openUpgradesGates(t, v) })
+	}
+}
+
+func openUpgradesGates(t *testing.T, version string) {
+	path := filepath.Join(t.TempDir(), "v"+version+".db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := sampleKnowledge()
+	mustReplace(t, db, k)
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketFeatureGates); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte(version))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatalf("Open of a schema %s database: %v", version, err)
+	}
+	defer db.Close()
+	gates, reads, err := db.Knowledge().ListFeatureGates(t.Context())
+	if err != nil || len(gates) != 0 || len(reads) != 0 {
+		t.Errorf("ListFeatureGates = %d gates, %d releases, %v; want none, no error", len(gates), len(reads), err)
+	}
+	if _, err := db.Knowledge().FindKEPByNumber(t.Context(), k.KEPs[0].Number); err != nil {
+		t.Errorf("the old knowledge does not read: %v", err)
+	}
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketFeatureGates) == nil {
+			t.Error("no feature_gates bucket after open")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

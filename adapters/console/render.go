@@ -58,6 +58,10 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		}
 	}
 	r.started = true
+	gatesFirst := a.Kind == knowledge.KindGate || a.Kind == knowledge.KindGateChanges
+	if gatesFirst {
+		r.gates(a) // a gate's card: the code's table before its KEP
+	}
 	if a.KEP != nil || hasReleaseFacts(a.Release) || len(a.Facts) > 0 || len(a.Releases) > 0 {
 		r.section()
 		r.col = factColumn(a.Facts)
@@ -80,15 +84,30 @@ func (r *renderer) answer(a *knowledge.Answer) {
 	case a.BreaksFirst:
 		// An upgrade: what breaks a cluster or needs doing comes before
 		// what graduated, in the groups every platform draws.
-		for _, g := range knowledge.NoticeGroups(a) {
+		// The feature gates an upgrade removes stop a component as an API
+		// gone breaks a client: right after the APIs (render_gates.go).
+		groups := knowledge.NoticeGroups(a)
+		if len(groups) == 0 || len(groups[0].Notices) == 0 || !groups[0].Notices[0].IsAPIRemoval() {
+			r.gates(a)
+		}
+		for i, g := range groups {
 			r.notices(g.Heading()+":", g.Notices)
+			if i == 0 && g.Notices[0].IsAPIRemoval() {
+				r.gates(a)
+			}
 		}
 		r.items(a)
 	case len(apis) > 0 && a.Notices[0].API != nil:
 		r.notices("APIs that stop being served:", apis)
+		if !gatesFirst {
+			r.gates(a)
+		}
 		r.notices("Removals, deprecations and upgrade notes:", others)
 		r.items(a)
 	default:
+		if !gatesFirst {
+			r.gates(a)
+		}
 		r.items(a)
 		r.notices("APIs that stop being served:", apis)
 		r.notices("Notices:", others)
@@ -181,7 +200,8 @@ func (r *renderer) kepFacts(f *knowledge.KEPFacts) {
 	r.fact("Stage", f.Stage.Label())
 	r.fact("Status", f.Status)
 	r.fact("Reached", stageMap(f.Milestones))
-	r.fact("Planned", stageMap(f.Targets))
+	r.fact("Planned", stageMap(knowledge.Without(f.Targets, f.Missed)))
+	r.fact("Not reached", stageMap(f.Missed))
 	r.fact("Feature gates", strings.Join(f.FeatureGates, ", "))
 	r.fact("Timeline", Timeline(f.Timeline))
 }

@@ -266,6 +266,9 @@ func TestRenderSynthetic(t *testing.T) {
 		"kep_many_disagree": "kep 9007", "kep_name_disagree": "kep 9006", "kep_deprecated": "kep 9008",
 		"upgrade_api": "upgrade 1.41 1.43", "diff_bad_order": "diff 1.43 1.40", "diff_unknown": "diff 1.40 1.50",
 		"search_cjk": "search 港口", "release_from_kep_yaml": "1.44", "sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
+		"gate_code_only": "gate WidgetDrift", "gate_removed": "gate RetiredWidgets", "gate_kubeadm": "gate ControlPlaneWidgets",
+		"gate_default_yes": "is WidgetDrift on by default in 1.42", "gate_default_removed": "is RetiredWidgets on by default in 1.43",
+		"gate_changes": "1.42 gates", "upgrade_gates": "upgrade 1.40 1.43",
 		"cves_patch": "cves 1.43.1", "cves_minor": "cves 1.43", "cve": "cve CVE-2031-1001", "cve_yes": "is 1.43.1 affected by CVE-2031-1001",
 		"cve_other_product": "cve CVE-2031-1003", "upgrade_patch": "upgrade 1.43.1 1.43.3",
 	} {

@@ -91,6 +91,9 @@ func render(a *knowledge.Answer, max int) []Message {
 		d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 		d.lines = append(d.lines, itemLines(a.ItemsWithoutSharedSIG(), nil)...)
 	}
+	if a.Kind == knowledge.KindGate || a.Kind == knowledge.KindGateChanges {
+		d.addGates(a)
+	}
 	d.addNotices(a.Notices, a.Notes)
 	return d.messages(max)
 }
@@ -170,7 +173,8 @@ func kepDoc(a *knowledge.Answer) *doc {
 	add("SIG", esc(f.SIG, maxWord), true)
 	add("Status", esc(f.Status, maxWord), true)
 	add("Reached", stageMap(f.Milestones), true)
-	add("Planned", stageMap(f.Targets), true)
+	add("Planned", stageMap(knowledge.Without(f.Targets, f.Missed)), true)
+	add("Not reached", stageMap(f.Missed), true)
 	add("Timeline", timeline(f.Timeline), false)
 	var gates []string
 	for _, g := range f.FeatureGates {

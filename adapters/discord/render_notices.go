@@ -34,9 +34,16 @@ func diffDoc(a *knowledge.Answer) *doc {
 	items := itemLines(a.Items, nil)
 	if a.BreaksFirst {
 		// what breaks a cluster first, in the groups every platform draws
-		for i, g := range knowledge.NoticeGroups(a) {
+		// the feature gates it removes stop a component as an API gone
+		// breaks a client: right after the APIs (render_gates.go)
+		groups := knowledge.NoticeGroups(a)
+		if len(groups) == 0 || len(groups[0].Notices) == 0 || !groups[0].Notices[0].IsAPIRemoval() {
+			d.addUpgradeGates(a)
+		}
+		for i, g := range groups {
 			if i == 0 && len(g.Notices) > 0 && g.Notices[0].IsAPIRemoval() {
 				d.addSection("⛔ "+g.Heading(), colorBreaking, apiLines(g.Notices))
+				d.addUpgradeGates(a)
 				continue
 			}
 			d.addSection(g.Heading(), colorNotice, noticeLines(g.Notices))
@@ -46,6 +53,7 @@ func diffDoc(a *knowledge.Answer) *doc {
 	}
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
 	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
+	d.addUpgradeGates(a) // gates gone, then defaults that flip: render_gates.go
 	d.addSection(titleItems, colorList, items)
 	d.addSection(titleNotices, colorNotice, noticeLines(others))
 	return d

@@ -50,6 +50,11 @@ var goldenQuestions = map[string]string{
 	"action":        "1.30 action required",
 	"relnotes":      "1.30 deprecations",
 	"supported":     "supported",
+	// the code's feature gates (GateTables of testdata/corpus.json)
+	"gate_default":  "is GizmoSidecars on by default in 1.30",
+	"gate_removed":  "gate LegacyGizmos",
+	"gate_changes":  "1.30 gates",
+	"upgrade_gates": "upgrade 1.28 1.30",
 	"cves":          "cves 1.30.1",
 	"cves_minor":    "cves 1.30",
 	"cve":           "cve CVE-2031-1001",

@@ -280,6 +280,9 @@ func (r *renderer) answer() {
 	if a.KEP != nil {
 		r.timeline(a.KEP.Timeline)
 	}
+	if !a.BreaksFirst { // an upgrade's gates go among what breaks (render_entries.go)
+		extra = append(gateEntries(a), extra...) // render_gates.go
+	}
 	all := newEntryList(a, extra, r.o.Whole)
 	if !r.o.Whole {
 		r.entries(all)

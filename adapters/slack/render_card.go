@@ -65,7 +65,8 @@ func kepFacts(k *knowledge.KEPFacts) []knowledge.Fact {
 	add("Stage", k.Stage.Label())
 	add("Status", k.Status)
 	add("Reached", stageReleases(k.Milestones))
-	add("Targets", stageReleases(k.Targets))
+	add("Targets", stageReleases(knowledge.Without(k.Targets, k.Missed)))
+	add("Not reached", stageReleases(k.Missed))
 	if n := len(k.FeatureGates); n > 0 {
 		name := "Feature gate"
 		if n > 1 {

@@ -34,6 +34,7 @@ type breakRow struct {
 	notice  *knowledge.Notice
 	fact    *knowledge.Fact
 	item    *knowledge.Item
+	text    string // a line of a feature gate section (render_gates.go)
 }
 
 // itemsHeading heads an upgrade's graduations.
@@ -48,11 +49,19 @@ func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 		e.max = capPostLine
 	}
 	if a.BreaksFirst {
-		for _, g := range knowledge.NoticeGroups(a) {
+		groups := knowledge.NoticeGroups(a)
+		gatesAt := gateRowsAt(groups) // render_gates.go
+		for i, g := range groups {
+			if i == gatesAt {
+				e.breaks = append(e.breaks, gateRows(a)...)
+			}
 			e.breaks = append(e.breaks, breakRow{heading: g.Heading()})
 			for i := range g.Notices {
 				e.breaks = append(e.breaks, breakRow{notice: &g.Notices[i]})
 			}
+		}
+		if gatesAt == len(groups) {
+			e.breaks = append(e.breaks, gateRows(a)...)
 		}
 		if len(e.facts) > 0 { // an upgrade's vulnerabilities: after what breaks
 			e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("Vulnerabilities (%d)", len(e.facts))})
@@ -114,6 +123,8 @@ func (e entryList) line(i int) string {
 			return itemLine(*r.item, e.max)
 		case r.fact != nil:
 			return factLine(*r.fact, e.max)
+		case r.text != "":
+			return truncate("• "+esc(r.text), e.max)
 		default:
 			return truncate("*"+esc(r.heading)+"*", e.max)
 		}

@@ -44,7 +44,7 @@ func scanCommand() command {
 			f.dbSet = func() bool { return fs.Lookup("db").Value.String() != "" || io.getenv("BOT_DB") != "" }
 			fs.StringVar(&f.to, "to", "", "the release you go to, e.g. 1.36 (`VERSION`, required)")
 			fs.StringVar(&f.from, "from", "", "the release you run now (`VERSION`); a kubectl version output among the inputs, or the cluster, gives it otherwise")
-			fs.BoolVar(&f.json, "json", false, "print one JSON object: from, to, objects, findings, unknown, errors, skipped (--format json)")
+			fs.BoolVar(&f.json, "json", false, "print one JSON object: from, to, objects, findings, unknown, errors, skipped, gates (--format json)")
 			fs.StringVar(&f.format, "format", scan.FormatText, "the report's `FORM`: "+strings.Join(scan.Formats, ", ")+" (SARIF 2.1.0, for code scanning)")
 			fs.StringVar(&f.failOn, "fail-on", "deprecated", "the least `FINDING` that makes the exit non-zero: deprecated (exit 4 or 5), removed (deprecations alone exit 0), or cve (as deprecated, and with --cluster the known vulnerabilities of the cluster's own release exit 6)")
 			fs.BoolVar(&f.ignoreUnreadable, "ignore-unreadable", false, "list the inputs that cannot be read or parsed without exiting 3 for them")

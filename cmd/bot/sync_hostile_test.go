@@ -181,7 +181,7 @@ func TestSyncURLs(t *testing.T) {
 	}{
 		{"http://github.com/x.tar.gz", `only https URLs are fetched, and this one is "http:"`},
 		{"https://user:s3cr3t@github.com/x.tar.gz", "user name or password"},
-		{ts.URL + "/t", `host "127.0.0.1" is not on the allowlist (api.github.com, codeload.github.com, github.com, raw.githubusercontent.com, vuln.go.dev)`},
+		{ts.URL + "/t", `host "127.0.0.1" is not on the allowlist (api.github.com, codeload.github.com, github.com, raw.githubusercontent.com, proxy.golang.org, vuln.go.dev)`},
 		{"https://2130706433/t", "non-standard form"},
 		{"https://169.254.169.254/latest/meta-data/?s3cr3t", `host "169.254.169.254" is not on the allowlist`},
 	} {

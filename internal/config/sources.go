@@ -26,12 +26,16 @@ type Sources struct {
 	// <url>/v0.N.P.tar.gz, read at the latest patch of each release from
 	// 1.19 the lifecycle data knows; empty, GitHub's.
 	APILifecycleURL string `yaml:"api_lifecycle_url" env:"BOT_API_LIFECYCLE_URL"`
+	// FeatureGatesURL is the Go module proxy whose zips of
+	// k8s.io/kubernetes and k8s.io/client-go give each new release's
+	// feature gates; empty, https://proxy.golang.org.
+	FeatureGatesURL string `yaml:"feature_gates_url" env:"BOT_FEATURE_GATES_URL"`
 	// VulnDBURL is the Go vulnerability database's HTTP API: its
 	// index/modules.json, then only the records of Kubernetes-owned
 	// modules new or modified, ID/<id>.json; empty, https://vuln.go.dev.
 	VulnDBURL string `yaml:"vulndb_url" env:"BOT_VULNDB_URL"`
-	// AllowHosts are hosts fetched from besides GitHub's and vuln.go.dev
-	// (comma-separated in the variable). Plain http:// is fetched only from loopback hosts
+	// AllowHosts are hosts fetched from besides GitHub's, proxy.golang.org
+	// and vuln.go.dev (comma-separated in the variable). Plain http:// is fetched only from loopback hosts
 	// (127.0.0.1, ::1, localhost).
 	AllowHosts []string `yaml:"allow_hosts" env:"BOT_SOURCES_ALLOW_HOSTS"`
 	// Refresh is whether serve refreshes the knowledge on its own
@@ -63,6 +67,7 @@ const (
 	EnvLifecycleURL    = "BOT_LIFECYCLE_URL"
 	EnvPatchesURL      = "BOT_PATCHES_URL"
 	EnvAPILifecycleURL = "BOT_API_LIFECYCLE_URL"
+	EnvFeatureGatesURL = "BOT_FEATURE_GATES_URL"
 	EnvVulnDBURL       = "BOT_VULNDB_URL"
 	EnvAllowHosts      = "BOT_SOURCES_ALLOW_HOSTS"
 	EnvRefreshInterval = "BOT_REFRESH_INTERVAL"
@@ -80,7 +85,7 @@ func (s *Sources) applyEnv(getenv func(string) string) error {
 		dst  *string
 		name string
 	}{{&s.SyncURL, EnvSyncURL}, {&s.RelnotesURL, EnvRelnotesURL}, {&s.LifecycleURL, EnvLifecycleURL}, {&s.PatchesURL, EnvPatchesURL},
-		{&s.APILifecycleURL, EnvAPILifecycleURL}, {&s.VulnDBURL, EnvVulnDBURL}} {
+		{&s.APILifecycleURL, EnvAPILifecycleURL}, {&s.FeatureGatesURL, EnvFeatureGatesURL}, {&s.VulnDBURL, EnvVulnDBURL}} {
 		if x := strings.TrimSpace(getenv(v.name)); x != "" {
 			*v.dst = x
 		}
@@ -120,7 +125,8 @@ func (s *Sources) problems() []string {
 	for _, u := range []struct{ key, env, val string }{
 		{"sources.sync_url", EnvSyncURL, s.SyncURL}, {"sources.relnotes_url", EnvRelnotesURL, s.RelnotesURL},
 		{"sources.lifecycle_url", EnvLifecycleURL, s.LifecycleURL}, {"sources.patches_url", EnvPatchesURL, s.PatchesURL},
-		{"sources.api_lifecycle_url", EnvAPILifecycleURL, s.APILifecycleURL}, {"sources.vulndb_url", EnvVulnDBURL, s.VulnDBURL},
+		{"sources.api_lifecycle_url", EnvAPILifecycleURL, s.APILifecycleURL},
+		{"sources.feature_gates_url", EnvFeatureGatesURL, s.FeatureGatesURL}, {"sources.vulndb_url", EnvVulnDBURL, s.VulnDBURL},
 	} {
 		if u.val == "" {
 			continue

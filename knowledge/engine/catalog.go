@@ -52,6 +52,12 @@ type catalog struct {
 	index   *searchIndex
 	// apis is the API lifecycle table (empty when the knowledge has none).
 	apis *knowledge.APITable
+	// gates are the feature gates each release's code declares (empty when
+	// the knowledge has none): gate_table.go.
+	gates *knowledge.GateIndex
+	// gateChanges are, by release read, the gates whose declaration
+	// differs from the release read before it, built with the catalog.
+	gateChanges map[knowledge.Version][]knowledge.GateChange
 	// vulns are the vulnerability records (cve_index.go).
 	vulns vulnIndex
 	// released is the newest release the sources say is out (see
@@ -186,6 +192,10 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 		return nil, fmt.Errorf("list API lifecycles: %w", err)
 	}
 	c.apis = knowledge.NewAPITable(types, apiReleases)
+	if c.gates, err = readGates(ctx, kb); err != nil {
+		return nil, err
+	}
+	c.gateChanges = allGateChanges(c.gates)
 	if c.apis.Known() {
 		for _, r := range c.releases {
 			// a release's lists hold what the API table says of it: every
@@ -328,7 +338,8 @@ func knownReleases(rels []knowledge.Release) string {
 }
 
 // releasedThrough is ReleasedThrough over the catalog: the releases'
-// support dates, patches and announced days, and the API modules read.
+// support dates, patches and announced days, the API modules read and the
+// releases whose code's feature gates were read.
 func (c *catalog) releasedThrough() knowledge.Version {
 	corpus := &knowledge.Corpus{}
 	for _, s := range c.sources {
@@ -344,6 +355,9 @@ func (c *catalog) releasedThrough() knowledge.Version {
 	newest := knowledge.ReleasedThrough(corpus)
 	if l := c.apis.Latest(); newest.Less(l) {
 		newest = l
+	}
+	if l := c.gates.Newest(); newest.Less(l) {
+		newest = l // a release whose tag's code was read is out
 	}
 	return newest
 }

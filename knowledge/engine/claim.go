@@ -26,6 +26,7 @@ func (e *Engine) answerKEPClaim(ctx context.Context, q knowledge.Question) (*kno
 		return nil, err
 	}
 	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + otherWord(c, q) + " " + a.Text
+	a.Verdict = verdictOf(a.Text)
 	return a, nil
 }
 
@@ -64,6 +65,9 @@ func otherWord(c *catalog, q knowledge.Question) string {
 	}
 	for _, d := range k.Disagreements {
 		if d.Kind == knowledge.DisagreeRelease && d.Stage == q.Stage && d.Release == q.Version {
+			if _, shipped := k.ShippedAt(q.Stage); shipped {
+				return " " + capitalize(d.Claim) + "; I go by what shipped."
+			}
 			return " " + capitalize(d.Claim) + "; I go by kep.yaml."
 		}
 	}
@@ -92,7 +96,7 @@ func claimVerdict(f *knowledge.KEPFacts, s knowledge.Stage, v, released knowledg
 		case cur == knowledge.StageNone:
 			return "I can't say: the documents I have give " + name + " no stage."
 		case cur == s:
-			return "Yes — " + name + " is " + s.Label() + since(f, s) + "."
+			return "Yes — " + name + " is " + s.Label() + since(f, s) + shippedWords(f, s) + "."
 		case !cur.IsGraduation():
 			return "No — " + name + " is " + cur.Label() + " now."
 		case cur > s:
@@ -106,7 +110,7 @@ func claimVerdict(f *knowledge.KEPFacts, s knowledge.Stage, v, released knowledg
 	at, from := stageIn(f, v)
 	switch {
 	case at == s:
-		return fmt.Sprintf("Yes — in %s %s was %s (since %s).", v, name, s.Label(), from)
+		return fmt.Sprintf("Yes — in %s %s was %s (since %s%s).", v, name, s.Label(), from, shippedWords(f, s))
 	case at == knowledge.StageNone:
 		return fmt.Sprintf("No — in %s %s had reached no stage yet; %s.", v, name, plannedFor(f, s))
 	}
@@ -156,15 +160,40 @@ func since(f *knowledge.KEPFacts, s knowledge.Stage) string {
 }
 
 // plannedFor says when f reached or plans stage s: "GA came in 1.33", "GA is
-// planned for 1.35", "no release is planned for GA yet".
+// planned for 1.35", "GA was planned for 1.28, not reached" (a plan for a
+// release that is out), "no release is planned for GA yet".
 func plannedFor(f *knowledge.KEPFacts, s knowledge.Stage) string {
 	if r, ok := f.Milestones[s.String()]; ok {
-		return s.Label() + " came in " + r
+		return s.Label() + " came in " + r + shippedWords(f, s)
+	}
+	if r, ok := f.Missed[s.String()]; ok {
+		return s.Label() + " was planned for " + r + ", not reached"
+	}
+	if r, ok := f.Unconfirmed[s.String()]; ok {
+		return s.Label() + " was planned for " + r + ", which is out, and nothing that shipped confirms it"
 	}
 	if r, ok := f.Targets[s.String()]; ok {
 		return s.Label() + " is planned for " + r
 	}
 	return "no release is planned for " + s.Label() + " yet"
+}
+
+// shippedWords says, after a stage's release, what shipped dates it and
+// what kep.yaml says where it differs: ", by the code of 1.30
+// (UserNamespacesSupport) and PR #124997; kep.yaml says 1.35"; "" when
+// kep.yaml alone dates it.
+func shippedWords(f *knowledge.KEPFacts, s knowledge.Stage) string {
+	for _, sh := range f.Shipped {
+		if sh.Stage != s {
+			continue
+		}
+		w := ", by " + sh.Evidence()
+		if y, ok := f.KEPYAML[s.String()]; ok && y != sh.Release.String() {
+			w += "; kep.yaml says " + y
+		}
+		return w
+	}
+	return ""
 }
 
 // answerSupportedRelease answers `is 1.31 supported`: the release's
@@ -190,5 +219,6 @@ func (e *Engine) answerSupportedRelease(ctx context.Context, v knowledge.Version
 	default:
 		a.Text = "Yes — " + a.Text
 	}
+	a.Verdict = verdictOf(a.Text)
 	return a, nil
 }

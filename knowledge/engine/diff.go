@@ -67,6 +67,11 @@ func (e *Engine) answerDiff(ctx context.Context, from, to knowledge.Version, upg
 		a.BreaksFirst = true
 	}
 	a.Text = diffSummary(from, to, releaseVersions(in), items, notices, upgrade, actions)
+	if upgrade { // the gates a component given them refuses at to, and defaults that flip: gate_changes.go
+		if a.Gates = c.upgradeGates(from, to); a.Gates != nil {
+			a.Text = strings.TrimSpace(a.Text + " " + upgradeGatesSentence(a.Gates, to))
+		}
+	}
 	a.Notes = diffNotes(from, to, known, in)
 	if sig != "" {
 		a.Title += " (" + sig + ")"

@@ -118,6 +118,10 @@ func (e *Engine) Answer(ctx context.Context, q knowledge.Question) (*knowledge.A
 		a, err = knowledge.HelpAnswer(q.Words)
 	case knowledge.AskGate:
 		a, err = e.answerGate(ctx, q.Words)
+	case knowledge.AskGateDefault:
+		a, err = e.answerGateDefault(ctx, q.Words, q.Version)
+	case knowledge.AskGateChanges:
+		a, err = e.answerGateChanges(ctx, q.Version)
 	case knowledge.AskSearch:
 		a, err = e.answerSearch(ctx, q.Words)
 	case knowledge.AskDiff:

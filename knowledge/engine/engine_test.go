@@ -76,6 +76,12 @@ var goldenQuestions = map[string]string{
 	"search_cjk": "search 只读卷", "search_phrase": "search widget volumes", "search_gate": "search harbourprobes",
 	"diff_bad_order": "diff 1.43 1.40", "diff_unknown": "diff 1.40 1.50", "upgrade_api": "upgrade 1.41 1.43",
 	"sig_words": "SIG Node 1.40", "gate_yaml": "gate harbourprobes",
+	// the code's feature gates (GateTables of the synthetic corpus, 1.40-1.43)
+	"gate_code_only": "gate widgetdrift", "gate_removed": "gate RetiredWidgets", "gate_kubeadm": "gate ControlPlaneWidgets",
+	"gate_default_yes": "is WidgetDrift on by default in 1.42", "gate_default_no": "is WidgetDrift enabled in 1.43",
+	"gate_default_removed": "is RetiredWidgets on by default in 1.43", "gate_default_not_yet": "ControlPlaneWidgets default in 1.40",
+	"gate_default_unread": "is WidgetDrift on by default in 1.44", "gate_placeholder": "gate None",
+	"gate_changes": "1.42 gates", "gate_changes_oldest": "gates 1.40", "gate_changes_unread": "1.44 gates", "upgrade_gates": "upgrade 1.40 1.43",
 	"eol_past": "1.40 eol", "eol_maintenance": "1.41 end of life", "eol_supported": "eol 1.43", "eol_planned": "1.44 eol",
 	"eol_unknown": "1.39 eol", "eol_unknown_release": "1.99 eol", "patches_unknown_release": "1.99 patches", "patches": "1.43 patches", "patches_few": "latest 1.41 patch", "patches_lifecycle_only": "1.40 patches",
 	"supported": "supported", "latest": "latest",
@@ -138,7 +144,8 @@ func TestEngineKEP(t *testing.T) {
 			map[string]string{"alpha": "1.40", "beta": "1.41"}, map[string]string{"stable": "1.43"}, []string{"HarbourProbes"},
 			"alpha 1.40, beta 1.41", 2,
 			[]string{
-				"A 1.40 blog post (en) and the Kubernetes 1.40 release note (en) say beta in 1.40; kep.yaml says beta in 1.41 — I go by kep.yaml.",
+				// the code of 1.41 declares HarbourProbes beta, as kep.yaml says
+				"A 1.40 blog post (en) and the Kubernetes 1.40 release note (en) say beta in 1.40; beta in 1.41 by the code of 1.41 (HarbourProbes) — I go by what shipped.",
 				"The Kubernetes 1.40 release note (en) says GA in 1.40; kep.yaml has it at beta, with GA planned for 1.43 — I go by kep.yaml.",
 				"The Kubernetes 1.41 release note (zh) says alpha in 1.41; kep.yaml says alpha in 1.40 — I go by kep.yaml.",
 				"And 2 more (bot check lists all).",

@@ -15,6 +15,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/knowledge/sources"
+	"github.com/kepbot/kepbot/knowledge/sources/featuregates"
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 )
@@ -116,15 +117,16 @@ func newestReleased(t *testing.T) knowledge.Version {
 // reached when its milestone is set, the KEP's current stage is that stage
 // or a later one (deprecated and removed come after stable), the KEP is
 // not provisional (not yet approved: its stages are plans) and the
-// milestone is a release that is out (not after released). Other
-// milestones are targets.
-func reachedPerYAML(k knowledge.KEP, released knowledge.Version) (reached, targets map[string]string) {
+// milestone is a release that is out (not after released) and was out
+// when kep.yaml was written (not after through). Other milestones are
+// targets.
+func reachedPerYAML(k knowledge.KEP, released, through knowledge.Version) (reached, targets map[string]string) {
 	reached, targets = map[string]string{}, map[string]string{}
 	for _, s := range []knowledge.Stage{knowledge.StageAlpha, knowledge.StageBeta, knowledge.StageStable} {
 		v := k.Milestones[s.String()]
 		switch {
 		case v.IsZero():
-		case k.Stage >= s && k.Status != "provisional" && !released.Less(v):
+		case k.Stage >= s && k.Status != "provisional" && !released.Less(v) && !through.Less(v):
 			reached[s.String()] = v.String()
 		default:
 			targets[s.String()] = v.String()
@@ -135,62 +137,165 @@ func reachedPerYAML(k knowledge.KEP, released knowledge.Version) (reached, targe
 
 // stagePerYAML is the stage a KEP's card gives: kep.yaml's, but for a
 // graduation stage it only plans (provisional, or its milestone not out
-// yet): then the newest stage reached.
-func stagePerYAML(k knowledge.KEP, released knowledge.Version) knowledge.Stage {
-	if !k.Stage.IsGraduation() {
-		return k.Stage
+// yet, or not out when kep.yaml was written): then the newest stage
+// reached; and a later stage what shipped dates.
+func stagePerYAML(k knowledge.KEP, released, through knowledge.Version, shipped []knowledge.ShippedStage) knowledge.Stage {
+	cur := k.Stage
+	if k.Stage.IsGraduation() {
+		v := k.Milestones[k.Stage.String()]
+		if k.Status == "provisional" || (!v.IsZero() && (released.Less(v) || through.Less(v))) {
+			reached, _ := reachedPerYAML(k, released, through)
+			cur = knowledge.StageNone
+			for name := range reached {
+				if s, _ := knowledge.ParseStage(name); s > cur {
+					cur = s
+				}
+			}
+		}
 	}
-	v := k.Milestones[k.Stage.String()]
-	if k.Status != "provisional" && (v.IsZero() || !released.Less(v)) {
-		return k.Stage
-	}
-	reached, _ := reachedPerYAML(k, released)
-	cur := knowledge.StageNone
-	for name := range reached {
-		if s, _ := knowledge.ParseStage(name); s > cur {
-			cur = s
+	if cur < knowledge.StageDeprecated {
+		for _, sh := range shipped {
+			cur = max(cur, sh.Stage)
 		}
 	}
 	return cur
 }
 
+// yamlThroughTruth reads, from the raw files, the newest release out when
+// kep.yaml was written: the newest k8s.io/kubernetes tag of
+// feature-gates/VERSIONS.tsv whose day is not after enhancements/SOURCE.md's
+// commit date.
+func yamlThroughTruth(t *testing.T) knowledge.Version {
+	t.Helper()
+	src, err := os.ReadFile(sharedtest.Path(t, "data", "enhancements", "SOURCE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Commit date: (\d{4}-\d\d-\d\d)`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("enhancements/SOURCE.md names no commit date")
+	}
+	tsv, err := os.ReadFile(sharedtest.Path(t, "data", "feature-gates", "VERSIONS.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out knowledge.Version
+	for _, row := range regexp.MustCompile(`(?m)^k8s\.io/kubernetes\tv(1\.\d+)\.0\t(\d{4}-\d\d-\d\d)`).FindAllSubmatch(tsv, -1) {
+		if v := knowledge.MustVersion(string(row[1])); string(row[2]) <= string(m[1]) && out.Less(v) {
+			out = v
+		}
+	}
+	return out
+}
+
+// gateTruth reads the feature gates each release declares from the raw
+// files, and which KEPs' kep.yaml name each gate (lower case).
+type gateTruth struct {
+	declared map[string]map[knowledge.Version]knowledge.GateStage // lower-case name → release → stage (components' gates)
+	namedBy  map[string][]int
+}
+
+func readGateTruth(t *testing.T, truth map[int]knowledge.KEP) gateTruth {
+	t.Helper()
+	c, err := featuregates.LoadDir(sharedtest.Path(t, "data", "feature-gates"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gateTruth{declared: map[string]map[knowledge.Version]knowledge.GateStage{}, namedBy: map[string][]int{}}
+	for _, tb := range c.GateTables {
+		for _, d := range tb.Gates {
+			k := strings.ToLower(d.Name)
+			if g.declared[k] == nil {
+				g.declared[k] = map[knowledge.Version]knowledge.GateStage{}
+			}
+			if _, ok := g.declared[k][tb.Release]; !ok || !d.Kubeadm() {
+				g.declared[k][tb.Release] = d.Stage
+			}
+		}
+	}
+	for n, k := range truth {
+		for _, name := range k.FeatureGates {
+			g.namedBy[strings.ToLower(name)] = append(g.namedBy[strings.ToLower(name)], n)
+		}
+	}
+	return g
+}
+
+// checkShipped fails when a stage an answer dates by what shipped is not
+// what the raw files say: its gate is the KEP's alone, declared at the
+// stage in that release and never below it after; or, with no gate, a
+// pull request names the date.
+func checkShipped(t *testing.T, n int, sh knowledge.ShippedStage, g gateTruth) {
+	t.Helper()
+	if sh.Gate == "" {
+		if len(sh.PRs) == 0 {
+			t.Errorf("kep %d: %s in %s shipped by nothing named", n, sh.Stage.Label(), sh.Release)
+		}
+		return
+	}
+	k := strings.ToLower(sh.Gate)
+	if by := g.namedBy[k]; len(by) != 1 || by[0] != n {
+		t.Errorf("kep %d: %s dates %s, but kep.yaml names it for KEPs %v", n, sh.Gate, sh.Stage.Label(), by)
+	}
+	if st := g.declared[k][sh.Release]; st.Stage() != sh.Stage {
+		t.Errorf("kep %d: the code of %s declares %s %q; the answer says %s", n, sh.Release, sh.Gate, st, sh.Stage.Label())
+	}
+	for v, st := range g.declared[k] {
+		if sh.Release.Less(v) && st != knowledge.GateDeprecated && st.Stage() < sh.Stage {
+			t.Errorf("kep %d: %s is %s again in %s, after %s in %s", n, sh.Gate, st, v, sh.Stage.Label(), sh.Release)
+		}
+	}
+}
+
 // TestFigureKEPStagesAgreeWithKEPYAML: for every KEP in the enhancements
-// folder, `kep N` reports as reached exactly the stages kep.yaml reached,
-// and the other milestones as targets, with kep.yaml's name and SIG.
+// folder, `kep N` reports as reached the stages kep.yaml reached, but
+// where what shipped dates one (each such date checked against the raw
+// feature-gate files), and the other milestones as targets, with
+// kep.yaml's name and SIG.
 func TestFigureKEPStagesAgreeWithKEPYAML(t *testing.T) {
 	truth := kepYAMLTruth(t)
-	released := newestReleased(t)
+	released, through := newestReleased(t), yamlThroughTruth(t)
+	gates := readGateTruth(t, truth)
 	for name, e := range fullEngines(t) {
 		t.Run(name, func(t *testing.T) {
-			checked, withReached := 0, 0
+			checked, withReached, shipped := 0, 0, 0
 			for n, k := range truth {
 				a := ask(t, e, fmt.Sprintf("kep %d", n))
 				if a.KEP == nil {
 					t.Errorf("kep %d = %s %q", n, a.Kind, a.Text)
 					continue
 				}
-				reached, targets := reachedPerYAML(k, released)
+				reached, targets := reachedPerYAML(k, released, through)
+				for _, sh := range a.KEP.Shipped {
+					checkShipped(t, n, sh, gates)
+					reached[sh.Stage.String()] = sh.Release.String()
+					delete(targets, sh.Stage.String())
+					shipped++
+				}
 				if !cmp.Equal(reached, a.KEP.Milestones) || !cmp.Equal(targets, a.KEP.Targets) {
-					t.Errorf("kep %d (stage %v, milestones %v): reached %v targets %v; kep.yaml gives reached %v targets %v",
+					t.Errorf("kep %d (stage %v, milestones %v): reached %v targets %v; kep.yaml and what shipped give reached %v targets %v",
 						n, k.Stage, k.Milestones, a.KEP.Milestones, a.KEP.Targets, reached, targets)
 				}
-				if a.KEP.Title != k.Title || a.KEP.SIG != k.SIG || a.KEP.Stage != stagePerYAML(k, released) {
-					t.Errorf("kep %d = %q %s %v; kep.yaml says %q %s %v", n, a.KEP.Title, a.KEP.SIG, a.KEP.Stage, k.Title, k.SIG, stagePerYAML(k, released))
+				if want := stagePerYAML(k, released, through, a.KEP.Shipped); a.KEP.Title != k.Title || a.KEP.SIG != k.SIG || a.KEP.Stage != want {
+					t.Errorf("kep %d = %q %s %v; kep.yaml says %q %s %v", n, a.KEP.Title, a.KEP.SIG, a.KEP.Stage, k.Title, k.SIG, want)
 				}
 				checked++
 				if len(reached) > 0 {
 					withReached++
 				}
 			}
-			t.Logf("%s: %d KEPs checked against kep.yaml, %d of them with a stage reached", name, checked, withReached)
+			t.Logf("%s: %d KEPs checked against kep.yaml, %d of them with a stage reached, %d stages dated by what shipped", name, checked, withReached, shipped)
+			if shipped < 20 {
+				t.Errorf("%s: %d stages dated by what shipped; the code of 1.19-1.37 dates far more", name, shipped)
+			}
 		})
 	}
 }
 
 // TestFigureReleaseStageListsFollowKEPYAML: for every release 1.27 to 1.35
 // and each of ga, beta and alpha, `VERSION STAGE` lists exactly the KEPs
-// whose kep.yaml reached that stage in that release (not a provisional
-// KEP: its stages are plans). Items about KEPs no
+// whose card says they reached that stage in that release (kep.yaml's, or
+// what shipped dates: the cards are checked above). Items about KEPs no
 // kep.yaml knows (notes only, or no number) may be listed besides.
 func TestFigureReleaseStageListsFollowKEPYAML(t *testing.T) {
 	truth := kepYAMLTruth(t)
@@ -200,13 +305,19 @@ func TestFigureReleaseStageListsFollowKEPYAML(t *testing.T) {
 	}{{"ga", knowledge.StageStable}, {"beta", knowledge.StageBeta}, {"alpha", knowledge.StageAlpha}}
 	for name, e := range fullEngines(t) {
 		t.Run(name, func(t *testing.T) {
+			cards := map[int]map[string]string{}
+			for n := range truth {
+				if a := ask(t, e, fmt.Sprintf("kep %d", n)); a.KEP != nil {
+					cards[n] = a.KEP.Milestones
+				}
+			}
 			lists, listed := 0, 0
 			for minor := 27; minor <= 35; minor++ {
 				v := knowledge.Version{Major: 1, Minor: minor}
 				for _, st := range stages {
 					var want []int
-					for n, k := range truth {
-						if k.Milestones[st.stage.String()] == v && k.Stage >= st.stage && k.Status != "provisional" {
+					for n, m := range cards {
+						if m[st.stage.String()] == v.String() {
 							want = append(want, n)
 						}
 					}
@@ -215,7 +326,7 @@ func TestFigureReleaseStageListsFollowKEPYAML(t *testing.T) {
 					a := ask(t, e, q)
 					if a.Kind == knowledge.KindError {
 						if len(want) > 0 {
-							t.Errorf("%s = %q; kep.yaml has %d KEPs there", q, a.Text, len(want))
+							t.Errorf("%s = %q; the cards have %d KEPs there", q, a.Text, len(want))
 						}
 						continue
 					}
@@ -229,7 +340,7 @@ func TestFigureReleaseStageListsFollowKEPYAML(t *testing.T) {
 						}
 					}
 					if diff := cmp.Diff(want, got); diff != "" {
-						t.Errorf("%s: KEPs kep.yaml knows (-kep.yaml +answer):\n%s", q, diff)
+						t.Errorf("%s: KEPs kep.yaml knows (-cards +answer):\n%s", q, diff)
 					}
 					lists++
 					listed += len(got)
@@ -238,7 +349,7 @@ func TestFigureReleaseStageListsFollowKEPYAML(t *testing.T) {
 			if lists != 27 {
 				t.Errorf("%s: answered %d lists, want 27 (1.27 to 1.35, three stages each)", name, lists)
 			}
-			t.Logf("%s: %d release-stage lists, %d KEPs listed, all as kep.yaml says", name, lists, listed)
+			t.Logf("%s: %d release-stage lists, %d KEPs listed, all as their cards say", name, lists, listed)
 		})
 	}
 }
@@ -248,8 +359,9 @@ func TestFigureExamples(t *testing.T) {
 	for name, e := range fullEngines(t) {
 		t.Run(name, func(t *testing.T) {
 			k := ask(t, e, "kep 4639").KEP
+			// beta in 1.33 by the code of 1.33 (ImageVolume), kep.yaml saying 1.34
 			want := &knowledge.KEPFacts{Title: "OCI images as VolumeSource", SIG: "sig-node",
-				Milestones: map[string]string{"alpha": "1.31", "beta": "1.34", "stable": "1.36"}, FeatureGates: []string{"ImageVolume"}}
+				Milestones: map[string]string{"alpha": "1.31", "beta": "1.33", "stable": "1.36"}, FeatureGates: []string{"ImageVolume"}}
 			if k == nil || k.Title != want.Title || k.SIG != want.SIG || !cmp.Equal(k.Milestones, want.Milestones) || !cmp.Equal(k.FeatureGates, want.FeatureGates) {
 				t.Errorf("kep 4639 = %+v, want %+v", k, want)
 			}

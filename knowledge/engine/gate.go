@@ -10,12 +10,19 @@ import (
 	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
-// answerGate answers `gate NAME`, in any case: the KEP that owns the
-// feature gate (in Answer.KEP, with its stages and what documents said of
-// it) and the notices that name the gate. The store finds the owner by its
-// gate index. It fails with ENOTFOUND and "did you mean" the nearest known
-// gates when neither a KEP nor a notice names it.
+// answerGate answers `gate NAME`, in any case: what each release's code
+// declares about the gate (in Answer.Gate: its stage, default and lock
+// release by release, when it came and went), the KEP that owns it (in
+// Answer.KEP, with its stages and what documents said of it) and the
+// notices that name it. The store finds the owner by its gate index. A
+// kep.yaml placeholder (None, NA, TBD) is said to be none. It fails with
+// ENOTFOUND and "did you mean" the nearest known gates when neither the
+// code, a KEP nor a notice names it.
 func (e *Engine) answerGate(ctx context.Context, name string) (*knowledge.Answer, error) {
+	if knowledge.IsGatePlaceholder(name) {
+		return nil, &knowledge.Error{Code: knowledge.ENOTFOUND, Suggestions: []string{"gate ImageVolume", "help gate"},
+			Message: fmt.Sprintf("%s is not a feature gate: kep.yaml files write it where a KEP has no gate. Ask gate with a gate's name, e.g. gate ImageVolume.", knowledge.Echo(name))}
+	}
 	k, err := e.kb.FindKEPByGate(ctx, name)
 	switch code := knowledge.ErrorCode(err); {
 	case code == knowledge.ENOTFOUND:
@@ -34,49 +41,120 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*knowledge.Answer
 		k = named[0] // several KEPs may name it: the live one first
 	}
 	notices := append([]knowledge.Notice(nil), c.gateNotices[strings.ToLower(name)]...)
-	if k == nil && len(notices) == 0 {
+	code := c.codeGate(name)
+	byNotes := false // no kep.yaml names it; the release notes tie it to its KEP (a gate renamed since, a kep.yaml naming it otherwise)
+	if k == nil && code != nil && len(code.KEPs) == 1 {
+		if nk, err := e.kb.FindKEPByNumber(ctx, code.KEPs[0]); err == nil {
+			k, byNotes = nk, true
+		}
+	}
+	if k == nil && len(notices) == 0 && code == nil {
 		return nil, e.unknownGate(ctx, c, name)
 	}
 	gate := gateSpelling(k, notices, name)
+	if code != nil {
+		gate = code.Name
+	}
 	for i := range notices {
 		notices[i].Text = knowledge.Quote(knowledge.NoticeWords(notices[i]), e.maxQuote)
 	}
 	a := &knowledge.Answer{Kind: knowledge.KindGate, Title: "Feature gate " + gate, Notices: notices}
 	var ids []string
+	var text []string
+	if code != nil {
+		a.Gate = c.gateFacts(code)
+		ids = append(ids, gateSources(c, code)...)
+		text = append(text, c.gateCodeText(code, a.Gate))
+		if w := c.unusedWords(c.gateNotices[strings.ToLower(name)], gate); w != "" {
+			text = append(text, w)
+		}
+		if other := c.otherGate(code); other != "" {
+			a.Notes = append(a.Notes, other)
+		}
+	} else if c.gates.Known() {
+		text = append(text, fmt.Sprintf("No release I read (%s-%s) declares %s in its code.", c.gates.Reads()[0].Release, c.gates.Newest(), gate))
+	}
 	if k != nil {
-		ids = kepSourceIDs(k)
+		ids = append(ids, kepSourceIDs(k)...)
 	}
 	for _, n := range notices {
 		ids = append(ids, n.Source)
 	}
 	a.Sources = c.sourceRefs(ids)
 	if k == nil {
-		a.Text = fmt.Sprintf("%s belongs to no KEP I know; %s.", gate, knowledge.Plural(len(notices), "notice names it", "notices name it"))
+		if code == nil || len(notices) > 0 {
+			text = append(text, fmt.Sprintf("%s belongs to no KEP I know; %s.", gate, knowledge.Plural(len(notices), "notice names it", "notices name it")))
+		}
+		a.Text = strings.Join(text, " ")
 		return a, nil
 	}
 	ka := e.kepAnswer(k, c.sources) // what `kep N` says of k
-	a.KEP, a.Items, a.Notes = ka.KEP, ka.Items, ka.Notes
-	a.Text = fmt.Sprintf("%s is the feature gate of %s.", gate, kepTitle(a.KEP))
-	if a.KEP.Stage != knowledge.StageNone {
-		a.Text += " It is " + a.KEP.Stage.Label()
-		if r := knowledge.ReachedList(a.KEP.Milestones); r != "" {
-			a.Text += ": " + r
-		}
-		a.Text += "."
+	a.KEP, a.Items = ka.KEP, ka.Items
+	a.Notes = append(a.Notes, ka.Notes...)
+	kt := fmt.Sprintf("It is the feature gate of %s.", kepTitle(a.KEP))
+	if byNotes {
+		kt = fmt.Sprintf("The release notes tie it to %s, whose kep.yaml does not name it.", kepTitle(a.KEP))
 	}
-	if t := knowledge.ReachedList(a.KEP.Targets); t != "" {
-		a.Text += " Planned: " + t + "."
+	if a.KEP.Stage != knowledge.StageNone {
+		kt += fmt.Sprintf(" KEP-%d is %s", a.KEP.Number, a.KEP.Stage.Label())
+		if r := knowledge.ReachedList(a.KEP.Milestones); r != "" {
+			kt += ": " + r
+		}
+		kt += "."
+	}
+	if t := knowledge.ReachedList(knowledge.Without(knowledge.Without(a.KEP.Targets, a.KEP.Missed), a.KEP.Unconfirmed)); t != "" {
+		kt += " Planned: " + t + "."
+	}
+	if m := missedList(a.KEP.Missed); m != "" {
+		kt += " " + m + "."
+	}
+	if u := unconfirmedList(a.KEP.Unconfirmed); u != "" {
+		kt += " " + u + "."
 	}
 	if len(notices) > 0 {
-		a.Text += " " + capitalize(knowledge.Plural(len(notices), "notice names", "notices name")) + " it."
+		kt += " " + capitalize(knowledge.Plural(len(notices), "notice names", "notices name")) + " it."
 	}
 	if len(named) > 1 {
-		a.Text += " " + sharedGate(gate, named)
+		kt += " " + sharedGate(gate, named)
 		for _, o := range named[1:] {
 			a.Suggest = append(a.Suggest, "kep "+strconv.Itoa(o.Number))
 		}
 	}
+	if code == nil {
+		kt = strings.Replace(kt, "It is the feature gate", gate+" is the feature gate", 1)
+	}
+	a.Text = strings.Join(append(text, kt), " ")
 	return a, nil
+}
+
+// gateSources are the sources of g's declarations: the newest release's
+// that declares it, and the oldest's.
+func gateSources(c *catalog, g *knowledge.FeatureGate) []string {
+	var ids []string
+	for _, v := range []knowledge.Version{g.Last().Release, g.Releases[0].Release} {
+		if r, ok := c.gates.Read(v); ok {
+			ids = append(ids, r.Sources...)
+		}
+	}
+	return ids
+}
+
+// otherGate says that kubeadm has its own gate of g's name (or the
+// components have one of kubeadm's gate's name), with its runs; "" when
+// not.
+func (c *catalog) otherGate(g *knowledge.FeatureGate) string {
+	o, ok := c.gates.Lookup(g.Name, !g.Kubeadm)
+	if !ok {
+		return ""
+	}
+	var spans []string
+	for _, s := range c.gateFacts(o).Spans() {
+		spans = append(spans, s.String())
+	}
+	if o.Kubeadm {
+		return fmt.Sprintf("kubeadm has a gate of its own named %s (ClusterConfiguration.featureGates): %s.", o.Name, strings.Join(spans, ", "))
+	}
+	return fmt.Sprintf("The components have a gate of their own named %s (%s): %s.", o.Name, gateWho(o), strings.Join(spans, ", "))
 }
 
 // sharedGate says which other KEPs name a gate, each with its status and
@@ -123,13 +201,17 @@ func gateSpelling(k *knowledge.KEP, notices []knowledge.Notice, name string) str
 }
 
 // unknownGate is the ENOTFOUND error for a gate nothing names, with the
-// nearest gates of the store's index and of notices as suggestions.
+// nearest gates of the store's index, of notices and of the code as
+// suggestions.
 func (e *Engine) unknownGate(ctx context.Context, c *catalog, name string) error {
 	gates, err := e.kb.ListGates(ctx)
 	if err != nil {
 		return fmt.Errorf("list feature gates: %w", err)
 	}
 	all := append(append([]string(nil), gates...), c.noticeGates...)
+	for _, g := range c.gates.All() {
+		all = append(all, g.Name)
+	}
 	return &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I don't know a feature gate named %s.", knowledge.Echo(name)),
 		Suggestions: prose.PrefixAll("gate ", closestFold(name, all))}
 }

@@ -119,6 +119,23 @@ func kepFacts(k *knowledge.KEP) *knowledge.KEPFacts {
 			if v := k.Milestones[s.String()]; !v.IsZero() {
 				if _, ok := reached[s]; !ok {
 					f.Targets[s.String()] = v.String()
+					switch {
+					case k.Released.IsZero() || k.Released.Less(v):
+					case !k.YAMLThrough.IsZero() && k.YAMLThrough.Less(v):
+						// out since kep.yaml was written: a plan nothing that shipped confirms
+						f.Unconfirmed = setStage(f.Unconfirmed, s, v)
+					default:
+						f.Missed = setStage(f.Missed, s, v) // planned for a release that was out, not reached
+					}
+				}
+			}
+		}
+		if len(k.Shipped) > 0 {
+			f.Shipped = k.Shipped
+			f.KEPYAML = map[string]string{}
+			for _, s := range knowledge.GraduationStages {
+				if v := k.Milestones[s.String()]; !v.IsZero() {
+					f.KEPYAML[s.String()] = v.String()
 				}
 			}
 		}
@@ -175,8 +192,14 @@ func kepSummary(f *knowledge.KEPFacts) string {
 		}
 		b.WriteString(".")
 	}
-	if t := knowledge.ReachedList(f.Targets); t != "" {
+	if t := knowledge.ReachedList(knowledge.Without(knowledge.Without(f.Targets, f.Missed), f.Unconfirmed)); t != "" {
 		b.WriteString(" Planned: " + t + ".")
+	}
+	if m := missedList(f.Missed); m != "" {
+		b.WriteString(" " + m + ".")
+	}
+	if u := unconfirmedList(f.Unconfirmed); u != "" {
+		b.WriteString(" " + u + ".")
 	}
 	for _, st := range f.Timeline {
 		if st.Stage == knowledge.StageDeprecated || st.Stage == knowledge.StageRemoved {
@@ -227,4 +250,47 @@ func mainKinds(kinds []string) []string {
 func kepLink(n int) knowledge.Link {
 	num := strconv.Itoa(n)
 	return knowledge.Link{Title: "KEP-" + num, URL: "https://kep.k8s.io/" + num}
+}
+
+// missedList says the stages planned for a release that is out and not
+// reached: "GA was planned for 1.28, not reached", in stage order.
+func missedList(m map[string]string) string {
+	var parts []string
+	for _, s := range knowledge.GraduationStages {
+		if v, ok := m[s.String()]; ok {
+			parts = append(parts, s.Label()+" was planned for "+v)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return capitalize(strings.Join(parts, ", ")) + ", not reached"
+}
+
+// unconfirmedList says the stages kep.yaml planned for a release that came
+// out after it was written and that nothing that shipped confirms: "Beta
+// was planned for 1.37, which is out; nothing that shipped confirms it".
+func unconfirmedList(m map[string]string) string {
+	var parts []string
+	for _, s := range knowledge.GraduationStages {
+		if v, ok := m[s.String()]; ok {
+			parts = append(parts, s.Label()+" was planned for "+v)
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return capitalize(parts[0]) + ", which is out; nothing that shipped confirms it"
+	}
+	return capitalize(strings.Join(parts, ", ")) + ", which are out; nothing that shipped confirms them"
+}
+
+// setStage sets stage s to release v in m, making m when it is nil.
+func setStage(m map[string]string, s knowledge.Stage, v knowledge.Version) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[s.String()] = v.String()
+	return m
 }

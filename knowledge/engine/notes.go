@@ -12,8 +12,8 @@ import (
 const maxDisagreementNotes = 3
 
 // kepNotes says where documents disagree about k: a line for each claim of
-// k.Disagreements (Compile finds them; kep.yaml is trusted for stages and
-// names), documents making the same claim sharing a line. For a KEP no
+// k.Disagreements (Compile finds them; what shipped is trusted for stages,
+// then kep.yaml, and kep.yaml for names), documents making the same claim sharing a line. For a KEP no
 // kep.yaml knows, it also says where documents give one release different
 // stages and where the KEP stepped back. At most maxDisagreementNotes lines,
 // then one saying how many more there are. byID names the sources.
@@ -109,6 +109,9 @@ func disagreementLine(k *knowledge.KEP, d knowledge.Disagreement, who string, ma
 		return fmt.Sprintf("%s %s this KEP '%s'; kep.yaml names it '%s' — it likely means KEP-%d.", who, verb("calls", "call"), title, k.Title, d.Likely)
 	case knowledge.DisagreeRelease:
 		said := fmt.Sprintf("%s %s %s in %s", who, verb("says", "say"), d.Stage.Label(), d.Release)
+		if sh, ok := k.ShippedAt(d.Stage); ok {
+			return fmt.Sprintf("%s; %s in %s by %s — I go by what shipped.", said, d.Stage.Label(), sh.Release, sh.Evidence())
+		}
 		if v, ok := k.Reached()[d.Stage]; ok {
 			return fmt.Sprintf("%s; kep.yaml says %s in %s — I go by kep.yaml.", said, d.Stage.Label(), v)
 		}
@@ -124,6 +127,9 @@ func disagreementLine(k *knowledge.KEP, d knowledge.Disagreement, who string, ma
 		return fmt.Sprintf("It is %s; %s.", d.Claim, d.Trusted)
 	case knowledge.DisagreeStageTwice:
 		return fmt.Sprintf("%s — the notes disagree; %s.", capitalize(d.Claim), d.Trusted)
+	case knowledge.DisagreeShipped:
+		// what shipped first: "Beta in 1.30 by the code of 1.30 (X) and PR #1; kep.yaml says beta in 1.35."
+		return fmt.Sprintf("%s; %s.", capitalize(d.Trusted), d.Claim)
 	}
 	return fmt.Sprintf("%s; %s.", capitalize(d.Claim), d.Trusted)
 }

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,15 +180,34 @@ func TestReleasesNotOutArePlanned(t *testing.T) {
 	}
 }
 
-// TestReleaseNotesStageClaimsSaid: the 1.33 release notes (PR 130135)
-// call KEP-4639 beta, kep.yaml puts beta in 1.34: the yes/no answer and
-// the KEP's disagreements say so.
+// TestReleaseNotesStageClaimsSaid: the code of 1.33 declares ImageVolume
+// beta and the 1.33 release notes (PR 130135) call KEP-4639 beta, while
+// kep.yaml puts beta in 1.34; the code of 1.30 declares
+// UserNamespacesSupport beta while kep.yaml puts KEP-127's beta in 1.35.
+// The yes/no answers go by what shipped and say what kep.yaml says.
 func TestReleaseNotesStageClaimsSaid(t *testing.T) {
 	for name, e := range fullEngines(t) {
 		t.Run(name, func(t *testing.T) {
-			a := ask(t, e, "is kep 4639 beta in 1.33")
-			if !strings.HasPrefix(a.Text, "No — ") || !strings.Contains(a.Text, "(PR #130135) says beta in 1.33; I go by kep.yaml") {
-				t.Errorf("is kep 4639 beta in 1.33: %q", a.Text)
+			// what shipped outranks kep.yaml, and the answer says both
+			for q, want := range map[string][]string{
+				"is kep 4639 beta in 1.33": {"Yes — in 1.33 KEP-4639", "was beta (since 1.33, by the code of 1.33 (ImageVolume)", "kep.yaml says 1.34"},
+				"is kep 4639 beta in 1.32": {"No — in 1.32 KEP-4639", "was alpha (since 1.31), not beta; beta came in 1.33, by the code of 1.33 (ImageVolume)"},
+				"is kep 127 beta in 1.31":  {"Yes — in 1.31 KEP-127", "was beta (since 1.30, by the code of 1.30 (UserNamespacesSupport)", "kep.yaml says 1.35"},
+			} {
+				a := ask(t, e, q)
+				for _, w := range want {
+					if !strings.Contains(a.Text, w) {
+						t.Errorf("%s: %q; want %q in it", q, a.Text, w)
+					}
+				}
+			}
+			if a := ask(t, e, "is kep 4639 beta in 1.33"); name == "corpus" && !strings.Contains(a.Text, "PR #130135") {
+				t.Errorf("is kep 4639 beta in 1.33: %q; want the release note that dates it", a.Text)
+			}
+			if a := ask(t, e, "kep 127"); !slices.ContainsFunc(a.Notes, func(n string) bool {
+				return strings.Contains(n, "Beta in 1.30 by the code of 1.30 (UserNamespacesSupport)") && strings.Contains(n, "kep.yaml says beta in 1.35")
+			}) {
+				t.Errorf("kep 127 notes %q; want what shipped and kep.yaml both", a.Notes)
 			}
 		})
 	}

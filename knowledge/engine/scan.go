@@ -82,6 +82,7 @@ func (e *Engine) answerScan(ctx context.Context, q knowledge.Question) (*knowled
 		a.Notes = append(a.Notes, knowledge.Plural(read.NotObjects, "document was", "documents were")+" not a Kubernetes object (no apiVersion and kind) and were passed over.")
 	}
 	a.Sources = c.sourceRefs(ids)
+	scanGates(c, read, q.To, a) // scan_gates.go
 	return a, nil
 }
 

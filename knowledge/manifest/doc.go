@@ -97,5 +97,5 @@
 // some tools write it before). `kubectl version` output (see kubectl.go)
 // sets Result.ServerVersion and is neither an object nor a problem.
 //
-// It imports knowledge, knowledge/internal/limit.
+// It imports knowledge, knowledge/internal/limit, knowledge/manifest/gates.
 package manifest

@@ -5,16 +5,20 @@ import (
 	"io"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/manifest/gates"
 )
 
 // ReadKnowledge is Read in the knowledge's terms: each object and problem
 // named by file (the name the caller gives the stream; "" for a message
 // in chat), the server's release of a pasted `kubectl version` as a
-// Version. A stream-level failure is returned as Read returns it, with
-// what was read before it; its message is a sentence safe to show.
+// Version, and the feature gates its configurations set (package gates,
+// of each document read whole). A stream-level failure is returned as
+// Read returns it, with what was read before it; its message is a
+// sentence safe to show.
 func ReadKnowledge(r io.Reader, file string, lim Limits) (*knowledge.ManifestRead, error) {
-	res, err := Read(r, lim)
-	out := &knowledge.ManifestRead{}
+	g := gates.NewCollector(file) // the feature gates configurations set, read as the documents go by
+	res, err := readEach(r, lim, g.Document)
+	out := &knowledge.ManifestRead{Gates: g.Settings()}
 	if res == nil {
 		return out, err
 	}

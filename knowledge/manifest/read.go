@@ -20,7 +20,17 @@ import (
 // was read before is still in the Result. A zero field of lim takes its
 // default (see DefaultLimits).
 func Read(r io.Reader, lim Limits) (*Result, error) {
+	return readEach(r, lim, nil)
+}
+
+// readEach is Read, calling each (when not nil) with every document it
+// reads whole and without a problem (within the limits, parsed): its
+// index, its text (after the '\n' the stream keeps first) and its first
+// line in the stream. The text is the stream's buffer: each must not
+// keep it.
+func readEach(r io.Reader, lim Limits, each func(doc int, text []byte, line int)) (*Result, error) {
 	s := newStream(lim.withDefaults())
+	s.each = each
 	err := s.read(r)
 	return s.res, err
 }
@@ -57,6 +67,10 @@ type stream struct {
 	fast *fast
 	ext  extraction
 	out  outcome
+
+	// each is called with every document read whole (see readEach); nil
+	// for none.
+	each func(doc int, text []byte, line int)
 }
 
 func newStream(lim Limits) *stream {
@@ -276,7 +290,16 @@ func (s *stream) flush() error {
 	case s.flags&hasControl != 0:
 		s.res.Problems = append(s.res.Problems, Problem{Document: doc, Line: s.badLine, Message: msgControl})
 	default:
-		return s.document(doc, s.buf, s.start)
+		if s.each == nil {
+			return s.document(doc, s.buf, s.start)
+		}
+		n := len(s.res.Problems)
+		if err := s.document(doc, s.buf, s.start); err != nil {
+			return err
+		}
+		if len(s.res.Problems) == n {
+			s.each(doc, s.buf, s.start) // the feature gates it sets (knowledge.go): of a document read whole
+		}
 	}
 	return nil
 }

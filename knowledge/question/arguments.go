@@ -50,11 +50,11 @@ func (r *Reader) noticeGate(ctx context.Context, gate string) bool {
 // EBADINPUT error offering the names near it.
 func (r *Reader) mended(ctx context.Context, q knowledge.Question, v *Vocabulary) (reply, error) {
 	switch q.Kind {
-	case knowledge.AskGate:
+	case knowledge.AskGate, knowledge.AskGateDefault:
 		if v == nil || len(v.gateList) == 0 {
 			break
 		}
-		if _, known := v.gates[strings.ToLower(q.Words)]; known || r.noticeGate(ctx, q.Words) {
+		if _, known := v.gates[strings.ToLower(q.Words)]; known || r.noticeGate(ctx, q.Words) || r.codeGate(ctx, q.Words) {
 			break
 		}
 		switch near := v.nearGates(q.Words); len(near) {
@@ -62,7 +62,13 @@ func (r *Reader) mended(ctx context.Context, q knowledge.Question, v *Vocabulary
 		case 1:
 			q.Words, q.Free = near[0], true
 		default:
-			return reply{q: q}, offer("I don't know a feature gate named "+knowledge.Echo(q.Words)+". Did you mean "+orList(near)+"?", prefixAll("gate ", near))
+			alts := make([]string, len(near))
+			for i, g := range near {
+				alt := q
+				alt.Words = g
+				alts[i] = alt.Canonical()
+			}
+			return reply{q: q}, offer("I don't know a feature gate named "+knowledge.Echo(q.Words)+". Did you mean "+orList(near)+"?", alts)
 		}
 	case knowledge.AskSIG:
 		if v == nil || len(v.sigs) == 0 || v.sigs[q.Words] {

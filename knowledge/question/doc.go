@@ -67,5 +67,5 @@
 // closest questions, which adapters offer as buttons.
 //
 // It imports knowledge, knowledge/digest, knowledge/internal/flat,
-// knowledge/internal/prose.
+// knowledge/internal/lazyre, knowledge/internal/prose.
 package question

@@ -14,8 +14,10 @@ const MaxRunes = 1000
 
 // Parse reads one question of the grammar in architecture.md: kep N,
 // KEP-N, N, VERSION, VERSION STAGE, STAGE VERSION, VERSION deprecations,
-// releases, help [TOPIC], gate NAME, search WORDS, diff A B, upgrade A B,
-// sig NAME [VERSION], cves VERSION, cve ID, subscribe deprecations [filters], unsubscribe
+// releases, help [TOPIC], gate NAME, is NAME on by default in VERSION,
+// VERSION gates, search WORDS, diff A B, upgrade A B,
+// sig NAME [VERSION], cves VERSION, cve ID, subscribe deprecations
+// [filters], unsubscribe
 // deprecations and subscriptions, api KIND|GROUP/VERSION [KIND] [in
 // VERSION], scan [FROM] TO (its manifests after the first line, taken as
 // they are: see SplitScan), pr N
@@ -85,6 +87,9 @@ func parseNormalized(s string) (knowledge.Question, error) {
 		low[i] = strings.ToLower(t)
 	}
 	head, args := low[0], toks[1:]
+	if q, ok, err := parseGateDefault(toks, low); ok {
+		return q, err // is ImageVolume on by default in 1.33 (parse_gates.go)
+	}
 	switch head {
 	case "kep":
 		return parseKEPArgs(args)
@@ -100,6 +105,8 @@ func parseNormalized(s string) (knowledge.Question, error) {
 		return parseHelp(low[1:])
 	case "gate", "featuregate", "feature-gate":
 		return parseGate(args)
+	case "gates", "featuregates", "feature-gates":
+		return parseVersionQuestion(low[1:], "gates") // gates 1.34
 	case "search", "find":
 		return parseSearch(low[1:])
 	case "diff", "upgrade":
@@ -341,4 +348,6 @@ var releaseWords = map[string]knowledge.Question{
 	"action required": {Kind: knowledge.AskNotices, Notice: knowledge.NoticeUpgrade}, "urgent": {Kind: knowledge.AskNotices, Notice: knowledge.NoticeUpgrade},
 	"urgent upgrade notes": {Kind: knowledge.AskNotices, Notice: knowledge.NoticeUpgrade}, "upgrade notes": {Kind: knowledge.AskNotices, Notice: knowledge.NoticeUpgrade},
 	"urgent notes": {Kind: knowledge.AskNotices, Notice: knowledge.NoticeUpgrade},
+	"gates":        {Kind: knowledge.AskGateChanges}, "feature gates": {Kind: knowledge.AskGateChanges}, "featuregates": {Kind: knowledge.AskGateChanges},
+	"feature-gates": {Kind: knowledge.AskGateChanges}, "特性门控": {Kind: knowledge.AskGateChanges}, "功能门控": {Kind: knowledge.AskGateChanges},
 }

@@ -96,7 +96,7 @@ func (r *Reader) read(ctx context.Context, text string) (reply, error) {
 	q, err := parseNormalized(norm)
 	if err == nil {
 		q.Text = norm
-		if q.Kind != knowledge.AskGate && q.Kind != knowledge.AskSIG {
+		if q.Kind != knowledge.AskGate && q.Kind != knowledge.AskGateDefault && q.Kind != knowledge.AskSIG {
 			return reply{q: q}, nil
 		}
 		return r.mendedGrammar(ctx, text, q) // gate InPlacePodVerticalScalng: one name near it
@@ -106,6 +106,10 @@ func (r *Reader) read(ctx context.Context, text string) (reply, error) {
 		return reply{q: q}, err // the grammar knows what was meant: diff 1.43 1.40 is diff 1.40 1.43
 	}
 	v := r.vocabulary(ctx)
+	if gq, ok := readGateFree(text); ok {
+		gq.Free = true // which feature gates changed in 1.34, 1.33 中 ImageVolume 默认开启吗
+		return r.mended(ctx, gq, v)
+	}
 	names := r.apiNames(ctx)
 	var kinds, shortGVs map[string]string
 	if names != nil {
@@ -274,7 +278,7 @@ var grammarWords = map[string]bool{
 	"gate": true, "featuregate": true, "feature-gate": true, "search": true, "find": true, "diff": true,
 	"upgrade": true, "sig": true, "subscribe": true, "unsubscribe": true, "subscriptions": true,
 	"supported": true, "latest": true, "eol": true, "patches": true, "urgent": true,
-	"api": true, "apiversion": true, "scan": true, "pr": true,
+	"api": true, "apiversion": true, "scan": true, "pr": true, "gates": true, "featuregates": true, "feature-gates": true,
 }
 
 // inGrammar reports whether normalised text starts as a question of the

@@ -25,10 +25,15 @@ var embedded []byte
 // Load returns the built-in knowledge, compiled from the embedded facts.
 // Its Corpus is set, so a sync can build on it.
 func Load() (*knowledge.Knowledge, error) {
-	var c knowledge.Corpus
-	if err := json.Unmarshal(embedded, &c); err != nil {
+	var raw struct {
+		knowledge.Corpus
+		GateSpans []gateLine
+	}
+	if err := json.Unmarshal(embedded, &raw); err != nil {
 		return nil, fmt.Errorf("read the built-in snapshot: %w", err)
 	}
+	c := raw.Corpus
+	expandGates(c.GateTables, raw.GateSpans)
 	for i := range c.Changes {
 		restoreChange(&c.Changes[i])
 	}
@@ -41,6 +46,10 @@ func Load() (*knowledge.Knowledge, error) {
 // line so that a rebuild's diff reads well.
 func Build(c *knowledge.Corpus) ([]byte, error) {
 	f := factsOnly(c)
+	tables, spans, err := gateSpans(c.GateTables)
+	if err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
 	b.WriteString("{\n")
 	sections := []struct {
@@ -58,6 +67,8 @@ func Build(c *knowledge.Corpus) ([]byte, error) {
 		{"Patches", len(f.Patches), func(i int) any { return f.Patches[i] }},
 		{"APITypes", len(f.APITypes), func(i int) any { return f.APITypes[i] }},
 		{"APIClaims", len(f.APIClaims), func(i int) any { return f.APIClaims[i] }},
+		{"GateTables", len(tables), func(i int) any { return tables[i] }},
+		{"GateSpans", len(spans), func(i int) any { return spans[i] }},
 		{"Vulns", len(f.Vulns), func(i int) any { return f.Vulns[i] }},
 		{"Skipped", len(f.Skipped), func(i int) any { return f.Skipped[i] }},
 	}

@@ -10,10 +10,13 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/knowledge/sources"
+	"github.com/kepbot/kepbot/knowledge/sources/featuregates"
 	"github.com/kepbot/kepbot/knowledge/sources/ingest"
 )
 
@@ -180,5 +183,30 @@ func copyTree(t *testing.T, src, dst string, mtime time.Time) {
 		if err := os.Chtimes(dirs[i], mtime, mtime); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestSnapshotKeepsEveryGate: the snapshot's runs of releases give back
+// every release's gate table as the feature-gates folder reads.
+func TestSnapshotKeepsEveryGate(t *testing.T) {
+	want, err := featuregates.LoadDir(sharedtest.Path(t, "data", "feature-gates"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := snapshot.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := k.Corpus.GateTables
+	if len(got) != len(want.GateTables) {
+		t.Fatalf("%d gate tables in the snapshot, %d in the folder", len(got), len(want.GateTables))
+	}
+	for i := range got {
+		if d := cmp.Diff(want.GateTables[i], got[i]); d != "" {
+			t.Errorf("release %s (-folder +snapshot):\n%s", got[i].Release, d)
+		}
+	}
+	if len(k.FeatureGates) < 400 || len(k.GateReads) != 19 {
+		t.Errorf("the snapshot compiles to %d gates over %d releases", len(k.FeatureGates), len(k.GateReads))
 	}
 }

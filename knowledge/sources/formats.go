@@ -13,6 +13,7 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
 	"github.com/kepbot/kepbot/knowledge/sources/archive"
+	"github.com/kepbot/kepbot/knowledge/sources/featuregates"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/lifecycle"
 	"github.com/kepbot/kepbot/knowledge/sources/osv"
@@ -40,6 +41,8 @@ var Formats = []Format{
 		Remote: &Remote{Setting: SettingRelnotes, Default: DefaultRelnotesURL, Each: EachRelease, File: relnotes.PageFile}},
 	{Name: NameAPILifecycle, Shared: "data/api-lifecycle", Tree: apilifecycle.IsTree, ReadTree: readAPITree, Stream: streamAPI,
 		Remote: &Remote{Setting: SettingAPILifecycle, Default: DefaultAPILifecycleURL, Each: EachAPITag}},
+	{Name: NameFeatureGates, Shared: "data/feature-gates", Tree: featuregates.IsTree, ReadTree: readGateTree, Stream: streamGates,
+		Remote: &Remote{Setting: SettingFeatureGates, Default: DefaultFeatureGatesURL, Each: EachGateTag}},
 	{Name: NameCVEs, Shared: "data/cves", Tree: osv.IsTree, ReadTree: readOSVTree, Pick: isOSVFile, Match: isOSV, Read: readOSV,
 		Remote: &Remote{Setting: SettingVulnDB, Default: DefaultVulnDBURL, Each: EachVulnIndex}},
 }
@@ -53,19 +56,22 @@ const (
 	NameLifecycle    = "lifecycle"
 	NamePatches      = "patches"
 	NameAPILifecycle = "api-lifecycle"
+	NameFeatureGates = "feature-gates"
 	NameCVEs         = "cves"
 )
 
 // The URL settings of the formats fetched, and their defaults. Each can be
 // changed in the config and the environment (BOT_SYNC_URL,
 // BOT_RELNOTES_URL, BOT_LIFECYCLE_URL, BOT_PATCHES_URL,
-// BOT_API_LIFECYCLE_URL, BOT_VULNDB_URL), for a mirror or a test server.
+// BOT_API_LIFECYCLE_URL, BOT_FEATURE_GATES_URL, BOT_VULNDB_URL), for a
+// mirror or a test server.
 const (
 	SettingSync         = "sync"
 	SettingRelnotes     = "relnotes"
 	SettingLifecycle    = "lifecycle"
 	SettingPatches      = "patches"
 	SettingAPILifecycle = "api-lifecycle"
+	SettingFeatureGates = "feature-gates"
 	SettingVulnDB       = "vulndb"
 
 	// DefaultSyncURL is GitHub's REST endpoint for a tarball of
@@ -83,6 +89,10 @@ const (
 	// kubernetes/api (the mirror of the Go module k8s.io/api) per tag:
 	// <base>/v0.N.P.tar.gz is Kubernetes 1.N.P's, redirected to codeload.
 	DefaultAPILifecycleURL = "https://github.com/kubernetes/api/archive/refs/tags"
+	// DefaultFeatureGatesURL is the Go module proxy the Go tool uses:
+	// <base>/k8s.io/kubernetes/@v/v1.N.0.zip is release 1.N's code, and
+	// .../@v/v1.N.0.info its tag time.
+	DefaultFeatureGatesURL = "https://proxy.golang.org"
 	// DefaultVulnDBURL is the Go vulnerability database's HTTP API:
 	// index/modules.json lists every module's records with their modified
 	// times, ID/GO-YYYY-NNNN.json is one record (OSV).
@@ -350,6 +360,29 @@ func readWebsite(in Input) (*Part, error) {
 	return &Part{Corpus: c}, nil
 }
 
+// Feature gates as shipped: what each release's code declares.
+
+// readGateTree reads the feature-gates folder whole: every release's gate
+// table, dated by VERSIONS.tsv (never file times); what it passes over is
+// a Skip and a note.
+func readGateTree(in Input) (*Part, error) {
+	dir := in.Name
+	c, err := featuregates.LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, t := range c.GateTables {
+		n += len(t.Gates)
+	}
+	p := &Part{Corpus: c, Files: len(c.GateTables),
+		Detail: fmt.Sprintf("%d releases' feature gates (%d declarations)", len(c.GateTables), n)}
+	for _, s := range c.Skipped {
+		p.Notes = append(p.Notes, knowledge.FileWarning{File: filepath.Join(dir, filepath.FromSlash(s.Path)), Problem: "passed over: " + s.Reason})
+	}
+	return p, nil
+}
+
 // The Go vulnerability database: a copy of its records (the shared tree's
 // data/cves, golang/vulndb's data/osv), or one record.
 
@@ -364,6 +397,22 @@ func readOSVTree(in Input) (*Part, error) {
 	}
 	if len(c.Sources) > 0 {
 		p.Commit = c.Sources[0].Commit
+	}
+	return p, nil
+}
+
+// streamGates reads one module's zip of a release from the module proxy
+// (in.Tag is module@version: k8s.io/kubernetes@v1.38.0); in.Stamp dates it
+// (the tag time, from the proxy's .info).
+func streamGates(in Input, body io.Reader) (*Part, error) {
+	z, err := featuregates.ReadModuleZip(body, in.Tag, in.Stamp.Date, featuregates.ZipLimits{})
+	if err != nil {
+		return nil, err
+	}
+	c := &knowledge.Corpus{Sources: []knowledge.Source{z.Source}, GateTables: []knowledge.GateTable{z.Table}, Skipped: z.Skipped}
+	p := &Part{Corpus: c, Files: z.Files, Detail: fmt.Sprintf("%s: %d feature gates declared in %s", in.Tag, len(z.Table.Gates), z.Table.Release)}
+	for _, sk := range z.Skipped {
+		p.Notes = append(p.Notes, knowledge.FileWarning{File: sk.Path, Problem: sk.Reason})
 	}
 	return p, nil
 }

@@ -81,6 +81,11 @@ const (
 	// EachAPITag is one source a release the lifecycle data names, at
 	// the k8s.io/api tag of its latest patch: <url>/v0.N.P.tar.gz.
 	EachAPITag
+	// EachGateTag is, for each release after the newest whose gates the
+	// knowledge holds, the Go module proxy's zips of its .0 tag:
+	// <url>/k8s.io/kubernetes/@v/v1.N.0.zip and
+	// <url>/k8s.io/client-go/@v/v0.N.0.zip.
+	EachGateTag
 	// EachVulnIndex is one source read in two steps: a vulnerability
 	// database's module index (<url>/index/modules.json, a conditional
 	// request), then each record of a Kubernetes-owned module that it
@@ -96,7 +101,9 @@ type Input struct {
 	// Release is the release a per-release source belongs to; zero when
 	// the caller does not know it (a file's folder or content says).
 	Release knowledge.Version
-	// Tag is the module tag of an EachAPITag source (v0.30.14).
+	// Tag is the module tag of an EachAPITag source (v0.30.14), or the
+	// module and version of an EachGateTag one
+	// (k8s.io/kubernetes@v1.38.0).
 	Tag string
 	// Data is the whole file (for Read).
 	Data []byte

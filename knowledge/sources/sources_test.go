@@ -66,7 +66,7 @@ func TestFormatsAreWhole(t *testing.T) {
 func TestSharedFolders(t *testing.T) {
 	root := sharedtest.Root(t)
 	got := sources.Shared(root)
-	want := []string{"seeds", "data/website", "data/enhancements", "data/sig-release", "data/lifecycle", "data/api-lifecycle", "data/cves"}
+	want := []string{"seeds", "data/website", "data/enhancements", "data/sig-release", "data/lifecycle", "data/api-lifecycle", "data/feature-gates", "data/cves"}
 	if len(got) != len(want) {
 		t.Fatalf("Shared = %q, want the %d folders %q", got, len(want), want)
 	}

@@ -25,8 +25,8 @@ type ExitMeaning struct {
 // its help and the table in docs/scan.md.
 var ExitCodes = []ExitMeaning{
 	{ExitClean, "nothing found (objects not built into Kubernetes do not count; nor an empty or comment-only file)"},
-	{ExitDeprecated, "only deprecations (0 with --fail-on removed)"},
-	{ExitRemoved, "something is removed, never served, or not served yet in --to (wins over 3 and 4)"},
+	{ExitDeprecated, "only deprecations, or feature gates set that are deprecated or set to their locked value (0 with --fail-on removed)"},
+	{ExitRemoved, "something is removed, never served, or not served yet in --to, or a feature gate set is removed, not declared yet, unknown or set against its lock there (wins over 3 and 4)"},
 	{ExitVulnerable, "with --fail-on cve only: the live cluster's own patch release has known vulnerabilities and nothing is removed (5 and 3 win; wins over 4)"},
 	{ExitUnreadable, "an input could not be read or parsed (--ignore-unreadable lists it and passes over it), or kepbot broke: the database cannot be opened or holds no API lifecycle"},
 	{ExitBadInput, "bad arguments: no --to, a release kepbot does not know (1.99), --from not older than --to, no input"},
@@ -40,11 +40,11 @@ var ExitCodes = []ExitMeaning{
 // knowledge.ScanReport.Breaks.
 func ExitCode(report *knowledge.ScanReport, unreadable int) int {
 	switch {
-	case report.Breaks():
+	case report.Breaks() || report.GatesBreak():
 		return ExitRemoved
 	case unreadable > 0:
 		return ExitUnreadable
-	case report.Count(knowledge.ScanDeprecated) > 0:
+	case report.Count(knowledge.ScanDeprecated) > 0 || report.GatesWarn():
 		return ExitDeprecated
 	}
 	return ExitClean

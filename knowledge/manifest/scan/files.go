@@ -59,6 +59,7 @@ func ReadInputs(ctx context.Context, paths []string, stdin io.Reader) *knowledge
 		}
 		all.Objects = append(all.Objects, r.Objects...)
 		all.Problems = append(all.Problems, r.Problems...)
+		all.Gates = append(all.Gates, r.Gates...) // gates.go
 		all.Documents += r.Documents
 		all.NotObjects += r.NotObjects
 		if all.ServerVersion.IsZero() {

@@ -49,6 +49,7 @@ func (o *output) writeText(w io.Writer) error {
 			}
 		}
 	}
+	o.writeGatesText(bw) // gates.go
 	if len(o.read.Problems) > 0 {
 		fmt.Fprintf(bw, "\nCould not read:\n")
 		for _, p := range o.read.Problems {
@@ -176,6 +177,7 @@ type (
 		// Server is the cluster's own release and its known
 		// vulnerabilities, for a scan of a live cluster.
 		Server *ServerCVEs `json:"server,omitempty"`
+		Gates  []GateJSON  `json:"gates"` // gates.go
 	}
 	FindingJSON struct {
 		File         string           `json:"file"`
@@ -238,7 +240,8 @@ type (
 func (o *output) writeJSON(w io.Writer) error {
 	r := o.report
 	out := JSON{To: r.To.String(), Objects: r.Objects, From: versionPtr(r.From),
-		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}, Skipped: o.read.Skipped, Server: o.server}
+		Findings: []FindingJSON{}, Unknown: []UnknownJSON{}, Errors: []ErrorJSON{}, Skipped: o.read.Skipped, Server: o.server,
+		Gates: o.gatesJSON()}
 	if out.Skipped == nil {
 		out.Skipped = []knowledge.ManifestSkip{}
 	}

@@ -113,6 +113,13 @@ var Rules = []Rule{
 	{"never-served-api", "NeverServedAPI", "API version or kind no release serves", "The object uses a version or kind of a built-in group that no Kubernetes release serves.", "error"},
 	{"deprecated-api", "DeprecatedAPI", "API version deprecated at the target release", "The object uses an API version deprecated at or before the target release and still served there.", "warning"},
 	{"unreadable-input", "UnreadableInput", "Input that could not be read or parsed", "A file or document could not be read or parsed, so its objects were not checked.", "error"},
+	// the feature gates configurations set (gates.go: GateStatusRule)
+	{"removed-feature-gate", "RemovedFeatureGate", "Feature gate removed at the target release", "The configuration sets a feature gate the target release's code no longer declares; the component does not start there (unrecognized feature gate).", "error"},
+	{"not-yet-declared-feature-gate", "NotYetDeclaredFeatureGate", "Feature gate not declared yet at the target release", "The configuration sets a feature gate only later releases declare; the component does not start at the target.", "error"},
+	{"locked-conflict-feature-gate", "LockedConflictFeatureGate", "Feature gate set against its lock", "The configuration sets a feature gate to the opposite of the value the target release locks it to; the component does not start there.", "error"},
+	{"unknown-feature-gate", "UnknownFeatureGate", "Feature gate no release declares", "The configuration sets a feature gate no release read declares (or declares in another case); the component does not start.", "error"},
+	{"locked-feature-gate", "LockedFeatureGate", "Feature gate set to its locked value", "The configuration sets a feature gate to the value the target release locks it to: it has no effect, and locked gates are removed a few releases on.", "warning"},
+	{"deprecated-feature-gate", "DeprecatedFeatureGate", "Feature gate deprecated at the target release", "The configuration sets a feature gate the target release declares deprecated; it will be removed.", "warning"},
 }
 
 // StatusRule maps a finding's status to the ID of its rule.
@@ -131,7 +138,7 @@ func (o *output) writeSARIF(w io.Writer) error {
 	index := map[string]int{}
 	for i, r := range Rules {
 		rules[i] = sarifRule{ID: r.ID, Name: r.Name, ShortDescription: sarifMessage{r.Short}, FullDescription: sarifMessage{r.Full},
-			DefaultConfiguration: sarifConfig{r.Level}, Properties: map[string]any{"tags": []string{"kubernetes", "api-deprecation"}}}
+			DefaultConfiguration: sarifConfig{r.Level}, Properties: map[string]any{"tags": []string{"kubernetes", ruleTag(r.ID)}}}
 		index[r.ID] = i
 	}
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "kepbot", InformationURI: "https://github.com/kepbot/kepbot", Rules: rules}},
@@ -165,6 +172,7 @@ func (o *output) writeSARIF(w io.Writer) error {
 				Properties: props})
 		}
 	}
+	o.gatesSARIF(add, index) // gates.go
 	for _, p := range o.read.Problems {
 		id := "unreadable-input"
 		loc := o.location(p.File, p.Line)

@@ -115,6 +115,9 @@ func Run(ctx context.Context, kb Knowledge, req Request, out io.Writer) (int, er
 		return 0, err
 	}
 	report := t.Scan(read.Objects, from, to)
+	if err := checkGates(ctx, kb, read, report, req.Note); err != nil { // gates.go
+		return 0, err
+	}
 	if req.Read != nil {
 		report.Objects = read.Documents // the objects looked at, not only those kept
 	}

@@ -318,6 +318,8 @@ func (p *parser) gates(g gates) []string {
 			p.note("feature-gates", "", "a gate has an empty name; dropped")
 		case !isGateName(name):
 			p.note("feature-gates", name, "is not a feature gate name; dropped")
+		case knowledge.IsGatePlaceholder(name):
+			p.note("feature-gates", name, "is a placeholder for no gate, not a feature gate; dropped")
 		case containsFold(out, name):
 		case len(out) == maxGates:
 			p.note("feature-gates", name, "is past the first %d names; dropped", maxGates)

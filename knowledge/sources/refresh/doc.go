@@ -3,11 +3,12 @@
 // (kubernetes/enhancements' kep.yaml tarball, each release's notes as data
 // and page from kubernetes/sig-release, endoflife.date's lifecycle and
 // patch list, k8s.io/api's tarball at the latest patch of each release
-// from 1.19 for its API lifecycle markers, and the Go vulnerability
-// database's module index and then only the records of Kubernetes-owned
-// modules it lists as new or modified: vulns.go), one at a time with a
-// conditional request, checks what comes, and applies it in one bbolt
-// transaction.
+// from 1.19 for its API lifecycle markers, the Go module proxy's zips of
+// k8s.io/kubernetes and k8s.io/client-go at each release after the newest
+// whose feature gates are known, and the Go vulnerability database's
+// module index and then only the records of Kubernetes-owned modules it
+// lists as new or modified: vulns.go), one at a time with a conditional
+// request, checks what comes, and applies it in one bbolt transaction.
 //
 // Each source swaps its own part of the stored corpus, by source ID, but
 // the API types: they are merged across releases (one per
@@ -49,8 +50,8 @@
 //
 // It imports knowledge, knowledge/internal/capped, knowledge/snapshot,
 // knowledge/sources, knowledge/sources/apilifecycle,
-// knowledge/sources/archive, knowledge/sources/fetch,
-// knowledge/sources/kepyaml, knowledge/sources/osv,
-// knowledge/sources/provenance,
+// knowledge/sources/archive, knowledge/sources/featuregates,
+// knowledge/sources/fetch, knowledge/sources/kepyaml,
+// knowledge/sources/osv, knowledge/sources/provenance,
 // knowledge/sources/relnotes, store.
 package refresh

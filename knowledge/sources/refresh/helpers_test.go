@@ -70,7 +70,7 @@ func newRefresher(t testing.TB, u *upstreamtest.Upstream, clock *testClock, tune
 func refresherOver(t testing.TB, kb Store, u *upstreamtest.Upstream, clock *testClock, tune func(*Config)) *Refresher {
 	t.Helper()
 	x := u.URLs()
-	cfg := Config{Store: kb, URLs: URLs{sources.SettingSync: x.Sync, sources.SettingRelnotes: x.Relnotes, sources.SettingLifecycle: x.Lifecycle, sources.SettingPatches: x.Patches, sources.SettingAPILifecycle: x.APILifecycle, sources.SettingVulnDB: x.VulnDB}, AllowHosts: []string{"127.0.0.1"}, Now: clock.Now, Wait: clock.Wait, Interval: time.Hour}
+	cfg := Config{Store: kb, URLs: URLs{sources.SettingSync: x.Sync, sources.SettingRelnotes: x.Relnotes, sources.SettingLifecycle: x.Lifecycle, sources.SettingPatches: x.Patches, sources.SettingAPILifecycle: x.APILifecycle, sources.SettingFeatureGates: x.FeatureGates, sources.SettingVulnDB: x.VulnDB}, AllowHosts: []string{"127.0.0.1"}, Now: clock.Now, Wait: clock.Wait, Interval: time.Hour}
 	cfg.Fetch.Timeout = 10 * time.Second
 	if tune != nil {
 		tune(&cfg)

@@ -149,7 +149,9 @@ func TestAFailingUpstreamIsAskedWithRestraint(t *testing.T) {
 			u.FaultAll(nil)
 			clock.Add(12 * time.Hour)
 			rep, err = r.Run(t.Context(), Options{})
-			if err != nil || rep.Severity() != SeverityNone || rep.Counts()[ResultNotModified] != len(rep.Outcomes)-4 {
+			// all held sources not modified; the notes and pages of 1.37 and
+			// 1.38 and the code of 1.38 (feature gates) not published
+			if err != nil || rep.Severity() != SeverityNone || rep.Counts()[ResultNotModified] != len(rep.Outcomes)-5 {
 				t.Fatalf("after the fault: %v%s", err, lines(rep))
 			}
 			states, _ = kb.SourceStates(t.Context())

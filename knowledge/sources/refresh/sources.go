@@ -14,7 +14,7 @@ import (
 )
 
 // DefaultHosts are the hosts the default sources live on.
-var DefaultHosts = []string{"api.github.com", "codeload.github.com", "github.com", "raw.githubusercontent.com", "vuln.go.dev"}
+var DefaultHosts = []string{"api.github.com", "codeload.github.com", "github.com", "raw.githubusercontent.com", "proxy.golang.org", "vuln.go.dev"}
 
 // FirstNotes is the oldest release whose notes as data are asked for when
 // the knowledge knows none: sig-release keeps them in this form from 1.25.

@@ -37,11 +37,12 @@ func (p *pass) wantsGroup(group string) bool {
 
 // walk asks the registry's sources (sources.Formats): each format's one
 // source, then the releases whose notes are known and the releases after
-// them until two in a row have no notes published (see walkReleases), and
-// last k8s.io/api's releases (see walkAPI). It fails only when the corpus
-// the API sources are worked out from cannot be read.
+// them until two in a row have no notes published (see walkReleases),
+// k8s.io/api's releases (see walkAPI), and last the code of each release
+// after the newest whose feature gates are held (see walkGates). It fails
+// only when the corpus the API sources are worked out from cannot be read.
 func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
-	var perRelease, perTag []*sources.Format
+	var perRelease, perTag, gates []*sources.Format
 	for i := range sources.Formats {
 		f := &sources.Formats[i]
 		switch {
@@ -52,6 +53,8 @@ func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
 			perRelease = append(perRelease, f)
 		case f.Remote.Each == sources.EachAPITag:
 			perTag = append(perTag, f)
+		case f.Remote.Each == sources.EachGateTag:
+			gates = append(gates, f)
 		case f.Remote.Each == sources.EachVulnIndex:
 			p.ask(ctx, vulnSource(p.r.cfg.URLs, f))
 		}
@@ -59,6 +62,11 @@ func (p *pass) walk(ctx context.Context, srcs []knowledge.Source) error {
 	p.walkReleases(ctx, srcs, perRelease)
 	for _, f := range perTag {
 		if err := p.walkAPI(ctx, f); err != nil {
+			return err
+		}
+	}
+	for _, f := range gates { // gates.go
+		if err := p.walkGates(ctx, f); err != nil {
 			return err
 		}
 	}

@@ -40,6 +40,9 @@ type Upstream struct {
 	total  int
 	// apiTags are the k8s.io/api tags served, by release.
 	apiTags map[knowledge.Version]string
+	// gates are the module proxy's zips and .info files served
+	// (GatesPath), by path.
+	gates map[string][]byte
 	// vulns is the vulnerability database's module index (vulndb.go).
 	vulns vulnIndex
 }
@@ -82,6 +85,8 @@ func Shared(t testing.TB) *Upstream {
 		u.files[APIPath(tg.tag)] = PackAPIRelease(t, dir, tg.tag, tg.date)
 		u.apiTags[tg.release] = tg.tag
 	}
+	u.gates = packGates(t, filepath.Join(root, "data", "feature-gates"))
+	maps.Copy(u.files, u.gates)
 	u.serveVulnDB(t, root)
 	u.Server = httptest.NewServer(http.HandlerFunc(u.serve))
 	t.Cleanup(u.Close)
@@ -154,20 +159,21 @@ func (u *Upstream) Requests(path string) []http.Header {
 // URLs are the fake's URLs of the sources: the tarball, the releases
 // folder, the lifecycle file, the patch list and the folder of
 // kubernetes/api's tarballs per tag.
-type URLs struct{ Sync, Relnotes, Lifecycle, Patches, APILifecycle, VulnDB string }
+type URLs struct{ Sync, Relnotes, Lifecycle, Patches, APILifecycle, FeatureGates, VulnDB string }
 
 // URLs returns where each source is served.
 func (u *Upstream) URLs() URLs {
 	return URLs{Sync: u.URL + "/enhancements.tar.gz", Relnotes: u.URL + "/releases",
 		Lifecycle: u.URL + "/lifecycle/kubernetes.md", Patches: u.URL + "/patches/kubernetes.json",
-		APILifecycle: u.URL + apiFolder, VulnDB: u.URL + VulnDBFolder}
+		APILifecycle: u.URL + apiFolder, FeatureGates: u.URL + proxyFolder, VulnDB: u.URL + VulnDBFolder}
 }
 
 // Env returns the variables that point `bot serve` and `bot sync` at u.
 func (u *Upstream) Env() map[string]string {
 	x := u.URLs()
 	return map[string]string{"BOT_SYNC_URL": x.Sync, "BOT_RELNOTES_URL": x.Relnotes, "BOT_LIFECYCLE_URL": x.Lifecycle,
-		"BOT_PATCHES_URL": x.Patches, "BOT_API_LIFECYCLE_URL": x.APILifecycle, "BOT_VULNDB_URL": x.VulnDB, "BOT_SOURCES_ALLOW_HOSTS": "127.0.0.1"}
+		"BOT_PATCHES_URL": x.Patches, "BOT_API_LIFECYCLE_URL": x.APILifecycle, "BOT_FEATURE_GATES_URL": x.FeatureGates,
+		"BOT_VULNDB_URL": x.VulnDB, "BOT_SOURCES_ALLOW_HOSTS": "127.0.0.1"}
 }
 
 // apiFolder is where the fake serves kubernetes/api's tarballs, as GitHub

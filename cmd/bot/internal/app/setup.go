@@ -40,7 +40,8 @@ func ReplicaID(cfg *config.Config) string {
 func RefreshSetup(src config.Sources) refresh.Setup {
 	return refresh.Setup{
 		URLs: refresh.URLs{sources.SettingSync: src.SyncURL, sources.SettingRelnotes: src.RelnotesURL, sources.SettingLifecycle: src.LifecycleURL,
-			sources.SettingPatches: src.PatchesURL, sources.SettingAPILifecycle: src.APILifecycleURL, sources.SettingVulnDB: src.VulnDBURL},
+			sources.SettingPatches: src.PatchesURL, sources.SettingAPILifecycle: src.APILifecycleURL,
+			sources.SettingFeatureGates: src.FeatureGatesURL, sources.SettingVulnDB: src.VulnDBURL},
 		AllowHosts: src.AllowHosts, Timeout: src.Timeout, Interval: src.RefreshInterval, StaleAfter: src.StaleAfter,
 	}
 }
