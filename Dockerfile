@@ -15,7 +15,7 @@ ARG TARGETOS
 ARG TARGETARCH
 ARG VERSION=dev
 ARG COMMIT=unknown
-# The README's build command, with the version and commit `bot version` prints.
+# CONTRIBUTING.md's build command, with the version and commit `bot version` prints.
 RUN CGO_ENABLED=0 GOOS=${TARGETOS} GOARCH=${TARGETARCH} go build -trimpath \
     -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" -o /out/bot ./cmd/bot
 # distroless has no shell: make the volume folder here, owned by the runtime user.

@@ -35,7 +35,8 @@ const (
 // HTTP interactions endpoint when PublicKey is; /k8s is registered at
 // start when both BotToken and AppID are. Each field's yaml tag is its
 // key in the config file's discord section, its env tag the variable that
-// overrides it; the README's table of settings is made from them.
+// overrides it; the table of settings in docs/configuration.md is made
+// from them.
 type Config struct {
 	// BotToken authenticates the gateway and REST calls. It is never
 	// logged; it comes from DISCORD_BOT_TOKEN or a file, never from YAML.

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestEnvTagsAreRead: every env tag of Config (which the README's table of
-// settings shows) names a variable ApplyEnv reads into its field; the bot
-// token file's variables are the config loader's (internal/serve).
+// TestEnvTagsAreRead: every env tag of Config (which the table of settings
+// in docs/configuration.md shows) names a variable ApplyEnv reads into its field; the bot
+// token file's variables are the config loader's (cmd/bot/internal/app).
 func TestEnvTagsAreRead(t *testing.T) {
 	typ := reflect.TypeOf(Config{})
 	for i := range typ.NumField() {

@@ -168,16 +168,16 @@ func TestPublicAnswersDiscord(t *testing.T) {
 	}
 }
 
-// TestInvitePermissions: the invite URL in the README asks for exactly the
-// permissions kepbot uses, replies (Read Message History) included.
+// TestInvitePermissions: the invite URL in docs/discord.md asks for exactly
+// the permissions kepbot uses, replies (Read Message History) included.
 func TestInvitePermissions(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "discord.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := int64(discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks |
 		discordgo.PermissionReadMessageHistory | discordgo.PermissionSendMessagesInThreads)
 	if !strings.Contains(string(raw), "&permissions="+strconv.FormatInt(want, 10)) {
-		t.Errorf("README.md's invite URL does not ask for permissions=%d (view, send, embed links, read history, send in threads)", want)
+		t.Errorf("docs/discord.md's invite URL does not ask for permissions=%d (view, send, embed links, read history, send in threads)", want)
 	}
 }

@@ -36,7 +36,7 @@ var (
 	// granted users:read (an optional scope: only digests need it).
 	errNoUsersRead = knowledge.Errorf(knowledge.EBADINPUT, "I cannot tell who may change this channel's digests: "+
 		"the Slack app was not granted the users:read scope, with which kepbot checks that you are a workspace admin or owner. "+
-		"Ask whoever installed kepbot to add it (README, Slack scopes).")
+		"Ask whoever installed kepbot to add it (docs/slack.md, the admin review sheet).")
 )
 
 // manageKey is one person in one workspace.

@@ -13,8 +13,14 @@
 // It may import anything in the module; nothing imports it
 // (internal/importrules enforces it).
 //
-// It imports adapters/console, internal/admin, internal/config,
-// internal/logging, internal/serve, knowledge, knowledge/digest,
+// Beside it, cmd/bot/internal holds the wiring too big for a command's
+// file: app builds and runs a whole bot serve (and the sources' setup bot
+// sync shares), admin is serve's refresh endpoint and bot sync's client
+// of it.
+//
+// It imports adapters/console, cmd/bot/internal/admin,
+// cmd/bot/internal/app, internal/config, internal/logging, knowledge,
+// knowledge/digest,
 // knowledge/digest/delivery, knowledge/engine, knowledge/manifest,
 // knowledge/manifest/cluster, knowledge/manifest/scan,
 // knowledge/snapshot, knowledge/sources, knowledge/sources/fetch,

@@ -169,8 +169,13 @@ func TestGoReleaserConfig(t *testing.T) {
 			t.Errorf("archives %v: Windows gets no zip", a.Formats)
 		}
 		for _, f := range a.Files {
-			if _, err := os.Stat(filepath.Join(repoRoot, f)); err != nil {
-				t.Errorf("an archive packs %s: %v", f, err)
+			if m, err := filepath.Glob(filepath.Join(repoRoot, f)); err != nil || len(m) == 0 {
+				t.Errorf("an archive packs %s, which matches no file (%v)", f, err)
+			}
+		}
+		for _, doc := range []string{"README.md", "docs/*.md"} {
+			if !slices.Contains(a.Files, doc) {
+				t.Errorf("the archives do not carry %s, which the README links to: %v", doc, a.Files)
 			}
 		}
 		if !slices.Contains(a.Files, "LICENSE") {

@@ -17,7 +17,7 @@ import (
 )
 
 // scanCommand is `bot scan`. Its exit codes are scan.ExitCodes, the one
-// list the help prints and the README's table says (a test holds both to it).
+// list the help prints and docs/scan.md's table says (a test holds both to it).
 func scanCommand() command {
 	return command{
 		name:        "scan",

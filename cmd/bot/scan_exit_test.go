@@ -85,21 +85,21 @@ func TestScanKubectlVersionAnywhere(t *testing.T) {
 	}
 }
 
-// TestReadmeCISnippet runs the README's GitHub Actions step as the script
+// TestDocsCISnippet runs docs/scan.md's GitHub Actions step as the script
 // it is (bash -e -o pipefail, as a `shell: bash` step runs), with the bot
 // on PATH: it passes on a clean folder and on deprecations only, and
 // fails on a removal, on input it cannot read and on bad arguments.
-func TestReadmeCISnippet(t *testing.T) {
+func TestDocsCISnippet(t *testing.T) {
 	if _, err := exec.LookPath("jq"); err != nil {
-		t.Skip("jq is not installed; the README's snippet uses it")
+		t.Skip("jq is not installed; the snippet uses it")
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/scan.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile("(?s)<!-- CI snippet:[^\n]*\n```yaml\n.*?  run: \\|\n(.*?)```").FindSubmatch(readme)
 	if m == nil {
-		t.Fatal("the README has no CI snippet after its <!-- CI snippet --> mark")
+		t.Fatal("docs/scan.md has no CI snippet after its <!-- CI snippet --> mark")
 	}
 	var script strings.Builder
 	for _, l := range strings.Split(string(m[1]), "\n") {
@@ -177,10 +177,10 @@ func TestScanStopsOnSignal(t *testing.T) {
 	}
 }
 
-// TestReadmeScanExitCodes: the README's table of scan's exit codes is
+// TestDocsScanExitCodes: docs/scan.md's table of scan's exit codes is
 // scan.ExitCodes, the list the help shows, row for row.
-func TestReadmeScanExitCodes(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+func TestDocsScanExitCodes(t *testing.T) {
+	readme, err := os.ReadFile("../../docs/scan.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestReadmeScanExitCodes(t *testing.T) {
 		fmt.Fprintf(&want, "| %d | %s |\n", e.Code, e.Meaning)
 	}
 	if !strings.Contains(string(readme), "<!-- scan exit codes: generated from scan.ExitCodes, checked by go test ./cmd/bot -->\n"+want.String()) {
-		t.Errorf("the README's scan exit codes are not scan.ExitCodes; write them as:\n%s", want.String())
+		t.Errorf("docs/scan.md's scan exit codes are not scan.ExitCodes; write them as:\n%s", want.String())
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/adapters/console"
+	"github.com/kepbot/kepbot/cmd/bot/internal/app"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge/engine"
 	"github.com/kepbot/kepbot/knowledge/manifest"
 	"github.com/kepbot/kepbot/store/etcdstore"
@@ -69,7 +69,7 @@ func runServe(ctx context.Context, io stdio, f serveFlags, implicit bool, args [
 	if f.db != "" {
 		cfg.DB = f.db
 	}
-	dcfg, err := serve.DiscordConfig(cfg, io.getenv)
+	dcfg, err := app.DiscordConfig(cfg, io.getenv)
 	if err != nil {
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "config") { // the adapter's own say "config: …" already
@@ -81,7 +81,7 @@ func runServe(ctx context.Context, io stdio, f serveFlags, implicit bool, args [
 	platforms := cfg.HasAdapters() || dcfg.Enabled()
 	if !platforms && !implicit && !io.terminal && !cfg.UsesEtcd() {
 		fmt.Fprintf(io.err, "bot serve: %sStdin is not a terminal, so there is no one to chat with: the terminal chat is `bot` (or `bot serve` on a terminal); one question is `bot ask QUESTION`.\n",
-			serve.NoPlatform(cfg, dcfg))
+			app.NoPlatform(cfg, dcfg))
 		return exitBadInput
 	}
 	var created string
@@ -99,7 +99,7 @@ func runServe(ctx context.Context, io stdio, f serveFlags, implicit bool, args [
 				"set the Slack or Discord secrets, or leave store.backend at bbolt for the terminal chat")
 			return exitBadInput
 		}
-		if etcd, err = serve.OpenShared(ctx, cfg); err != nil {
+		if etcd, err = app.OpenShared(ctx, cfg); err != nil {
 			fmt.Fprintf(io.err, "bot serve: %v\n", err)
 			return exitFailure
 		}
@@ -118,7 +118,7 @@ func runServe(ctx context.Context, io stdio, f serveFlags, implicit bool, args [
 		return exitOK
 	}
 
-	return serve.Process{Config: cfg, Slack: serve.SlackConfig(cfg), Discord: dcfg, DB: db, Etcd: etcd,
+	return app.Process{Config: cfg, Slack: app.SlackConfig(cfg), Discord: dcfg, DB: db, Etcd: etcd,
 		Created: created, Pprof: f.pprof, Getenv: io.getenv, Version: currentBuild().Version, Stderr: io.err,
 		BadInput: exitBadInput, Failure: exitFailure}.Run(ctx)
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/internal/etcdtest"
-	"github.com/kepbot/kepbot/internal/upstreamtest"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 )
 
 // replicaEnv is the environment of one `bot serve` replica on etcd.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/upstreamtest"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 )
 
 // news137 is the release notes of a release kepbot has not seen: one

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/admin"
+	"github.com/kepbot/kepbot/cmd/bot/internal/admin"
+	"github.com/kepbot/kepbot/cmd/bot/internal/app"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/logging"
-	"github.com/kepbot/kepbot/internal/serve"
 	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/fetch"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
@@ -85,7 +85,7 @@ func (c syncCommand) flags(fs *flag.FlagSet, io stdio) runFunc {
 // sync asks every source of the knowledge for news once and applies what
 // they bring in one transaction, each source's part swapped alone; a
 // source that fails keeps its part. While `bot serve` holds the database,
-// it asks the running serve to refresh instead (see internal/admin). The
+// it asks the running serve to refresh instead (see cmd/bot/internal/admin). The
 // whole of it is bounded by --timeout; it exits 3 when a source could not
 // be reached, naming each and its fault.
 func (c syncCommand) sync(ctx context.Context, io stdio, f syncFlags, args []string) int {
@@ -130,7 +130,7 @@ func (c syncCommand) sync(ctx context.Context, io stdio, f syncFlags, args []str
 		defer line.Clear()
 	}
 	st := refresh.LocalStore{Path: db, Timeout: lockTimeout}
-	rc := serve.RefreshSetup(cfg.Sources).Config(st)
+	rc := app.RefreshSetup(cfg.Sources).Config(st)
 	rc.Fetch = c.fetch
 	rc.Fetch.Timeout = cfg.Sources.Timeout
 	rc.Limits, rc.Now, rc.Wait = c.limits, c.now, c.wait

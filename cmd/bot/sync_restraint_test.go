@@ -16,9 +16,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/knowledge/sources/refresh"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 	"github.com/kepbot/kepbot/store"
 )
 

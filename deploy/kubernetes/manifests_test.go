@@ -19,8 +19,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kepbot/kepbot/adapters/discord"
 	"github.com/kepbot/kepbot/internal/config"
-	"github.com/kepbot/kepbot/internal/serve"
 )
 
 // variant is one folder to apply and what its Deployment must be.
@@ -254,9 +254,18 @@ func checkConfig(t *testing.T, objs []object, v variant, c map[string]any) {
 	if v.backend == config.BackendEtcd && (len(cfg.Store.Etcd.Endpoints) == 0 || env["BOT_REPLICA_ID"] == "") {
 		t.Errorf("etcd endpoints %v, replica ID %q", cfg.Store.Etcd.Endpoints, env["BOT_REPLICA_ID"])
 	}
-	d, err := serve.DiscordConfig(cfg, getenv)
-	if err != nil {
+	// The Discord adapter reads its own section and variables (bot serve's
+	// wiring adds only a token file, which the pod does not use: its
+	// tokens come from the Secret as variables).
+	var d discord.Config
+	if err := cfg.DecodeDiscord(&d); err != nil {
+		t.Fatalf("the ConfigMap's discord section: %v", err)
+	}
+	if err := d.ApplyEnv(getenv); err != nil {
 		t.Fatalf("discord settings with the pod's environment: %v", err)
+	}
+	if d = d.WithDefaults(); d.Validate() != nil {
+		t.Fatalf("discord settings with the pod's environment: %v", d.Validate())
 	}
 	if !cfg.SlackSocketMode() || !cfg.SlackHTTP() || !d.Gateway() || !d.Register() || d.PublicKey == "" {
 		t.Errorf("with a full Secret: Slack Socket Mode %v, HTTP %v; Discord gateway %v, /k8s registered %v, interactions %v; want all",

@@ -26,9 +26,10 @@ const MaxFileBytes = 64 << 10
 
 // Config is everything `bot serve` needs to know. Each field's yaml tag
 // is its key in the file; its env tag names the variable that overrides
-// it. The README's table of settings is made from these fields, their
-// comments (the first words, the field's name and "is", left out) and
-// Default (go test ./internal/config -run TestREADME -update).
+// it. The table of settings in docs/configuration.md is made from these
+// fields, their comments (the first words, the field's name and "is",
+// left out) and Default (go test ./internal/config -run TestSettingsTable
+// -update).
 type Config struct {
 	// DB is the bbolt database; a missing file is created from the
 	// built-in snapshot.

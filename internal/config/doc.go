@@ -6,6 +6,6 @@
 // *_file key or a *_FILE variable (SLACK_BOT_TOKEN_FILE), and they are held
 // as Secret values that print as "[REDACTED]".
 //
-// It imports internal/secret. It may import anything in the module but cmd
-// (internal/importrules enforces it).
+// It imports internal/secret. Like all of internal/, it may import only
+// other internal/ packages (internal/importrules enforces it).
 package config

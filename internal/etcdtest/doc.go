@@ -4,6 +4,6 @@
 // local trial command (devetcd) run against. No etcd binary or external
 // process is needed.
 //
-// It imports no package of the module. It may import anything in the module
-// but cmd (internal/importrules enforces it).
+// It imports no package of the module. Like all of internal/, it may import
+// only other internal/ packages (internal/importrules enforces it).
 package etcdtest

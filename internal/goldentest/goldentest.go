@@ -37,7 +37,7 @@ func Compare(t testing.TB, path string, got []byte, update bool) {
 }
 
 // CompareSection is Compare for a part of a file written by hand, such as
-// a table of the README generated from the code: the text between the
+// a table of the docs generated from the code: the text between the
 // lines "<!-- begin NAME ... -->" and "<!-- end NAME -->" of the file at
 // path must be got; with update it is replaced (the markers stay, and the
 // rest of the file is left as it is). The begin marker says how to

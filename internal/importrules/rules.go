@@ -53,8 +53,10 @@ func broken(dir, imp string) string {
 	std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
 	under := func(p, root string) bool { return p == root || strings.HasPrefix(p, root+"/") }
 	switch {
-	case inModule && under(own, "cmd"):
-		return "nothing imports cmd"
+	case inModule && under(own, "cmd") && !(under(dir, commandOf(own)) && strings.HasPrefix(own, commandOf(own)+"/internal/")):
+		return "nothing imports cmd but a command its own cmd/NAME/internal"
+	case under(dir, "internal") && inModule && !under(own, "internal"):
+		return "internal/ (plumbing and test kits) imports nothing of the application, only other internal/ packages"
 	case dir == "knowledge" && !std && !(inModule && under(own, "knowledge/internal")):
 		return "the knowledge root imports only the standard library and knowledge/internal"
 	case under(dir, "knowledge") && inModule && under(own, "adapters"):
@@ -67,6 +69,16 @@ func broken(dir, imp string) string {
 		return "an adapter never imports the sources"
 	}
 	return ""
+}
+
+// commandOf is the command a path inside cmd/ belongs to: "cmd/bot" for
+// cmd/bot/internal/app.
+func commandOf(p string) string {
+	parts := strings.SplitN(p, "/", 3)
+	if len(parts) < 2 {
+		return p
+	}
+	return parts[0] + "/" + parts[1]
 }
 
 // adapterOf is the adapter a path inside adapters/ belongs to: "slack" for

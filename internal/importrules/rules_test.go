@@ -16,7 +16,7 @@ func TestLayoutKeepsItsImportRules(t *testing.T) {
 	for _, p := range pkgs {
 		seen[p.Dir] = true
 	}
-	for _, must := range []string{"knowledge", "knowledge/question", "adapters/slack", "adapters/discord", "store", "cmd/bot"} {
+	for _, must := range []string{"knowledge", "knowledge/question", "adapters/slack", "adapters/discord", "store", "cmd/bot", "cmd/bot/internal/app", "internal/config"} {
 		if !seen[must] {
 			t.Errorf("read no package %s: the walk missed part of the module (%d packages read)", must, len(pkgs))
 		}
@@ -49,6 +49,19 @@ func TestRulesCatchEachBreak(t *testing.T) {
 		{"adapters/slack", m + "knowledge", ""},
 		{"store", m + "cmd/bot", "imports cmd"},
 		{"cmd/bot", m + "store", ""},
+		{"cmd/bot", m + "cmd/bot/internal/app", ""},
+		{"cmd/bot/internal/app", m + "cmd/bot/internal/admin", ""},
+		{"cmd/bot/internal/app", m + "cmd/bot", "imports cmd"},
+		{"cmd/other", m + "cmd/bot/internal/app", "imports cmd"},
+		{"deploy/kubernetes", m + "cmd/bot/internal/app", "imports cmd"},
+		{"internal/logging", m + "internal/config", ""},
+		{"internal/kastest", m + "internal/etcdtest", ""},
+		{"internal/config", "go.yaml.in/yaml/v3", ""},
+		{"internal/sharedtest", m + "knowledge", "nothing of the application"},
+		{"internal/metrics", m + "knowledge/sources/refresh", "nothing of the application"},
+		{"internal/config", m + "adapters/discord", "nothing of the application"},
+		{"internal/platform", m + "store", "nothing of the application"},
+		{"internal/etcdtest/devetcd", m + "cmd/bot/internal/app", "imports cmd"},
 	} {
 		got := Check([]Package{{Dir: tc.dir, Imports: []string{tc.imp}}})
 		switch {

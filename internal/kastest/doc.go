@@ -6,6 +6,7 @@
 // read from, and what the deploy manifests are applied to (dry run) under
 // Pod Security admission.
 //
-// It imports internal/etcdtest, internal/sharedtest. It may import anything
-// in the module but cmd (internal/importrules enforces it).
+// It imports internal/etcdtest, internal/sharedtest. Like all of internal/,
+// it may import only other internal/ packages (internal/importrules enforces
+// it).
 package kastest

@@ -5,6 +5,6 @@
 // House rules for what is logged: snake_case keys; per-request loggers carry
 // platform, channel and kind (Request); message text never at info level.
 //
-// It imports internal/config. It may import anything in the module but cmd
-// (internal/importrules enforces it).
+// It imports internal/config. Like all of internal/, it may import only
+// other internal/ packages (internal/importrules enforces it).
 package logging

@@ -3,8 +3,8 @@ package metrics
 import "github.com/prometheus/client_golang/prometheus"
 
 // Spec is one of kepbot's metrics: what New, Sources, Delivery and Cluster
-// register, and what the README's table of metrics lists (generated from
-// Catalog, so that it cannot drift from what is served).
+// register, and what the table of metrics in docs/operations.md lists
+// (generated from Catalog, so that it cannot drift from what is served).
 type Spec struct {
 	Name    string
 	Type    string // Counter, Gauge or Histogram
@@ -20,8 +20,9 @@ const (
 	Histogram = "histogram"
 )
 
-// Catalog returns every kepbot_* metric, in the order the README lists
-// them: the answers, the knowledge's sources, the digests, the replicas.
+// Catalog returns every kepbot_* metric, in the order docs/operations.md
+// lists them: the answers, the knowledge's sources, the digests, the
+// replicas.
 func Catalog() []Spec {
 	return []Spec{
 		specQuestions, specLatency, specErrors, specBuild,

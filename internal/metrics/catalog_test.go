@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,14 +15,14 @@ import (
 	"github.com/kepbot/kepbot/internal/goldentest"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's table of metrics from Catalog")
+var update = flag.Bool("update", false, "rewrite docs/operations.md's table of metrics from Catalog")
 
 // descRE reads what a *prometheus.Desc says of itself.
 var descRE = regexp.MustCompile(`^Desc\{fqName: "([^"]+)", help: "((?:[^"\\]|\\.)*)", (?:unit: "[^"]*", )?constLabels: \{[^}]*\}, variableLabels: \{([^}]*)\}\}$`)
 
 // TestCatalogIsWhatIsRegistered: every kepbot_* metric that New, Sources,
 // Delivery and Cluster register is in Catalog with its name, labels and
-// help, and nothing else is: the README's table, made from Catalog, lists
+// help, and nothing else is: docs/operations.md's table, made from Catalog, lists
 // what /metrics serves.
 func TestCatalogIsWhatIsRegistered(t *testing.T) {
 	m := New("test")
@@ -70,9 +71,9 @@ func TestCatalogIsWhatIsRegistered(t *testing.T) {
 	}
 }
 
-// TestREADME: the README's table of metrics is Catalog's.
-// `go test ./internal/metrics -run TestREADME -update` rewrites it.
-func TestREADME(t *testing.T) {
+// TestMetricsTable: docs/operations.md's table of metrics is Catalog's.
+// `go test ./internal/metrics -run TestMetricsTable -update` rewrites it.
+func TestMetricsTable(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("| metric | type | labels | meaning |\n|---|---|---|---|\n")
 	for _, s := range Catalog() {
@@ -82,11 +83,11 @@ func TestREADME(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", s.Name, s.Type, labels, strings.ReplaceAll(s.Help, "|", `\|`))
 	}
-	goldentest.CompareSection(t, "../../README.md", "metrics", "go test ./internal/metrics -run TestREADME -update", []byte(b.String()), *update)
+	goldentest.CompareSection(t, "../../docs/operations.md", "metrics", "go test ./internal/metrics -run TestMetricsTable -update", []byte(b.String()), *update)
 
-	// Every metric the README names elsewhere (its example alerts, its
-	// prose) is one of the catalog's.
-	readme, err := os.ReadFile("../../README.md")
+	// Every metric the docs name elsewhere (the example alerts, the prose
+	// of every page) is one of the catalog's.
+	pages, err := filepath.Glob("../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,9 +95,15 @@ func TestREADME(t *testing.T) {
 	for _, s := range Catalog() {
 		known[s.Name] = true
 	}
-	for _, name := range regexp.MustCompile(`kepbot_[a-z_]*[a-z]`).FindAllString(string(readme), -1) {
-		if !known[strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, "_bucket"), "_sum"), "_count")] {
-			t.Errorf("the README names %s, which kepbot does not serve", name)
+	for _, page := range append(pages, "../../README.md", "../../CONTRIBUTING.md", "../../deploy/README.md") {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range regexp.MustCompile(`kepbot_[a-z_]*[a-z]`).FindAllString(string(text), -1) {
+			if !known[strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, "_bucket"), "_sum"), "_count")] {
+				t.Errorf("%s names %s, which kepbot does not serve", filepath.Base(page), name)
+			}
 		}
 	}
 }

@@ -3,6 +3,6 @@
 // not collide): questions by platform and answer kind, answer latency, and
 // errors by platform and reason.
 //
-// It imports no package of the module. It may import anything in the module
-// but cmd (internal/importrules enforces it).
+// It imports no package of the module. Like all of internal/, it may import
+// only other internal/ packages (internal/importrules enforces it).
 package metrics

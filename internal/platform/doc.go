@@ -6,6 +6,6 @@
 // Permanent (a refused token), or its context ends. One platform's
 // failures never stop another: serve runs each adapter alone.
 //
-// It imports no package of the module. It may import anything in the
-// module but cmd (internal/importrules enforces it).
+// It imports no package of the module. Like all of internal/, it may import
+// only other internal/ packages (internal/importrules enforces it).
 package platform

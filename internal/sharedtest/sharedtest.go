@@ -28,6 +28,11 @@ func Path(t testing.TB, elem ...string) string {
 	return filepath.Join(append([]string{Root(t)}, elem...)...)
 }
 
+// Find returns the absolute path of the shared folder, or an error when it
+// is missing; unlike Root it neither skips nor fails, for a test that
+// decides alone what to do without it.
+func Find() (string, error) { return find() }
+
 func find() (string, error) {
 	if d := os.Getenv("KEPBOT_SHARED"); d != "" {
 		return stat(d)

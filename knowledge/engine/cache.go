@@ -12,7 +12,8 @@ import (
 // AnswerKey is what an answer that anyone may share depends on: every part
 // of a Question that its canonical form (Question.Canonical) writes. Two
 // questions with the same AnswerKey have the same canonical form and the
-// same answer; Text (as typed), Filters and From are left out.
+// same answer; Text (as typed) and From are left out, and of Filters only
+// the SIG an upgrade keeps to is in (upgrade 1.29 1.32 sig-node).
 type AnswerKey struct {
 	Kind    knowledge.QuestionKind
 	KEP     int
@@ -21,6 +22,7 @@ type AnswerKey struct {
 	Stage   knowledge.Stage
 	Notice  knowledge.NoticeKind
 	Words   string
+	SIG     string
 }
 
 // CacheKey returns the AnswerKey of q, and false when q's answer must not
@@ -37,7 +39,7 @@ func CacheKey(q knowledge.Question) (AnswerKey, bool) {
 	switch q.Kind {
 	case knowledge.AskKEP, knowledge.AskRelease, knowledge.AskReleaseStage, knowledge.AskNotices, knowledge.AskReleases, knowledge.AskHelp,
 		knowledge.AskGate, knowledge.AskSearch, knowledge.AskDiff, knowledge.AskUpgrade, knowledge.AskSIG, knowledge.AskAPI:
-		return AnswerKey{Kind: q.Kind, KEP: q.KEP, Version: q.Version, To: q.To, Stage: q.Stage, Notice: q.Notice, Words: q.Words}, true
+		return AnswerKey{Kind: q.Kind, KEP: q.KEP, Version: q.Version, To: q.To, Stage: q.Stage, Notice: q.Notice, Words: q.Words, SIG: q.Filters["sig"]}, true
 	}
 	return AnswerKey{}, false
 }

@@ -103,7 +103,7 @@ func TestCacheKeyFollowsTheCanonicalForm(t *testing.T) {
 		"ga 1.29", "1.29 deprecations", "1.29 removals", "1.29 notices", "1.30 deprecations", "releases", "help",
 		"help subscribe", "help kep", "gate NFTablesProxyMode", "gate ImageVolume", "search image volume",
 		"search image", "diff 1.29 1.32", "diff 1.29 1.31", "diff 1.30 1.32", "upgrade 1.29 1.32", "sig node",
-		"sig node 1.30", "sig network", "sig network 1.30",
+		"sig node 1.30", "sig network", "sig network 1.30", "upgrade 1.29 1.32 sig-node", "upgrade 1.29 1.32 sig-network",
 	}
 	qs := make([]knowledge.Question, len(texts))
 	for i, text := range texts {

@@ -4,7 +4,7 @@
 // knowledge's API table (or the objects a Request.Read gives, a live
 // cluster's), and writes the report as text, JSON or SARIF 2.1.0, with
 // the exit code it calls for as a value (ExitCode; every exit code of bot
-// scan and its meaning is in ExitCodes, for the help and the README).
+// scan and its meaning is in ExitCodes, for the help and docs/scan.md).
 //
 // It may import the standard library, package knowledge and
 // knowledge/manifest; it opens no database (the caller hands it the

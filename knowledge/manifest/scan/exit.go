@@ -22,7 +22,7 @@ type ExitMeaning struct {
 }
 
 // ExitCodes lists bot scan's exit codes, in the order CI reads them, for
-// its help and its README table.
+// its help and the table in docs/scan.md.
 var ExitCodes = []ExitMeaning{
 	{ExitClean, "nothing found (objects not built into Kubernetes do not count; nor an empty or comment-only file)"},
 	{ExitDeprecated, "only deprecations, or feature gates set that are deprecated, set to their locked value, or that the code read cannot settle there (uncertain) (0 with --fail-on removed)"},

@@ -15,10 +15,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge/sources/kepyaml"
 	"github.com/kepbot/kepbot/knowledge/sources/safetar"
 	"github.com/kepbot/kepbot/knowledge/sources/safetar/safetartest"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 )
 
 func enhancements(t testing.TB) string {

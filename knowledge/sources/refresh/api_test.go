@@ -14,10 +14,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 	"github.com/kepbot/kepbot/store"
 )
 

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/knowledge/sources/featuregates"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 	"github.com/kepbot/kepbot/store"
 )
 

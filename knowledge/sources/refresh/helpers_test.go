@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/apilifecycle"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 	"github.com/kepbot/kepbot/store"
 )
 

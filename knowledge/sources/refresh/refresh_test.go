@@ -8,14 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/sources"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 	"github.com/kepbot/kepbot/store"
 )
 
@@ -178,19 +180,31 @@ func TestFaultsKeepTheLastGoodKnowledge(t *testing.T) {
 		{name: "api: huge archive beyond the cap", path: api, source: apiName, result: ResultFailed, severity: SeverityBadInput, says: "over the cap",
 			fault: hugeTarGz("api-0.36.4/testdata/blob", 40<<20)},
 	}
+	tune := func(c *Config) {
+		c.Fetch.Timeout = 2 * time.Second
+		c.Fetch.MaxBytes = 32 << 20
+	}
+	// The first, good pass reads every source; it is the same for every
+	// case, so it runs once and each case starts from a copy of its file.
+	seeded := filepath.Join(t.TempDir(), "seeded.db")
+	func() {
+		db, err := store.Open(seeded, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		r := refresherOver(t, db.Knowledge(), u, &testClock{now: day0}, tune)
+		seedAPI(t, db.Knowledge(), old...)
+		if rep, err := r.Run(t.Context(), Options{}); err != nil {
+			t.Fatal(err)
+		} else if o := outcome(t, rep, apiName); o.Result != ResultUpdated {
+			t.Fatalf("the first pass did not read k8s.io/api 1.36: %s", o.Line())
+		}
+	}()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &testClock{now: day0}
-			r, kb := newRefresher(t, u, clock, func(c *Config) {
-				c.Fetch.Timeout = 2 * time.Second
-				c.Fetch.MaxBytes = 32 << 20
-			})
-			seedAPI(t, kb, old...)
-			if rep, err := r.Run(t.Context(), Options{}); err != nil {
-				t.Fatal(err)
-			} else if o := outcome(t, rep, apiName); o.Result != ResultUpdated {
-				t.Fatalf("the first pass did not read k8s.io/api 1.36: %s", o.Line())
-			}
+			r, kb := refresherFromCopy(t, seeded, u, clock, tune)
 			before := snapshotOf(t, kb)
 			if tc.name == "truncated archive" {
 				tarball := u.File(tc.path)
@@ -413,4 +427,24 @@ func TestANewReleaseIsFound(t *testing.T) {
 	if o := outcome(t, rep, "release-notes/1.37"); o.Result != ResultNotModified {
 		t.Errorf("1.37 is known now and asked with its ETag: %s", o.Line())
 	}
+}
+
+// refresherFromCopy is a Refresher over a copy of the bbolt file at
+// seeded, with clock.
+func refresherFromCopy(t *testing.T, seeded string, u *upstreamtest.Upstream, clock *testClock, tune func(*Config)) (*Refresher, *store.KnowledgeStore) {
+	t.Helper()
+	data, err := os.ReadFile(seeded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "kb.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return refresherOver(t, db.Knowledge(), u, clock, tune), db.Knowledge()
 }

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge/sources"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 )
 
 // TestAFailingUpstreamIsAskedWithRestraint is issue 28's first item: an

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/digest"
 	"github.com/kepbot/kepbot/knowledge/digest/delivery"
 	"github.com/kepbot/kepbot/knowledge/question"
 	"github.com/kepbot/kepbot/knowledge/sources"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 	"github.com/kepbot/kepbot/store"
 )
 

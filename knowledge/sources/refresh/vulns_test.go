@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kepbot/kepbot/internal/upstreamtest"
 	"github.com/kepbot/kepbot/knowledge/sources"
 	"github.com/kepbot/kepbot/knowledge/sources/osv"
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 )
 
 // newVuln is a record the fake database publishes during a test: made up

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
+	"github.com/kepbot/kepbot/knowledge/sources/sourcetest"
 )
 
 // rawKEPs finds every KEP number a document's raw text carries, by a rule
@@ -33,7 +34,7 @@ func TestEveryKEPInSeedsIsInCorpus(t *testing.T) {
 	total := 0
 	for _, name := range seedNames {
 		t.Run(name, func(t *testing.T) {
-			total += sharedtest.CheckKEPCoverage(t, readSeed(t, name), parseSeed(t, name), rawKEPs, leftOut[name])
+			total += sourcetest.CheckKEPCoverage(t, readSeed(t, name), parseSeed(t, name), rawKEPs, leftOut[name])
 		})
 	}
 	if total == 0 {

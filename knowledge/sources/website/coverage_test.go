@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kepbot/kepbot/internal/sharedtest"
+	"github.com/kepbot/kepbot/knowledge/sources/sourcetest"
 )
 
 // rawKEPs finds every KEP number a document's raw text carries, by rules
@@ -38,7 +39,7 @@ func TestEveryKEPIsInCorpus(t *testing.T) {
 	total := 0
 	for _, name := range docNames {
 		t.Run(name, func(t *testing.T) {
-			total += sharedtest.CheckKEPCoverage(t, readDoc(t, name), parseDoc(t, name), rawKEPs, leftOut[name])
+			total += sourcetest.CheckKEPCoverage(t, readDoc(t, name), parseDoc(t, name), rawKEPs, leftOut[name])
 		})
 	}
 	if total == 0 {

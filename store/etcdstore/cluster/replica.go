@@ -65,7 +65,7 @@ type Replica struct {
 // NewReplica returns a Replica over cfg.
 func NewReplica(cfg ReplicaConfig) *Replica { return &Replica{cfg: cfg} }
 
-// Loop is one of the replica's loops as serve runs it (a serve.Adapter).
+// Loop is one of the replica's loops as serve runs it (an app.Adapter, cmd/bot/internal/app).
 type Loop struct {
 	name string
 	run  func(ctx context.Context) error

@@ -1,4 +1,4 @@
-package serve
+package app
 
 import (
 	"os"
@@ -56,7 +56,7 @@ func TestSlackConfigSigningSecrets(t *testing.T) {
 // TestExampleConfigDiscordSection keeps the example's discord section true
 // to the adapter: every key decodes, and the defaults it shows are the code's.
 func TestExampleConfigDiscordSection(t *testing.T) {
-	cfg, err := config.Load(filepath.Join("..", "..", "configs", "bot.example.yaml"), func(string) string { return "" })
+	cfg, err := config.Load(filepath.Join("..", "..", "..", "..", "configs", "bot.example.yaml"), func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,20 +24,20 @@ import (
 	"github.com/kepbot/kepbot/knowledge/sources"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's table of settings from the code")
+var update = flag.Bool("update", false, "rewrite docs/configuration.md's table of settings from the code")
 
-// setting is one row of the README's table of settings.
+// setting is one row of the table of settings.
 type setting struct {
 	key, env, def, meaning string
 }
 
-// TestREADME: the README's table of settings is what the code says: every
-// key of Config (and of the Discord adapter's Config, its discord
-// section) and every variable read with it, from their yaml and env tags;
+// TestSettingsTable: docs/configuration.md's table of settings is what the
+// code says: every key of Config (and of the Discord adapter's Config, its
+// discord section) and every variable read with it, from their yaml and env tags;
 // the defaults from Default (and the registry's URLs); the meanings from
-// the fields' comments. `go test ./internal/config -run TestREADME
+// the fields' comments. `go test ./internal/config -run TestSettingsTable
 // -update` rewrites it.
-func TestREADME(t *testing.T) {
+func TestSettingsTable(t *testing.T) {
 	docs := fieldDocs(t, ".", "../../adapters/discord")
 	var rows []setting
 	rows = walkSettings(t, rows, "", reflect.ValueOf(*Default()), docs)
@@ -46,7 +46,7 @@ func TestREADME(t *testing.T) {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.key, r.env, r.def, strings.ReplaceAll(r.meaning, "|", `\|`))
 	}
-	goldentest.CompareSection(t, "../../README.md", "settings", "go test ./internal/config -run TestREADME -update", []byte(b.String()), *update)
+	goldentest.CompareSection(t, "../../docs/configuration.md", "settings", "go test ./internal/config -run TestSettingsTable -update", []byte(b.String()), *update)
 	// configs/bot.example.yaml documents every key, and no other.
 	raw, err := os.ReadFile("../../configs/bot.example.yaml")
 	if err != nil {

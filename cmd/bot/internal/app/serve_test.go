@@ -1,4 +1,4 @@
-package serve
+package app
 
 import (
 	"bytes"
@@ -57,7 +57,7 @@ func httpConfig(t *testing.T) *config.Config {
 	return c
 }
 
-// started is a running serve.Run.
+// started is a running app.Run.
 type started struct {
 	base     string
 	stop     context.CancelFunc

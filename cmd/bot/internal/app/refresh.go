@@ -1,4 +1,4 @@
-package serve
+package app
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/kepbot/kepbot/internal/admin"
+	"github.com/kepbot/kepbot/cmd/bot/internal/admin"
 	"github.com/kepbot/kepbot/internal/config"
 	"github.com/kepbot/kepbot/internal/metrics"
 	"github.com/kepbot/kepbot/knowledge/digest/delivery"
@@ -18,7 +18,7 @@ import (
 // refreshAdapter is serve's knowledge refresh, run beside the chat
 // adapters: a pass every sources.refresh_interval (see refresh.Runner),
 // and POST /admin/refresh for an operator's `bot sync` (see
-// internal/admin). Each pass that brings news swaps the engine to it,
+// cmd/bot/internal/admin). Each pass that brings news swaps the engine to it,
 // empties the answer cache and queues the digests it owes; the staleness
 // note follows the sources' states.
 type refreshAdapter struct {

@@ -10,6 +10,7 @@
 // repository: it is read (and packed) at test time.
 //
 // It imports internal/sharedtest, knowledge, knowledge/sources/lifecycle,
-// knowledge/sources/provenance. It may import anything in the module but
-// cmd (internal/importrules enforces it).
+// knowledge/sources/provenance. It lives beside the sources it
+// fakes, not in internal/, because it speaks their types; it may import
+// anything in the module but cmd (internal/importrules enforces it).
 package upstreamtest
