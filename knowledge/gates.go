@@ -10,6 +10,30 @@ import (
 // release's tag that declare them.
 const SourceFeatureGates SourceKind = "feature-gates"
 
+// KubernetesTagSource reports the release whose k8s.io/kubernetes tag
+// source s is: a feature-gates source read from that module's v1.N.0
+// ("feature-gates/1.37", or "feature-gates/1.38/kubernetes" from its zip),
+// whose as-of day is the tag's time from the Go module proxy, the day the
+// release came out. Not a staging module's source (its tag is its own).
+func KubernetesTagSource(s Source) (Version, bool) {
+	if s.Kind != SourceFeatureGates {
+		return Version{}, false
+	}
+	rest, ok := strings.CutPrefix(s.ID, string(SourceFeatureGates)+"/")
+	if !ok {
+		return Version{}, false
+	}
+	rel, module, several := strings.Cut(rest, "/")
+	if several && module != "kubernetes" {
+		return Version{}, false
+	}
+	v, err := ParseVersion(rel)
+	if err != nil || v.IsZero() {
+		return Version{}, false
+	}
+	return v, true
+}
+
 // GateStage is a feature gate's stage as a release's code declares it:
 // Alpha, Beta, GA or Deprecated (featuregate.PreRelease).
 type GateStage string

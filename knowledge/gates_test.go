@@ -147,3 +147,21 @@ func TestGateModules(t *testing.T) {
 		t.Errorf("Listed from k8s.io/kubernetes: %+v; want removed in 1.25 or 1.26", m)
 	}
 }
+
+// TestKubernetesTagSource: the sources of k8s.io/kubernetes' v1.N.0 tag
+// (the feature-gates data's, or its module zip's) name their release; a
+// staging module's zip and other kinds do not.
+func TestKubernetesTagSource(t *testing.T) {
+	for id, want := range map[string]string{
+		"feature-gates/1.37": "1.37", "feature-gates/1.38/kubernetes": "1.38",
+		"feature-gates/1.38/client-go": "", "feature-gates/x": "", "feature-gates": "",
+	} {
+		v, ok := KubernetesTagSource(Source{ID: id, Kind: SourceFeatureGates})
+		if got := map[bool]string{true: v.String()}[ok]; got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+	if _, ok := KubernetesTagSource(Source{ID: "feature-gates/1.37", Kind: SourceKEPYAML}); ok {
+		t.Error("a kep.yaml source is no tag")
+	}
+}

@@ -206,7 +206,24 @@ func (e *Engine) answerSupportedRelease(ctx context.Context, v knowledge.Version
 	if err != nil {
 		return nil, err
 	}
-	l, today := c.release[v].Lifecycle, e.today()
+	today := e.today()
+	r := c.release[v]
+	if r == nil || r.Lifecycle == nil {
+		// out, newer than the lifecycle data (answerLifecycle answered so):
+		// a new release is supported from its release day
+		day, _, _ := c.dayOf(v)
+		switch {
+		case day == "":
+			a.Text = "I can't say: I have no release day for " + v.String() + ". " + a.Text
+		case day > today:
+			a.Text = "No — not yet. " + a.Text
+		default:
+			a.Text = "Yes — " + a.Text + " A new release is supported from its release day."
+		}
+		a.Verdict = verdictOf(a.Text)
+		return a, nil
+	}
+	l := r.Lifecycle
 	switch {
 	case l.Released == "":
 		a.Text = "I can't say: I have no release day for " + v.String() + ". " + a.Text

@@ -102,7 +102,7 @@ func TestStalenessAndDisagreementSaid(t *testing.T) {
 			if n := strings.Join(a.Notes, " "); !strings.Contains(n, "(as of 2026-08-22) names 1.34.11 as the latest") {
 				t.Errorf("1.34 eol does not say the lifecycle data is older: %q", n)
 			}
-			if n := strings.Join(ask(t, e, "1.26 eol").Notes, " "); !strings.Contains(n, "The 1.26.0 tag is dated 2022-12-08") || !strings.Contains(n, "2022-12-09") {
+			if n := strings.Join(ask(t, e, "1.26 eol").Notes, " "); !strings.Contains(n, "Kubernetes 1.26 came out on 2022-12-08 (the day of its 1.26.0 tag in the patch list)") || !strings.Contains(n, "2022-12-09 (the UTC day of its k8s.io/kubernetes v1.26.0 tag, per the Go module proxy") {
 				t.Errorf("1.26 eol does not name both days: %q", n)
 			}
 			if l := ask(t, e, "latest"); !strings.HasPrefix(l.Text, "The newest Kubernetes release out is 1.37") {
