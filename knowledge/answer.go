@@ -138,7 +138,13 @@ type KEPFacts struct {
 	Shipped []ShippedStage `json:"shipped,omitempty"`
 	// KEPYAML are kep.yaml's milestones as written, plans or not: where
 	// they differ from what shipped, answers say both.
-	KEPYAML      map[string]string `json:"kep_yaml,omitempty"`
+	KEPYAML map[string]string `json:"kep_yaml,omitempty"`
+	// Disputed are the stages what shipped and kep.yaml date otherwise,
+	// each with both and their sources: "by the code of 1.30
+	// (UserNamespacesSupport) and PR #124997; kep.yaml says beta in 1.35",
+	// "by kep.yaml; the code of 1.33 still declares
+	// DisableAllocatorDualWrite beta; every own gate is GA from 1.34".
+	Disputed     map[string]string `json:"disputed,omitempty"`
 	FeatureGates []string          `json:"feature_gates"`
 	Links        []Link            `json:"links"`
 	Timeline     []Step            `json:"timeline,omitempty"`
@@ -375,7 +381,7 @@ func kepStatusLead(name string, k *KEPFacts) string {
 	if k.Status != "" {
 		parts = append(parts, "status "+k.Status)
 	}
-	if reached := ReachedList(k.Milestones); reached != "" {
+	if reached := ReachedWithSources(k.Milestones, k.Disputed, StageNone); reached != "" {
 		parts = append(parts, "reached "+reached)
 	} else {
 		parts = append(parts, "no stage reached yet")
@@ -427,6 +433,25 @@ func ReachedList(m map[string]string) string {
 	for _, s := range GraduationStages {
 		if v, ok := m[s.String()]; ok {
 			parts = append(parts, s.Label()+" in "+v)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ReachedWithSources writes a stage map as ReachedList does, with the
+// words of each stage disputed (KEPFacts.Disputed) after it: "alpha in
+// 1.25, beta in 1.30 (by the code of 1.30 (UserNamespacesSupport); kep.yaml
+// says beta in 1.35), GA in 1.36". The words of stage said are left out
+// (an answer that says them already).
+func ReachedWithSources(m, disputed map[string]string, said Stage) string {
+	var parts []string
+	for _, s := range GraduationStages {
+		if v, ok := m[s.String()]; ok {
+			p := s.Label() + " in " + v
+			if w := disputed[s.String()]; w != "" && s != said {
+				p += " (" + w + ")"
+			}
+			parts = append(parts, p)
 		}
 	}
 	return strings.Join(parts, ", ")

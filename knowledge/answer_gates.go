@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,15 +26,89 @@ type GateFacts struct {
 	// Introduced is the first release that declares it, null when the
 	// oldest release read already does.
 	Introduced *string `json:"introduced"`
-	// RemovedIn is the first release whose code no longer declares it,
-	// null while declared.
-	RemovedIn *string `json:"removed_in"`
+	// RemovedIn is the first release whose code no longer declares it (no
+	// module declares it from then on), null while declared. Where a module
+	// of that release was not read, it is the earliest it may be gone in:
+	// RemovedInUncertain is true and RemovedBy the first release known not
+	// to declare it ("removed in 1.27 or 1.28").
+	RemovedIn          *string `json:"removed_in"`
+	RemovedInUncertain bool    `json:"removed_in_uncertain,omitempty"`
+	RemovedBy          *string `json:"removed_by,omitempty"`
 	// KEPs are the KEPs that name it, by number.
 	KEPs []int `json:"keps"`
 	// Component is the module that declares it (k8s.io/kubernetes,
 	// k8s.io/apiserver, ...), "kubeadm" for kubeadm's own gate.
 	Component string `json:"component,omitempty"`
 	Kubeadm   bool   `json:"kubeadm,omitempty"`
+	// Modules are what each module's code declares of it: the releases
+	// it declares it in and when it left that module.
+	Modules []GateModuleFacts `json:"modules,omitempty"`
+}
+
+// GateModuleFacts is one module's part of a gate answer.
+type GateModuleFacts struct {
+	Module string `json:"module"`
+	// Releases are the releases read whose code of Module declares it,
+	// oldest first.
+	Releases []string `json:"releases"`
+	// RemovedIn is the release after its last declaration in Module, null
+	// while it declares it in the newest release read; RemovedBy the first
+	// release of Module read after it, set only where that is later
+	// (RemovedIn's module was not read) or not known (null: "").
+	RemovedIn          *string `json:"removed_in"`
+	RemovedInUncertain bool    `json:"removed_in_uncertain,omitempty"`
+	RemovedBy          *string `json:"removed_by,omitempty"`
+	// Why says why RemovedIn is uncertain: "its 1.27 module was not
+	// read", "1.32's generated list names it, and no module".
+	Why string `json:"removed_why,omitempty"`
+}
+
+// Runs writes a release list as runs: "1.19-1.24", "1.19-1.31, 1.33-1.37".
+func (m GateModuleFacts) Runs() string {
+	var parts []string
+	for i := 0; i < len(m.Releases); {
+		j := i
+		for j+1 < len(m.Releases) && nextOf(m.Releases[j]) == m.Releases[j+1] {
+			j++
+		}
+		p := m.Releases[i]
+		if j > i {
+			p += "-" + m.Releases[j]
+		}
+		parts = append(parts, p)
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RemovalWords says when the gate left m's module: "removed in 1.25",
+// "removed in 1.27 or 1.28 (its 1.27 module was not read)"; "" while
+// declared.
+func (m GateModuleFacts) RemovalWords() string {
+	switch {
+	case m.RemovedIn == nil:
+		return ""
+	case !m.RemovedInUncertain:
+		return "removed in " + *m.RemovedIn
+	case m.RemovedBy == nil:
+		return "removed in " + *m.RemovedIn + " or later (its module was not read since)"
+	}
+	why := m.Why
+	if why == "" {
+		why = "its " + *m.RemovedIn + " module was not read"
+	}
+	return "removed in " + *m.RemovedIn + " or " + *m.RemovedBy + " (" + why + ")"
+}
+
+// SameReleases reports whether every module of g declares it in the same
+// releases (one line says them all).
+func (g *GateFacts) SameReleases() bool {
+	for _, m := range g.Modules[min(1, len(g.Modules)):] {
+		if !slices.Equal(m.Releases, g.Modules[0].Releases) {
+			return false
+		}
+	}
+	return true
 }
 
 // GateReleaseFacts is a gate's declaration in one release.
@@ -54,6 +129,10 @@ type GateChange struct {
 	From    *GateSpec `json:"from"`
 	To      *GateSpec `json:"to"`
 	Kubeadm bool      `json:"kubeadm,omitempty"`
+	// Since is set on a gate removed after a release whose code of its
+	// module was not read: the release after its last declaration, which
+	// From is of ("removed in 1.27 or 1.28").
+	Since string `json:"since,omitempty"`
 }
 
 // The changes of GateChange, in the order a card groups them.
@@ -114,6 +193,10 @@ type UpgradeGates struct {
 type GateRemoval struct {
 	Gate      string `json:"gate"`
 	RemovedIn string `json:"removed_in"`
+	// RemovedBy is set where the release it left in is not known (a
+	// module of RemovedIn was not read): the first release known not to
+	// declare it, removed in RemovedIn or RemovedBy.
+	RemovedBy string `json:"removed_by,omitempty"`
 	Kubeadm   bool   `json:"kubeadm,omitempty"`
 }
 
@@ -201,14 +284,38 @@ func (a *Answer) GateSections() []GateSection {
 	var out []GateSection
 	if g := a.Gate; g != nil && len(g.Releases) > 0 {
 		s := GateSection{Title: "What the code declares"}
-		if g.Component != "" {
+		switch {
+		case len(g.Modules) > 0 && g.SameReleases() && !g.Kubeadm:
+			var mods []string
+			for _, m := range g.Modules {
+				mods = append(mods, m.Module)
+			}
+			s.Title += " (" + strings.Join(mods, ", ") + ")"
+		case len(g.Modules) == 0 && g.Component != "":
 			s.Title += " (" + g.Component + ")"
 		}
 		for _, sp := range g.Spans() {
 			s.Lines = append(s.Lines, sp.String())
 		}
+		if len(g.Modules) > 1 && !g.SameReleases() {
+			for _, m := range g.Modules {
+				l := m.Module + ": " + m.Runs()
+				if w := m.RemovalWords(); w != "" {
+					l += ", " + w
+				}
+				s.Lines = append(s.Lines, l)
+			}
+		}
 		if g.RemovedIn != nil {
-			s.Lines = append(s.Lines, "removed in "+*g.RemovedIn+": a component given it does not start")
+			w := "removed in " + *g.RemovedIn
+			if g.RemovedInUncertain && g.RemovedBy != nil {
+				w += " or " + *g.RemovedBy
+			}
+			if g.Kubeadm {
+				s.Lines = append(s.Lines, w+": no longer among kubeadm's feature gates")
+			} else {
+				s.Lines = append(s.Lines, w+": a component given it does not start")
+			}
 		}
 		out = append(out, s)
 	}
@@ -229,7 +336,11 @@ func (a *Answer) GateSections() []GateSection {
 		if len(u.Removed) > 0 {
 			s := GateSection{Title: "Feature gates removed on the way (a component given one does not start)"}
 			for _, r := range u.Removed {
-				s.Lines = append(s.Lines, gateName(r.Gate, r.Kubeadm)+": removed in "+r.RemovedIn)
+				w := gateName(r.Gate, r.Kubeadm) + ": removed in " + r.RemovedIn
+				if r.RemovedBy != "" {
+					w += " or " + r.RemovedBy + " (a module of " + r.RemovedIn + " was not read)"
+				}
+				s.Lines = append(s.Lines, w)
 			}
 			out = append(out, s)
 		}
@@ -251,6 +362,8 @@ func changeLine(ch GateChange) string {
 	switch {
 	case ch.From == nil && ch.To != nil:
 		return name + ": " + ch.To.Stage.Label() + " (" + SpecWords(*ch.To) + ")"
+	case ch.To == nil && ch.From != nil && ch.Since != "":
+		return name + " (was " + ch.From.Stage.Label() + ", " + SpecWords(*ch.From) + "; removed in " + ch.Since + " or this release: its module's code of " + ch.Since + " was not read)"
 	case ch.To == nil && ch.From != nil:
 		return name + " (was " + ch.From.Stage.Label() + ", " + SpecWords(*ch.From) + ")"
 	case ch.From == nil || ch.To == nil:

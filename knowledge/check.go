@@ -12,8 +12,10 @@ import (
 // checkDisagreements records on each KEP the claims documents make that the
 // trusted record does not support: a stage put in another release than
 // kep.yaml's, a KEP number that points at a KEP of another name, and one
-// stage stated in two releases. names maps source IDs to what answers call them.
-func checkDisagreements(keps map[int]*KEP, gates map[string]int, names map[string]string) {
+// stage stated in two releases; behind are addShipped's stages kep.yaml
+// dates where the code still declares the KEP's own gates below them.
+// names maps source IDs to what answers call them.
+func checkDisagreements(keps map[int]*KEP, gates map[string]int, names map[string]string, behind map[int][]Disagreement) {
 	idents := identifierOwners(keps, gates)
 	// at says which KEPs a document names at one line: a heading that names
 	// two KEPs is not a wrong number for either.
@@ -57,7 +59,7 @@ func checkDisagreements(keps map[int]*KEP, gates map[string]int, names map[strin
 					Trusted: trustedWords(kp, m.Stage, reached),
 				})
 			}
-			shippedDisagree(kp)
+			shippedDisagree(kp, behind[kp.Number])
 		}
 		stageTwice(kp, names, misnamed)
 	}

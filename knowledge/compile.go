@@ -79,9 +79,9 @@ func Compile(c *Corpus) *Knowledge {
 	// what shipped (the code's gates, the release notes) dates a KEP's
 	// stages before kep.yaml's plans are read
 	k.FeatureGates, k.GateReads = compileGates(c.GateTables)
-	addShipped(keps, yamlGates, k.FeatureGates, k.GateReads, c.Changes)
+	behind := addShipped(keps, yamlGates, k.FeatureGates, k.GateReads, c.Changes)
 	shareGates(keps)
-	checkDisagreements(keps, gates, names)
+	checkDisagreements(keps, gates, names, behind)
 
 	rels := map[Version]*ReleaseRecord{}
 	rel := func(v Version) *ReleaseRecord {

@@ -13,6 +13,8 @@ type GatesRead struct {
 	Release    Version  `json:"release"`
 	Components []string `json:"components,omitempty"`
 	Sources    []string `json:"sources,omitempty"` // Source.IDs
+	// Listed: the server gates come from the generated list (GateTable.Listed).
+	Listed bool `json:"listed,omitempty"`
 }
 
 // Reads reports whether r read component c; a gate of no known component
@@ -60,11 +62,24 @@ func compileGates(tables []GateTable) ([]FeatureGate, []GatesRead) {
 			}
 		}
 		r.Sources = append(r.Sources, t.Source)
+		r.Listed = r.Listed || t.Listed
 		for _, d := range t.Gates {
 			k := GateKey(d.Name, d.Kubeadm())
-			if _, dup := decls[t.Release][k]; !dup && d.Name != "" {
-				decls[t.Release][k] = d
+			if d.Name == "" {
+				continue
 			}
+			d.Modules = declModules(d)
+			if prev, dup := decls[t.Release][k]; dup {
+				for _, m := range d.Modules { // the first read wins; the modules join
+					if !slices.Contains(prev.Modules, m) {
+						prev.Modules = append(slices.Clone(prev.Modules), m)
+					}
+				}
+				slices.Sort(prev.Modules)
+				decls[t.Release][k] = prev
+				continue
+			}
+			decls[t.Release][k] = d
 		}
 	}
 	var reads []GatesRead
@@ -83,7 +98,10 @@ func compileGates(tables []GateTable) ([]FeatureGate, []GatesRead) {
 				gates[k] = g
 			}
 			g.Name = d.Name // the newest spelling
-			g.Releases = append(g.Releases, GateRelease{Release: r.Release, GateSpec: d.GateSpec, Spelling: d.Name})
+			if d.Constant != "" && !slices.Contains(g.Constants, d.Constant) {
+				g.Constants = append(g.Constants, d.Constant)
+			}
+			g.Releases = append(g.Releases, GateRelease{Release: r.Release, GateSpec: d.GateSpec, Spelling: d.Name, Modules: d.Modules})
 			if d.Component != "" {
 				g.Components = slices.DeleteFunc(g.Components, func(c string) bool { return c == d.Component })
 				g.Components = append([]string{d.Component}, g.Components...)
@@ -97,17 +115,11 @@ func compileGates(tables []GateTable) ([]FeatureGate, []GatesRead) {
 				g.Releases[i].Spelling = ""
 			}
 		}
-		first, last := g.Releases[0].Release, g.Last().Release
-		if first != reads[0].Release {
+		if first := g.Releases[0].Release; first != reads[0].Release {
 			g.Introduced = first
 		}
-		for _, r := range reads {
-			if !last.Less(r.Release) || !readsLast(r, g) {
-				continue
-			}
-			g.RemovedIn = r.Release
-			break
-		}
+		g.Modules = gateModules(g, reads)
+		g.RemovedIn, g.RemovedBy = removal(g.Modules, reads)
 		out = append(out, *g)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -119,52 +131,42 @@ func compileGates(tables []GateTable) ([]FeatureGate, []GatesRead) {
 	return out, reads
 }
 
-// ReadsGate reports whether r read a component of g: kubeadm for kubeadm's
-// gates; else any module that declared it (k8s.io/kubernetes when none is
-// known). Only then does r not declaring g say it is not declared.
-func (r GatesRead) ReadsGate(g *FeatureGate) bool { return readsAny(r, g) }
-
-// readsLast reports whether r read the module of g's newest declaration
-// (kubeadm for kubeadm's gates; k8s.io/kubernetes when none is known): a
-// gate k8s.io/controller-manager alone declared last is not known gone in
-// a release that did not read it.
-func readsLast(r GatesRead, g *FeatureGate) bool {
-	if g.Kubeadm || len(g.Components) == 0 {
-		return readsAny(r, g)
-	}
-	return r.Reads(g.Components[0])
-}
-
-// readsAny is GatesRead.ReadsGate.
-func readsAny(r GatesRead, g *FeatureGate) bool {
-	if g.Kubeadm {
-		return r.Reads(ComponentKubeadm)
-	}
-	if len(g.Components) == 0 {
-		return r.Reads("")
-	}
-	for _, c := range g.Components {
-		if r.Reads(c) {
-			return true
-		}
-	}
-	return false
-}
-
 // GateIndex holds the compiled feature gates for lookups by name.
 type GateIndex struct {
-	gates []FeatureGate
-	byKey map[string]int
-	reads []GatesRead
+	gates      []FeatureGate
+	byKey      map[string]int
+	byConstant map[string]int
+	reads      []GatesRead
 }
 
 // NewGateTable indexes gates (as Compile gives them) and the releases read.
 func NewGateTable(gates []FeatureGate, reads []GatesRead) *GateIndex {
-	t := &GateIndex{gates: gates, reads: reads, byKey: make(map[string]int, len(gates))}
+	t := &GateIndex{gates: gates, reads: reads, byKey: make(map[string]int, len(gates)), byConstant: map[string]int{}}
 	for i := range gates {
 		t.byKey[GateKey(gates[i].Name, gates[i].Kubeadm)] = i
+		for _, c := range gates[i].Constants {
+			t.byConstant[strings.ToLower(c)] = i
+		}
 	}
 	return t
+}
+
+// ByConstant returns the components' gate whose Go constant is name (any
+// case), where that is not a gate's name: CPUCFSQuotaPeriod gives
+// CustomCPUCFSQuotaPeriod.
+func (t *GateIndex) ByConstant(name string) (*FeatureGate, bool) {
+	if t == nil {
+		return nil, false
+	}
+	k := strings.ToLower(strings.TrimSpace(name))
+	if _, isName := t.byKey[k]; isName {
+		return nil, false
+	}
+	i, ok := t.byConstant[k]
+	if !ok {
+		return nil, false
+	}
+	return &t.gates[i], true
 }
 
 // Known reports whether any release's gates were read.

@@ -10,6 +10,30 @@ import (
 // release's tag that declare them.
 const SourceFeatureGates SourceKind = "feature-gates"
 
+// KubernetesTagSource reports the release whose k8s.io/kubernetes tag
+// source s is: a feature-gates source read from that module's v1.N.0
+// ("feature-gates/1.37", or "feature-gates/1.38/kubernetes" from its zip),
+// whose as-of day is the tag's time from the Go module proxy, the day the
+// release came out. Not a staging module's source (its tag is its own).
+func KubernetesTagSource(s Source) (Version, bool) {
+	if s.Kind != SourceFeatureGates {
+		return Version{}, false
+	}
+	rest, ok := strings.CutPrefix(s.ID, string(SourceFeatureGates)+"/")
+	if !ok {
+		return Version{}, false
+	}
+	rel, module, several := strings.Cut(rest, "/")
+	if several && module != "kubernetes" {
+		return Version{}, false
+	}
+	v, err := ParseVersion(rel)
+	if err != nil || v.IsZero() {
+		return Version{}, false
+	}
+	return v, true
+}
+
 // GateStage is a feature gate's stage as a release's code declares it:
 // Alpha, Beta, GA or Deprecated (featuregate.PreRelease).
 type GateStage string
@@ -96,10 +120,21 @@ type GateSpec struct {
 type GateDecl struct {
 	// Name is the name users set (the Go constant's string value).
 	Name string `json:"name"`
+	// Constant is the Go constant that names it, where that is not its
+	// name (CPUCFSQuotaPeriod declares CustomCPUCFSQuotaPeriod, and the
+	// generated list writes the constant).
+	Constant string `json:"constant,omitempty"`
 	// Component is the Go module whose code declares it
 	// (k8s.io/kubernetes, k8s.io/apiserver, ...), ComponentKubeadm for
 	// kubeadm's own gates, "" when the files read do not say.
 	Component string `json:"component,omitempty"`
+	// Modules are every module whose files declare it in the release, by
+	// path: the module of each map that has an entry for it (its own
+	// constant or another's relisted: k8s.io/kubernetes relists
+	// genericfeatures.X), and for the generated list (1.32 on), which names
+	// no module, those maps, else the module of its constant. Nil for
+	// kubeadm's own gates and when the files do not say.
+	Modules []string `json:"modules,omitempty"`
 	GateSpec
 }
 
@@ -115,8 +150,13 @@ type GateTable struct {
 	// Components are the modules read (and ComponentKubeadm when
 	// kubeadm's gates were): a gate of a component not read is neither
 	// declared nor removed as far as this table says.
-	Components []string   `json:"components,omitempty"`
-	Gates      []GateDecl `json:"gates,omitempty"`
+	Components []string `json:"components,omitempty"`
+	// Listed is true when the server gates come from the generated list
+	// (1.32 on), which names every server gate and no module: a module
+	// whose own files do not declare a gate the list names may declare it
+	// in a file not read.
+	Listed bool       `json:"listed,omitempty"`
+	Gates  []GateDecl `json:"gates,omitempty"`
 }
 
 // GateRelease is one feature gate's declaration in one release.
@@ -128,13 +168,53 @@ type GateRelease struct {
 	// takes only its own spelling: 1.23 declared csiMigrationRBD, 1.24
 	// CSIMigrationRBD).
 	Spelling string `json:"spelling,omitempty"`
+	// Modules are the modules whose files declare it in Release (see
+	// GateDecl.Modules); kubeadm's own gates name none.
+	Modules []string `json:"modules,omitempty"`
 }
+
+// GateModule is what one module's code declares of a gate across the
+// releases read: the releases whose files of Module declare it and when it
+// left them.
+type GateModule struct {
+	Module string `json:"module"`
+	// Releases are the releases read whose code of Module declares the
+	// gate, oldest first.
+	Releases []Version `json:"releases"`
+	// RemovedIn is the release after the last one of Releases, when a
+	// release after it was read (of any module): the first release Module
+	// may no longer declare it. Zero while the newest release read
+	// declares it.
+	RemovedIn Version `json:"removed_in,omitzero"`
+	// RemovedBy is the first release read of Module after its last
+	// declaration (which no longer declares it): RemovedIn itself when
+	// Module was read there, a later release when its module of RemovedIn
+	// was not read (k8s.io/controller-manager v0.27.0 is not on the
+	// proxy), zero when Module was not read after it.
+	RemovedBy Version `json:"removed_by,omitzero"`
+}
+
+// Last is the newest release whose code of m's module declares the gate.
+func (m GateModule) Last() Version {
+	if len(m.Releases) == 0 {
+		return Version{}
+	}
+	return m.Releases[len(m.Releases)-1]
+}
+
+// Uncertain reports whether the release m's module stopped declaring the
+// gate is not known: RemovedIn was not read of it.
+func (m GateModule) Uncertain() bool { return !m.RemovedIn.IsZero() && m.RemovedBy != m.RemovedIn }
 
 // FeatureGate is one feature gate across every release whose code was read.
 type FeatureGate struct {
 	Name string `json:"name"`
 	// Kubeadm is true for kubeadm's own gate (ComponentKubeadm).
 	Kubeadm bool `json:"kubeadm,omitempty"`
+	// Constants are the Go constants that name it where they are not its
+	// name (GateDecl.Constant): a name users may take for the gate's, and
+	// that no component accepts.
+	Constants []string `json:"constants,omitempty"`
 	// Components are the modules that declare it, as the newest release
 	// declaring it says first.
 	Components []string `json:"components,omitempty"`
@@ -143,13 +223,28 @@ type FeatureGate struct {
 	// Introduced is the first release that declares it; zero when the
 	// oldest release read already does (it may be older).
 	Introduced Version `json:"introduced,omitzero"`
-	// RemovedIn is the first release read after its last declaration
-	// whose code no longer declares it (setting it there stops the
-	// component: "unrecognized feature gate"); zero while declared, or
-	// when no later release of its component was read.
+	// Modules are what each module's code declares of it, by module path
+	// (kubeadm's own gates: ComponentKubeadm).
+	Modules []GateModule `json:"modules,omitempty"`
+	// RemovedIn is the release after its last declaration (setting it
+	// there stops a component: "unrecognized feature gate"): the first
+	// release no module may declare it in. RemovedBy is the first release
+	// read from which no module that declared it does, every one read
+	// (see GateModule.RemovedBy): RemovedIn itself when known, a later
+	// release when a module of RemovedIn was not read (IPv6DualStack:
+	// k8s.io/controller-manager declares it through 1.26 and its 1.27
+	// module was not read, so removed in 1.27 or 1.28), zero when not
+	// known. Both zero while the newest release read declares it.
 	RemovedIn Version `json:"removed_in,omitzero"`
+	RemovedBy Version `json:"removed_by,omitzero"`
 	// KEPs are the KEPs whose kep.yaml names it, by number.
 	KEPs []int `json:"keps,omitempty"`
+}
+
+// RemovalUncertain reports whether the release g stopped being declared
+// in is not known: a module that declared it was not read there.
+func (g *FeatureGate) RemovalUncertain() bool {
+	return !g.RemovedIn.IsZero() && g.RemovedBy != g.RemovedIn
 }
 
 // At returns g's declaration in release v, and whether v declares it.

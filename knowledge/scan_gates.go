@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -46,9 +47,16 @@ const (
 	GateScanLocked GateScanStatus = "locked"
 	// GateScanDeprecated: declared deprecated in the target.
 	GateScanDeprecated GateScanStatus = "deprecated"
+	// GateScanUncertain: the files read do not say whether the component
+	// accepts it at the target: only a module it may register declares it
+	// there (k8s.io/controller-manager for kube-controller-manager), or the
+	// module that declared it was not read there (k8s.io/controller-manager
+	// v0.27.0). A warning: check it.
+	GateScanUncertain GateScanStatus = "uncertain"
 )
 
-// Breaks reports whether a gate of status s stops its component.
+// Breaks reports whether a gate of status s stops its component
+// (uncertain is a warning: the files do not say).
 func (s GateScanStatus) Breaks() bool {
 	return s == GateScanRemoved || s == GateScanNotYet || s == GateScanLockedConflict || s == GateScanUnknown
 }
@@ -57,9 +65,23 @@ func (s GateScanStatus) Breaks() bool {
 type GateFinding struct {
 	GateSetting
 	Status GateScanStatus `json:"status"`
-	// RemovedIn is the release that no longer declares it (GateScanRemoved);
-	// zero otherwise.
+	// RemovedIn is the release the component's modules no longer declare
+	// it in (GateScanRemoved; GateScanUncertain when that was not read);
+	// RemovedBy the first release known not to, a later one when a module
+	// of RemovedIn was not read ("removed in 1.27 or 1.28"). Zero
+	// otherwise.
 	RemovedIn Version `json:"removed_in,omitzero"`
+	RemovedBy Version `json:"removed_by,omitzero"`
+	// Modules are the modules whose code declares it at the target that
+	// the component does not register, or only may (GateScanUncertain):
+	// k8s.io/controller-manager's IPv6DualStack in 1.25-1.26.
+	Modules []string `json:"modules,omitempty"`
+	// From is the module the component registers that declared it last
+	// (GateScanRemoved, GateScanUncertain): k8s.io/kubernetes.
+	From string `json:"from,omitempty"`
+	// Unread are the modules that declared it whose code of the target
+	// was not read (GateScanUncertain).
+	Unread []string `json:"unread,omitempty"`
 	// Spec is its declaration in the target, when declared there.
 	Spec *GateSpec `json:"spec,omitempty"`
 	// FirstIn is the first release that declares it (GateScanNotYet).
@@ -67,53 +89,44 @@ type GateFinding struct {
 	// Spelled is how the target spells a gate set in another case
 	// (GateScanUnknown): components match gate names case and all.
 	Spelled string `json:"spelled,omitempty"`
+	// ConstantOf is the gate whose Go constant the name set is
+	// (GateScanUnknown): CustomCPUCFSQuotaPeriod for CPUCFSQuotaPeriod.
+	ConstantOf string `json:"constant_of,omitempty"`
 }
 
 // CheckGates checks the gate settings against what the code of release
-// to declares: a gate no longer declared (removed, in the first release
-// read of its module after its last declaration), not declared yet, set
-// against its lock, unknown to every release read, set to its locked
-// value, or deprecated. A setting fine in to gives no finding. The names
-// are matched as the components match them, case and all: a gate to
-// declares in another case is unknown there (Spelled says how to spells
-// it). Nothing is checked when the code of to was not read (ok false).
+// to declares for the component each names (see ComponentModules: a
+// kube-apiserver takes the gates of k8s.io/kubernetes' pkg/features and of
+// the libraries it registers, not k8s.io/controller-manager's): a gate no
+// longer declared for it (removed, in the first release after the last
+// declaration by one of its modules), not declared yet, set against its
+// lock, unknown to every release read, set to its locked value,
+// deprecated, or one the files cannot settle (uncertain). A setting fine
+// in to gives no finding. The names are matched as the components match
+// them, case and all: a gate to declares in another case is unknown there
+// (Spelled says how to spells it). Nothing is checked when the code of to
+// was not read (ok false).
 func CheckGates(settings []GateSetting, t *GateIndex, to Version) (out []GateFinding, ok bool) {
-	read, known := t.Read(to)
-	if !known {
+	if _, known := t.Read(to); !known {
 		return nil, false
 	}
 	for _, s := range settings {
 		g, found := t.Lookup(s.Gate, s.Kubeadm)
 		f := GateFinding{GateSetting: s}
-		switch {
-		case !found:
+		if !found {
 			f.Status = GateScanUnknown
-		default:
-			d, declared := g.At(to)
-			switch {
-			case declared && g.Spelling(d) != s.Gate:
-				// a component matches gate names case and all
-				f.Status, f.Spelled, declared = GateScanUnknown, g.Spelling(d), false
-			case declared && d.Locked && s.Value != d.Default:
-				f.Status = GateScanLockedConflict
-			case declared && d.Locked:
-				f.Status = GateScanLocked
-			case declared && d.Stage == GateDeprecated:
-				f.Status = GateScanDeprecated
-			case declared:
-				continue // fine
-			case !read.ReadsGate(g):
-				continue // its module was not read in to: nothing known
-			case to.Less(g.Releases[0].Release):
-				f.Status, f.FirstIn = GateScanNotYet, g.Releases[0].Release
-			default:
-				f.Status = GateScanRemoved
-				f.RemovedIn = removedBy(g, t.Reads(), to)
+			if c, ok := t.ByConstant(s.Gate); ok && !s.Kubeadm {
+				f.ConstantOf = c.Name // CPUCFSQuotaPeriod: set CustomCPUCFSQuotaPeriod
 			}
-			if declared {
-				spec := d.GateSpec
-				f.Spec = &spec
-			}
+			out = append(out, f)
+			continue
+		}
+		component := s.Component
+		if s.Kubeadm {
+			component = ComponentKubeadm
+		}
+		if !checkGate(&f, g, t, component, to) {
+			continue // fine
 		}
 		out = append(out, f)
 	}
@@ -130,23 +143,112 @@ func CheckGates(settings []GateSetting, t *GateIndex, to Version) (out []GateFin
 	return out, true
 }
 
-// removedBy is the first release read, at or before to, that does not
-// declare g after a release that does.
-func removedBy(g *FeatureGate, reads []GatesRead, to Version) Version {
-	declared := false
-	for _, r := range reads {
-		if to.Less(r.Release) {
-			break
-		}
-		_, ok := g.At(r.Release)
-		switch {
-		case ok:
-			declared = true
-		case declared && readsLast(r, g):
-			return r.Release
+// checkGate sets f's status for setting gate g on component at release to;
+// false when the setting is fine there.
+func checkGate(f *GateFinding, g *FeatureGate, t *GateIndex, component string, to Version) bool {
+	sure, unsure := ComponentModules(component)
+	all := append(slices.Clone(sure), unsure...)
+	d, declared := g.DeclaredBy(to, sure)
+	if !declared && len(unsure) > 0 {
+		if u, ok := g.DeclaredBy(to, unsure); ok {
+			d, declared = u, true
+			f.Status, f.Modules = GateScanUncertain, modulesAt(u, unsure)
+			f.From = lastFrom(g, t, sure)
+			f.RemovedIn, f.RemovedBy = t.Removal(g, sure)
 		}
 	}
-	return to
+	if declared {
+		spec := d.GateSpec
+		f.Spec = &spec
+	}
+	switch {
+	case declared && g.Spelling(d) != f.Gate:
+		// a component matches gate names case and all
+		f.Status, f.Spelled, f.Spec = GateScanUnknown, g.Spelling(d), nil
+		f.Modules, f.From, f.RemovedIn, f.RemovedBy = nil, "", Version{}, Version{}
+	case f.Status == GateScanUncertain:
+	case declared && d.Locked && f.Value != d.Default:
+		f.Status = GateScanLockedConflict
+	case declared && d.Locked:
+		f.Status = GateScanLocked
+	case declared && d.Stage == GateDeprecated:
+		f.Status = GateScanDeprecated
+	case declared:
+		return false
+	case g.FirstBy(all).IsZero():
+		// only modules the component does not register declare it
+		f.Status, f.Modules = GateScanUnknown, moduleNames(g.Modules)
+	case !t.Absent(g, to, all):
+		// a module that declared it was not read in to (k8s.io/controller-manager v0.27.0)
+		f.Status, f.Unread = GateScanUncertain, moduleNames(t.unsettled(g, to, all))
+		if t.Absent(g, to, sure) && !g.FirstBy(sure).IsZero() && g.FirstBy(sure).Less(to) {
+			f.From = lastFrom(g, t, sure)
+			f.RemovedIn, f.RemovedBy = t.Removal(g, sure)
+		}
+	case to.Less(g.FirstBy(all)):
+		f.Status, f.FirstIn = GateScanNotYet, g.FirstBy(all)
+	default:
+		f.Status = GateScanRemoved
+		f.From = lastFrom(g, t, all)
+		f.RemovedIn, f.RemovedBy = t.Removal(g, all)
+		if at, ok := g.At(to); ok {
+			f.Modules = moduleNames(g.modulesIn(at.Modules)) // declared there by modules the component does not register
+		}
+	}
+	return true
+}
+
+// modulesAt are the modules of d among mods.
+func modulesAt(d GateRelease, mods []string) []string {
+	var out []string
+	for _, m := range d.Modules {
+		if slices.Contains(mods, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// moduleNames are the modules' paths.
+func moduleNames(ms []GateModule) []string {
+	out := make([]string, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, m.Module)
+	}
+	return out
+}
+
+// lastFrom is the module among mods that declared g last (the first such,
+// by path, when several did); "" when every module of g declared it last in
+// one release (the text needs no module then: they left together).
+func lastFrom(g *FeatureGate, t *GateIndex, mods []string) string {
+	together := true
+	for _, m := range g.Modules {
+		together = together && m.Last() == g.Modules[0].Last()
+	}
+	if together {
+		return ""
+	}
+	best, at := "", Version{}
+	for _, m := range g.modulesIn(mods) {
+		if at.Less(m.Last()) {
+			best, at = m.Module, m.Last()
+		}
+	}
+	return best
+}
+
+// RemovedWords writes when a gate left, from its RemovedIn and RemovedBy:
+// "1.25", "1.27 or 1.28" (a module of 1.27 was not read), "1.27 or later
+// (its module was not read since)".
+func RemovedWords(in, by Version) string {
+	switch {
+	case by.IsZero():
+		return in.String() + " or later (its module was not read since)"
+	case by != in:
+		return in.String() + " or " + by.String()
+	}
+	return in.String()
 }
 
 // GateFindingText says what a component does with a gate finding at
@@ -156,17 +258,42 @@ func GateFindingText(f GateFinding, to Version) string {
 	who := f.Component + " " + to.String()
 	what := "feature gate " + f.Gate
 	if f.Kubeadm {
-		who = "kubeadm " + to.String()
-		what = "kubeadm's feature gate " + f.Gate
+		return kubeadmFindingText(f, to)
 	}
 	switch f.Status {
 	case GateScanRemoved:
-		return fmt.Sprintf("%s will not start: %s was removed in %s", who, what, f.RemovedIn)
+		w := fmt.Sprintf("%s will not start: %s was removed in %s", who, what, RemovedWords(f.RemovedIn, f.RemovedBy))
+		if f.From != "" && !f.Kubeadm {
+			w += " from " + f.From
+		}
+		if len(f.Modules) > 0 {
+			w += fmt.Sprintf(" (%s declares it there, and %s does not register its gates)", strings.Join(f.Modules, ", "), f.Component)
+		}
+		return w
+	case GateScanUncertain:
+		if len(f.Modules) > 0 {
+			w := fmt.Sprintf("%s may not start: %s is declared there only by %s", who, what, strings.Join(f.Modules, ", "))
+			if f.From != "" && !f.RemovedIn.IsZero() {
+				w += fmt.Sprintf(" (%s removed it in %s)", f.From, RemovedWords(f.RemovedIn, f.RemovedBy))
+			}
+			return w + fmt.Sprintf(", and the files I read do not say whether %s registers that module's gates", f.Component)
+		}
+		w := fmt.Sprintf("%s may not start: %s was declared by %s before %s, and its code of %s was not read", who, what, strings.Join(f.Unread, ", "), to, to)
+		if f.From != "" && !f.RemovedIn.IsZero() {
+			w += fmt.Sprintf(" (%s removed it in %s)", f.From, RemovedWords(f.RemovedIn, f.RemovedBy))
+		}
+		return w
 	case GateScanNotYet:
 		return fmt.Sprintf("%s will not start: %s is declared only from %s", who, what, f.FirstIn)
 	case GateScanUnknown:
 		if f.Spelled != "" {
 			return fmt.Sprintf("%s will not start: %s is not declared; %s declares %s (gate names are matched case and all)", who, what, to, f.Spelled)
+		}
+		if len(f.Modules) > 0 {
+			return fmt.Sprintf("%s will not start: no release I read declares %s for it (only %s does, whose gates %s does not register)", who, what, strings.Join(f.Modules, ", "), f.Component)
+		}
+		if f.ConstantOf != "" {
+			return fmt.Sprintf("%s will not start: %s is the Go constant of feature gate %s, whose name is what components take", who, f.Gate, f.ConstantOf)
 		}
 		return fmt.Sprintf("%s will not start: no release I read declares %s", who, what)
 	case GateScanLockedConflict:
@@ -177,6 +304,37 @@ func GateFindingText(f GateFinding, to Version) string {
 		return fmt.Sprintf("%s warns: %s is deprecated and will be removed", who, what)
 	}
 	return who + ": " + what
+}
+
+// kubeadmFindingText says what a finding of kubeadm's own gate
+// (ClusterConfiguration.featureGates) is at release to. kubeadm's
+// features.go refuses an unknown key of its --feature-gates flag
+// (NewFeatureGate: "unrecognized feature-gate key") and warns of a
+// deprecated one, but what it does with ClusterConfiguration.featureGates
+// is not in that file: a gate it does not declare is said to be not among
+// its gates, not that kubeadm refuses the file.
+func kubeadmFindingText(f GateFinding, to Version) string {
+	who := "kubeadm " + to.String()
+	switch f.Status {
+	case GateScanRemoved:
+		return fmt.Sprintf("%s: %s is not among kubeadm's feature gates there (removed in %s; kubeadm's --feature-gates flag refuses such a key)", who, f.Gate, RemovedWords(f.RemovedIn, f.RemovedBy))
+	case GateScanNotYet:
+		return fmt.Sprintf("%s: %s is not among kubeadm's feature gates there (declared only from %s; kubeadm's --feature-gates flag refuses such a key)", who, f.Gate, f.FirstIn)
+	case GateScanUnknown:
+		if f.Spelled != "" {
+			return fmt.Sprintf("%s: %s is not among kubeadm's feature gates; %s declares %s (gate names are matched case and all)", who, f.Gate, to, f.Spelled)
+		}
+		return fmt.Sprintf("%s: no release I read has %s among kubeadm's feature gates", who, f.Gate)
+	case GateScanUncertain:
+		return fmt.Sprintf("%s: whether %s is among kubeadm's feature gates there is not known (its code of %s was not read)", who, f.Gate, to)
+	case GateScanLockedConflict:
+		return fmt.Sprintf("%s: kubeadm's feature gate %s is locked to %t there, and is set to %t", who, f.Gate, !f.Value, f.Value)
+	case GateScanLocked:
+		return fmt.Sprintf("%s ignores kubeadm's feature gate %s=%t: it is locked to that (%s), and locked gates are removed a few releases on", who, f.Gate, f.Value, f.Spec.Stage.Label())
+	case GateScanDeprecated:
+		return fmt.Sprintf("%s warns: kubeadm's feature gate %s is deprecated and will be removed", who, f.Gate)
+	}
+	return who + ": kubeadm's feature gate " + f.Gate
 }
 
 // GateFindingsSummary counts gate findings: "2 feature gates stop their

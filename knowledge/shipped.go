@@ -15,8 +15,9 @@ import (
 type ShippedStage struct {
 	Stage   Stage   `json:"stage"`
 	Release Version `json:"release"`
-	// Gate is the KEP's own gate the code of Release declares at Stage;
-	// "" when release notes alone date it.
+	// Gate is the KEP's own gate the code of Release declares at Stage
+	// (for GA, those that went GA in Release, when every own gate is GA:
+	// "A, B"); "" when release notes alone date it.
 	Gate string `json:"gate,omitempty"`
 	// PRs are the release-note entries that date Stage in Release.
 	PRs []int `json:"prs,omitempty"`
@@ -68,16 +69,21 @@ type stageDate struct {
 }
 
 // addShipped sets each kep.yaml KEP's Shipped stages (see decideStage):
-// the code's date of each graduation stage (the first release from which
-// one of its own gates is declared at it for good: a gate that stepped back
-// to alpha reached beta only when it came back), and the release-note
-// entries that date it where the code cannot speak (no own gate declared
-// in that release: a gate renamed, UserNamespacesStatelessPodsSupport
-// 1.25-1.27 before UserNamespacesSupport, or none yet). A gate several KEPs
-// name, a gate born GA or deprecated (an off switch) and a policy-options
-// gate (CPUManagerPolicyBetaOptions, whose stage is its options' level,
-// not a KEP's) date nothing.
-func addShipped(keps map[int]*KEP, yamlGates map[int][]string, gates []FeatureGate, reads []GatesRead, changes []Change) {
+// the code's date of alpha and beta (the first release from which one of
+// its own gates is declared at it for good: a gate that stepped back to
+// alpha reached beta only when it came back; a gate born at beta beside an
+// own gate still alpha dates nothing, see siblingBelow) and of GA (the
+// first release from which every own gate declared is GA: kepGA), and the
+// release-note entries that date a stage where the code cannot speak (no
+// own gate declared in that release: a gate renamed,
+// UserNamespacesStatelessPodsSupport 1.25-1.27 before
+// UserNamespacesSupport, or none yet). A gate several KEPs name, a gate
+// born GA or deprecated (an off switch) and a policy-options gate
+// (CPUManagerPolicyBetaOptions, whose stage is its options' level, not a
+// KEP's) date nothing. behind are, by KEP, the beta and GA kep.yaml dates
+// in a release whose code still declares its own gates below them
+// (stageBehind).
+func addShipped(keps map[int]*KEP, yamlGates map[int][]string, gates []FeatureGate, reads []GatesRead, changes []Change) (behind map[int][]Disagreement) {
 	own := ownGates(yamlGates)
 	byKEP := map[int][]*FeatureGate{}
 	for i := range gates {
@@ -97,7 +103,15 @@ func addShipped(keps map[int]*KEP, yamlGates map[int][]string, gates []FeatureGa
 	}
 	for n, gs := range byKEP {
 		for _, g := range gs {
-			codeDates(g, reads, func(s Stage, d stageDate) { add(n, s, d) })
+			codeDates(g, reads, func(s Stage, d stageDate) {
+				if d.born && siblingBelow(gs, g, d.release, s) {
+					return // a part of the work born at s, beside a gate still below it
+				}
+				add(n, s, d)
+			})
+		}
+		if d, ok := kepGA(gs, reads); ok {
+			add(n, StageStable, d)
 		}
 	}
 	noteDates(changes, own, keps, add)
@@ -111,6 +125,15 @@ func addShipped(keps map[int]*KEP, yamlGates map[int][]string, gates []FeatureGa
 		}
 		inOrder(kp, byStage)
 	}
+	behind = map[int][]Disagreement{}
+	for n, gs := range byKEP {
+		for _, s := range []Stage{StageBeta, StageStable} {
+			if d, ok := stageBehind(keps[n], s, gs, reads, dates[n][s]); ok {
+				behind[n] = append(behind[n], d)
+			}
+		}
+	}
+	return behind
 }
 
 // inOrder drops a shipped date that puts a stage out of order with the
@@ -181,9 +204,9 @@ func datesStages(g *FeatureGate, gates []FeatureGate, reads []GatesRead) bool {
 	return first.Release == reads[0].Release || (first.Stage != GateGA && first.Stage != GateDeprecated)
 }
 
-// codeDates dates each graduation stage of gate g: the first release from
+// codeDates dates alpha and beta by gate g: the first release from
 // which it is declared at that stage and never below it after (deprecated
-// declarations aside). A stage it was at already in the oldest release
+// declarations aside). GA is dated for the KEP as a whole (kepGA). A stage it was at already in the oldest release
 // read is not dated: since when is not known.
 func codeDates(g *FeatureGate, reads []GatesRead, add func(Stage, stageDate)) {
 	var ds []GateRelease
@@ -193,7 +216,7 @@ func codeDates(g *FeatureGate, reads []GatesRead, add func(Stage, stageDate)) {
 		}
 	}
 	oldest := reads[0].Release
-	for _, st := range []GateStage{GateAlpha, GateBeta, GateGA} {
+	for _, st := range []GateStage{GateAlpha, GateBeta} { // GA is the KEP's: kepGA
 		at := -1
 		for i := len(ds) - 1; i >= 0 && ds[i].Stage.Rank() >= st.Rank(); i-- {
 			if ds[i].Stage == st {
@@ -472,7 +495,7 @@ func (sh ShippedStage) Evidence() string {
 // shippedDisagree records where kep.yaml's milestone of a stage is not the
 // release what shipped dates it in: "kep.yaml says beta in 1.35" against
 // "beta in 1.30 by the code of 1.30 (UserNamespacesSupport)".
-func shippedDisagree(kp *KEP) {
+func shippedDisagree(kp *KEP, behind []Disagreement) {
 	for _, sh := range kp.Shipped {
 		planned := kp.Milestones[sh.Stage.String()]
 		if planned == sh.Release || planned.IsZero() {
@@ -491,6 +514,7 @@ func shippedDisagree(kp *KEP) {
 			Trusted: fmt.Sprintf("%s in %s by %s", sh.Stage.Label(), sh.Release, sh.Evidence()),
 		})
 	}
+	kp.Disagreements = append(kp.Disagreements, behind...)
 }
 
 // trustedWords says what the trusted record says of stage s of kp, for a

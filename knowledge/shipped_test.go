@@ -130,3 +130,84 @@ func TestShippedStages(t *testing.T) {
 		t.Errorf("KEP-1 stage %v", got)
 	}
 }
+
+// TestShippedGAWhenEveryOwnGateIs: a KEP's GA is the first release from
+// which every own gate declared is GA; a gate that never graduates and is
+// gone by the newest release does not count; a gate born beta beside an own
+// gate still alpha dates no beta; where kep.yaml's earlier date stands, the
+// code's later one is a disagreement the card says.
+func TestShippedGAWhenEveryOwnGateIs(t *testing.T) {
+	gates := map[string][]string{
+		// stages in 1.40, 1.41, 1.42, 1.43, 1.44
+		"First": {"", "beta", "GA", "GA", ""},
+		"Then":  {"", "", "alpha", "beta", "GA"},
+		"Main":  {"", "alpha", "GA", "GA", "GA"},
+		"Addon": {"", "", "", "alpha", "GA"},
+		"Core":  {"", "beta", "GA", "GA", "GA"},
+		"Off":   {"", "alpha", "alpha", "alpha", ""},
+		"Srv":   {"", "alpha", "alpha", "beta", "beta"},
+		"Cli":   {"", "", "beta", "beta", "beta"},
+		"Slow":  {"alpha", "alpha", "alpha", "alpha", "beta"},
+	}
+	keps := []KEP{
+		// GA when the last own gate is: 1.44, as kep.yaml (a plan after kep.yaml's day, confirmed)
+		yamlKEP(1, StageStable, map[string]string{"beta": "1.41", "stable": "1.44"}, "First", "Then"),
+		// an add-on born alpha after the main gate went GA: kep.yaml's 1.42 stands, and the card says both
+		yamlKEP(2, StageStable, map[string]string{"alpha": "1.41", "stable": "1.42"}, "Main", "Addon"),
+		// an opt-in switch gone without graduating: GA with Core in 1.42
+		yamlKEP(3, StageStable, map[string]string{"beta": "1.41", "stable": "1.42"}, "Core", "Off"),
+		// a client gate born beta beside a server gate still alpha: beta when the server's is, 1.43
+		yamlKEP(4, StageBeta, map[string]string{"alpha": "1.41", "beta": "1.43"}, "Srv", "Cli"),
+		// kep.yaml says beta in 1.41, the code of 1.41 declares its gate alpha
+		yamlKEP(5, StageBeta, map[string]string{"alpha": "1.39", "beta": "1.41"}, "Slow"),
+	}
+	k := Compile(shippedCorpus(keps, gates, nil))
+	byNum := map[int]*KEP{}
+	for i := range k.KEPs {
+		byNum[k.KEPs[i].Number] = &k.KEPs[i]
+	}
+	reached := func(n int) map[string]string {
+		m := map[string]string{}
+		for s, v := range byNum[n].Reached() {
+			m[s.String()] = v.String()
+		}
+		return m
+	}
+	for n, want := range map[int]map[string]string{
+		1: {"beta": "1.41", "stable": "1.44"},
+		2: {"alpha": "1.41", "stable": "1.42"},
+		3: {"beta": "1.41", "stable": "1.42"},
+		4: {"alpha": "1.41", "beta": "1.43"},
+		5: {"alpha": "1.39", "beta": "1.41"},
+	} {
+		if d := cmp.Diff(want, reached(n)); d != "" {
+			t.Errorf("KEP-%d reached (-want +got):\n%s", n, d)
+		}
+	}
+	if sh, _ := byNum[1].ShippedAt(StageStable); sh.Gate != "Then" || sh.Release != MustVersion("1.44") {
+		t.Errorf("KEP-1 GA shipped %+v; want the code of 1.44 (Then)", sh)
+	}
+	if sh, _ := byNum[3].ShippedAt(StageStable); sh.Gate != "Core" || sh.Release != MustVersion("1.42") {
+		t.Errorf("KEP-3 GA shipped %+v; want the code of 1.42 (Core)", sh)
+	}
+	claims := func(n int) []string {
+		var out []string
+		for _, d := range byNum[n].Disagreements {
+			if d.Kind == DisagreeShipped {
+				out = append(out, d.Trusted+"; "+d.Claim)
+			}
+		}
+		return out
+	}
+	for n, want := range map[int][]string{
+		1: nil,
+		2: {"GA in 1.42 by kep.yaml; the code of 1.43 declares Addon alpha; every own gate is GA from 1.44"},
+		3: nil,
+		4: nil,
+		5: {"beta in 1.41 by kep.yaml; the code of 1.41 still declares Slow alpha; an own gate is beta from 1.44"},
+	} {
+		if d := cmp.Diff(want, claims(n)); d != "" {
+			t.Errorf("KEP-%d disagreements (-want +got):\n%s", n, d)
+		}
+	}
+}

@@ -58,6 +58,10 @@ type catalog struct {
 	// gateChanges are, by release read, the gates whose declaration
 	// differs from the release read before it, built with the catalog.
 	gateChanges map[knowledge.Version][]knowledge.GateChange
+	// gateUnread are, by release read, the gates declared the release
+	// before whose module's code of it was not read (neither kept nor
+	// removed as far as the code says), by name.
+	gateUnread map[knowledge.Version][]string
 	// vulns are the vulnerability records (cve_index.go).
 	vulns vulnIndex
 	// released is the newest release the sources say is out (see
@@ -195,7 +199,7 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	if c.gates, err = readGates(ctx, kb); err != nil {
 		return nil, err
 	}
-	c.gateChanges = allGateChanges(c.gates)
+	c.gateChanges, c.gateUnread = allGateChanges(c.gates)
 	if c.apis.Known() {
 		for _, r := range c.releases {
 			// a release's lists hold what the API table says of it: every

@@ -25,7 +25,7 @@ func (e *Engine) answerKEPClaim(ctx context.Context, q knowledge.Question) (*kno
 	if err != nil {
 		return nil, err
 	}
-	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + otherWord(c, q) + " " + a.Text
+	a.Text = claimVerdict(a.KEP, q.Stage, q.Version, c.released) + otherWord(c, q) + " " + kepSummarySaid(a.KEP, q.Stage)
 	a.Verdict = verdictOf(a.Text)
 	return a, nil
 }
@@ -183,15 +183,13 @@ func plannedFor(f *knowledge.KEPFacts, s knowledge.Stage) string {
 // (UserNamespacesSupport) and PR #124997; kep.yaml says 1.35"; "" when
 // kep.yaml alone dates it.
 func shippedWords(f *knowledge.KEPFacts, s knowledge.Stage) string {
+	if w := f.Disputed[s.String()]; w != "" {
+		return ", " + w
+	}
 	for _, sh := range f.Shipped {
-		if sh.Stage != s {
-			continue
+		if sh.Stage == s {
+			return ", by " + sh.Evidence()
 		}
-		w := ", by " + sh.Evidence()
-		if y, ok := f.KEPYAML[s.String()]; ok && y != sh.Release.String() {
-			w += "; kep.yaml says " + y
-		}
-		return w
 	}
 	return ""
 }
@@ -208,7 +206,24 @@ func (e *Engine) answerSupportedRelease(ctx context.Context, v knowledge.Version
 	if err != nil {
 		return nil, err
 	}
-	l, today := c.release[v].Lifecycle, e.today()
+	today := e.today()
+	r := c.release[v]
+	if r == nil || r.Lifecycle == nil {
+		// out, newer than the lifecycle data (answerLifecycle answered so):
+		// a new release is supported from its release day
+		day, _, _ := c.dayOf(v)
+		switch {
+		case day == "":
+			a.Text = "I can't say: I have no release day for " + v.String() + ". " + a.Text
+		case day > today:
+			a.Text = "No — not yet. " + a.Text
+		default:
+			a.Text = "Yes — " + a.Text + " A new release is supported from its release day."
+		}
+		a.Verdict = verdictOf(a.Text)
+		return a, nil
+	}
+	l := r.Lifecycle
 	switch {
 	case l.Released == "":
 		a.Text = "I can't say: I have no release day for " + v.String() + ". " + a.Text

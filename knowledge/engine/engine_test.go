@@ -282,7 +282,7 @@ func TestEngineRelease(t *testing.T) {
 	if len(a.Items) != 2 || a.Items[0].Stage != knowledge.StageStable || len(a.Notes) != 1 {
 		t.Errorf("highlights %+v notes %q; want 2 GA items first and a note on the rest", a.Items, a.Notes)
 	}
-	if a.Text != "Kubernetes 1.40 (Lantern), released 2030-01-02: 6 enhancements (3 GA, 2 beta, 1 alpha)." {
+	if a.Text != "Kubernetes 1.40 (Lantern), released 2030-01-02 (the day the lifecycle record gives): 6 enhancements (3 GA, 2 beta, 1 alpha)." {
 		t.Errorf("text %q", a.Text)
 	}
 	if b := ask(t, e, "1.41"); b.Release.Theme != "" || strings.Contains(b.Text, "(") && strings.Contains(b.Text, "()") {

@@ -222,9 +222,12 @@ func readGateTruth(t *testing.T, truth map[int]knowledge.KEP) gateTruth {
 }
 
 // checkShipped fails when a stage an answer dates by what shipped is not
-// what the raw files say: its gate is the KEP's alone, declared at the
-// stage in that release and never below it after; or, with no gate, a
-// pull request names the date.
+// what the raw files say: each gate it names is the KEP's alone, declared
+// at the stage in that release and never below it after; for GA, every
+// gate of the KEP's alone that the release (or a later one) declares is GA
+// too, but one that never reaches GA and is gone or deprecated in the
+// newest release (an opt-in switch, an add-on retired); or, with no gate,
+// a pull request names the date.
 func checkShipped(t *testing.T, n int, sh knowledge.ShippedStage, g gateTruth) {
 	t.Helper()
 	if sh.Gate == "" {
@@ -233,18 +236,52 @@ func checkShipped(t *testing.T, n int, sh knowledge.ShippedStage, g gateTruth) {
 		}
 		return
 	}
-	k := strings.ToLower(sh.Gate)
-	if by := g.namedBy[k]; len(by) != 1 || by[0] != n {
-		t.Errorf("kep %d: %s dates %s, but kep.yaml names it for KEPs %v", n, sh.Gate, sh.Stage.Label(), by)
-	}
-	if st := g.declared[k][sh.Release]; st.Stage() != sh.Stage {
-		t.Errorf("kep %d: the code of %s declares %s %q; the answer says %s", n, sh.Release, sh.Gate, st, sh.Stage.Label())
-	}
-	for v, st := range g.declared[k] {
-		if sh.Release.Less(v) && st != knowledge.GateDeprecated && st.Stage() < sh.Stage {
-			t.Errorf("kep %d: %s is %s again in %s, after %s in %s", n, sh.Gate, st, v, sh.Stage.Label(), sh.Release)
+	for _, gate := range strings.Split(sh.Gate, ", ") {
+		k := strings.ToLower(gate)
+		if by := g.namedBy[k]; len(by) != 1 || by[0] != n {
+			t.Errorf("kep %d: %s dates %s, but kep.yaml names it for KEPs %v", n, gate, sh.Stage.Label(), by)
+		}
+		if st := g.declared[k][sh.Release]; st.Stage() != sh.Stage {
+			t.Errorf("kep %d: the code of %s declares %s %q; the answer says %s", n, sh.Release, gate, st, sh.Stage.Label())
+		}
+		for v, st := range g.declared[k] {
+			if sh.Release.Less(v) && st != knowledge.GateDeprecated && st.Stage() < sh.Stage {
+				t.Errorf("kep %d: %s is %s again in %s, after %s in %s", n, gate, st, v, sh.Stage.Label(), sh.Release)
+			}
 		}
 	}
+	if sh.Stage != knowledge.StageStable {
+		return
+	}
+	for k, by := range g.namedBy {
+		if len(by) != 1 || by[0] != n || g.abandoned(k) {
+			continue
+		}
+		for v, st := range g.declared[k] {
+			if !v.Less(sh.Release) && st != knowledge.GateGA && st != knowledge.GateDeprecated {
+				t.Errorf("kep %d: GA in %s, but the code of %s declares its gate %s %s", n, sh.Release, v, k, st)
+			}
+		}
+	}
+}
+
+// abandoned reports whether gate k (lower case) never reaches GA and is
+// gone or deprecated in the newest release read.
+func (g gateTruth) abandoned(k string) bool {
+	var newest knowledge.Version
+	ga := false
+	for _, by := range g.declared {
+		for v := range by {
+			if newest.Less(v) {
+				newest = v
+			}
+		}
+	}
+	for _, st := range g.declared[k] {
+		ga = ga || st == knowledge.GateGA
+	}
+	st, declared := g.declared[k][newest]
+	return !ga && (!declared || st == knowledge.GateDeprecated)
 }
 
 // TestFigureKEPStagesAgreeWithKEPYAML: for every KEP in the enhancements

@@ -49,6 +49,9 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*knowledge.Answer
 		}
 	}
 	if k == nil && len(notices) == 0 && code == nil {
+		if g, ok := c.gates.ByConstant(name); ok {
+			return nil, constantGate(name, g)
+		}
 		return nil, e.unknownGate(ctx, c, name)
 	}
 	gate := gateSpelling(k, notices, name)
@@ -97,7 +100,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*knowledge.Answer
 	}
 	if a.KEP.Stage != knowledge.StageNone {
 		kt += fmt.Sprintf(" KEP-%d is %s", a.KEP.Number, a.KEP.Stage.Label())
-		if r := knowledge.ReachedList(a.KEP.Milestones); r != "" {
+		if r := knowledge.ReachedWithSources(a.KEP.Milestones, a.KEP.Disputed, knowledge.StageNone); r != "" {
 			kt += ": " + r
 		}
 		kt += "."
@@ -147,14 +150,19 @@ func (c *catalog) otherGate(g *knowledge.FeatureGate) string {
 	if !ok {
 		return ""
 	}
+	of := c.gateFacts(o)
 	var spans []string
-	for _, s := range c.gateFacts(o).Spans() {
+	for _, s := range of.Spans() {
 		spans = append(spans, s.String())
 	}
 	if o.Kubeadm {
 		return fmt.Sprintf("kubeadm has a gate of its own named %s (ClusterConfiguration.featureGates): %s.", o.Name, strings.Join(spans, ", "))
 	}
-	return fmt.Sprintf("The components have a gate of their own named %s (%s): %s.", o.Name, gateWho(o), strings.Join(spans, ", "))
+	who := gateWho(o, of)
+	if who == "" {
+		who = "declared by several modules; ask gate " + o.Name
+	}
+	return fmt.Sprintf("The components have a gate of their own named %s (%s): %s.", o.Name, who, strings.Join(spans, ", "))
 }
 
 // sharedGate says which other KEPs name a gate, each with its status and
@@ -198,6 +206,16 @@ func gateSpelling(k *knowledge.KEP, notices []knowledge.Notice, name string) str
 		}
 	}
 	return name
+}
+
+// constantGate is the ENOTFOUND error for a name that is the Go constant
+// of gate g, not a gate's name: the name users set is g's
+// (CPUCFSQuotaPeriod is the constant of CustomCPUCFSQuotaPeriod; a
+// component given the constant does not start).
+func constantGate(name string, g *knowledge.FeatureGate) error {
+	return &knowledge.Error{Code: knowledge.ENOTFOUND, Suggestions: []string{"gate " + g.Name},
+		Message: fmt.Sprintf("%s is the Go constant of feature gate %s, not a gate's name: components take %s (--feature-gates=%s=true), and do not start when given %s (unrecognized feature gate).",
+			knowledge.Echo(name), g.Name, g.Name, g.Name, knowledge.Echo(name))}
 }
 
 // unknownGate is the ENOTFOUND error for a gate nothing names, with the

@@ -44,30 +44,48 @@ func (e *Engine) answerGateChanges(ctx context.Context, v knowledge.Version) (*k
 	changes := slices.Clip(c.gateChanges[v]) // shared: clipped, so appending copies
 	a := &knowledge.Answer{Kind: knowledge.KindGateChanges, Title: fmt.Sprintf("Kubernetes %s: feature gates changed since %s", v, prev.Release), Changes: changes}
 	a.Text = changesSummary(v, prev.Release, changes)
+	if names := c.gateUnread[v]; len(names) > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("The code of %s of %s was not read, so whether %s keeps %s %s declared is not known: %s.",
+			v, joinAnd(unreadModules(c.gates, names, v)), v, theseGates(len(names)), prev.Release, strings.Join(names, ", ")))
+	}
 	a.Sources = c.sourceRefs(append(append([]string(nil), cur.Sources...), prev.Sources...))
 	return a, nil
 }
 
 // allGateChanges is gateChanges of each release read but the oldest, by
-// release.
-func allGateChanges(t *knowledge.GateIndex) map[knowledge.Version][]knowledge.GateChange {
+// release, and the gates each leaves unsettled.
+func allGateChanges(t *knowledge.GateIndex) (map[knowledge.Version][]knowledge.GateChange, map[knowledge.Version][]string) {
 	reads := t.Reads()
 	out := make(map[knowledge.Version][]knowledge.GateChange, len(reads))
+	unread := map[knowledge.Version][]string{}
 	for i := 1; i < len(reads); i++ {
-		out[reads[i].Release] = gateChanges(t.All(), reads[i-1], reads[i])
+		v := reads[i].Release
+		out[v], unread[v] = gateChanges(t, reads[i-1], reads[i])
 	}
-	return out
+	return out, unread
 }
 
-// gateChanges lists the gates whose declaration differs between prev and
-// cur, in the order of knowledge.GateChangeOrder, then by name.
-func gateChanges(gates []knowledge.FeatureGate, prev, cur knowledge.GatesRead) []knowledge.GateChange {
-	var out []knowledge.GateChange
+// gateChanges lists the gates of t whose declaration differs between prev
+// and cur, in the order of knowledge.GateChangeOrder, then by name. A gate
+// no module declares on one side is added or removed only when every
+// module that declared it was read there (GateIndex.Absent): one declared
+// in prev whose module's code of cur was not read is unread (by name),
+// and one removed by cur whose module's code of prev was not read is
+// removed Since the release after its last declaration.
+func gateChanges(t *knowledge.GateIndex, prev, cur knowledge.GatesRead) (out []knowledge.GateChange, unread []string) {
+	gates := t.All()
 	for i := range gates {
 		g := &gates[i]
 		from, fok := g.At(prev.Release)
 		to, tok := g.At(cur.Release)
-		if (!fok && !prev.ReadsGate(g)) || (!tok && !cur.ReadsGate(g)) {
+		since := ""
+		switch {
+		case fok && !tok && !t.Absent(g, cur.Release, nil):
+			unread = append(unread, g.Spelling(from))
+			continue
+		case !fok && !tok && !t.Absent(g, prev.Release, nil) && t.Absent(g, cur.Release, nil) && g.Last().Release.Less(prev.Release):
+			from, fok, since = g.Last(), true, g.RemovedIn.String() // gone by cur, in prev or cur
+		case (!fok && !t.Absent(g, prev.Release, nil)) || (!tok && !t.Absent(g, cur.Release, nil)):
 			continue // a module not read on one side: the code does not say
 		}
 		var f, t *knowledge.GateSpec
@@ -84,7 +102,7 @@ func gateChanges(gates []knowledge.FeatureGate, prev, cur knowledge.GatesRead) [
 			} else if fok {
 				name = g.Spelling(from)
 			}
-			out = append(out, knowledge.GateChange{Gate: name, Change: ch, From: f, To: t, Kubeadm: g.Kubeadm})
+			out = append(out, knowledge.GateChange{Gate: name, Change: ch, From: f, To: t, Kubeadm: g.Kubeadm, Since: since})
 		}
 	}
 	rank := func(ch string) int { return slices.Index(knowledge.GateChangeOrder, ch) }
@@ -94,7 +112,8 @@ func gateChanges(gates []knowledge.FeatureGate, prev, cur knowledge.GatesRead) [
 		}
 		return strings.ToLower(out[i].Gate) < strings.ToLower(out[j].Gate)
 	})
-	return out
+	slices.Sort(unread)
+	return out, unread
 }
 
 // changeWords name each change in a summary, one and many.
@@ -156,8 +175,9 @@ func (c *catalog) upgradeGates(from, to knowledge.Version) *knowledge.UpgradeGat
 		for _, r := range span[1:] {
 			d, ok := g.At(r.Release)
 			if !ok {
-				if r.ReadsGate(g) {
-					out.Removed = append(out.Removed, knowledge.GateRemoval{Gate: g.Spelling(prev), RemovedIn: r.Release.String(), Kubeadm: g.Kubeadm})
+				if c.gates.Absent(g, r.Release, nil) {
+					in, by := removedIn(g, r.Release)
+					out.Removed = append(out.Removed, knowledge.GateRemoval{Gate: g.Spelling(prev), RemovedIn: in, RemovedBy: by, Kubeadm: g.Kubeadm})
 					break
 				}
 				continue
@@ -200,4 +220,42 @@ func upgradeGatesSentence(g *knowledge.UpgradeGates, to knowledge.Version) strin
 		parts = append(parts, knowledge.Plural(n, "default flips", "defaults flip")+" on the way")
 	}
 	return "Feature gates: " + strings.Join(parts, "; ") + "."
+}
+
+// removedIn says when g left, seen from release by, the first release read
+// known not to declare it: in, the release after its last declaration,
+// and by, "" when that is by itself, else by (a module of in was not read:
+// removed in 1.27 or 1.28).
+func removedIn(g *knowledge.FeatureGate, by knowledge.Version) (in, later string) {
+	if g.RemovedIn.IsZero() || g.RemovedIn == by || by.Less(g.RemovedIn) {
+		return by.String(), ""
+	}
+	return g.RemovedIn.String(), by.String()
+}
+
+// theseGates is "the gate" for one, "the N gates" for more.
+func theseGates(n int) string {
+	if n == 1 {
+		return "the gate"
+	}
+	return fmt.Sprintf("the %d gates", n)
+}
+
+// unreadModules are the modules whose code of v was not read that leave
+// the gates named unsettled there.
+func unreadModules(t *knowledge.GateIndex, names []string, v knowledge.Version) []string {
+	var out []string
+	for _, n := range names {
+		g, ok := t.Lookup(n, false)
+		if !ok {
+			continue
+		}
+		for _, m := range t.Unread(g, v, nil) {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -51,7 +52,7 @@ func (e *Engine) answerGateDefault(ctx context.Context, name string, v knowledge
 // "No — " or "I can't say".
 func (c *catalog) defaultVerdict(g *knowledge.FeatureGate, v knowledge.Version) string {
 	reads := c.gates.Reads()
-	r, read := c.gates.Read(v)
+	_, read := c.gates.Read(v)
 	if !read {
 		return fmt.Sprintf("I can't say: I have not read the code of %s; the releases I read are %s-%s. Ask gate %s for them.",
 			v, reads[0].Release, c.gates.Newest(), g.Name)
@@ -78,22 +79,28 @@ func (c *catalog) defaultVerdict(g *knowledge.FeatureGate, v knowledge.Version) 
 		}
 		return "No — " + w + "."
 	}
-	if !r.ReadsGate(g) {
-		return fmt.Sprintf("I can't say: I did not read the module that declares %s (%s) in %s.", g.Name, strings.Join(g.Components, ", "), v)
+	if !c.gates.Absent(g, v, nil) {
+		return "I can't say: " + unreadWords(g, c.gates.Unread(g, v, nil), v) + "."
 	}
 	first := g.Releases[0]
+	refused := fmt.Sprintf("A %s component given it does not start (unrecognized feature gate)", v)
+	gone := "a component given it does not start: unrecognized feature gate"
+	if g.Kubeadm {
+		refused = fmt.Sprintf("It is not among kubeadm %s's feature gates (its --feature-gates flag refuses such a key)", v)
+		gone = "no longer among kubeadm's feature gates"
+	}
 	if v.Less(first.Release) {
-		return fmt.Sprintf("No — %s does not declare %s yet: it is first declared in %s (%s, %s). A %s component given it does not start (unrecognized feature gate).",
-			v, g.Name, first.Release, first.Stage.Label(), knowledge.SpecWords(first.GateSpec), v)
+		return fmt.Sprintf("No — %s does not declare %s yet: it is first declared in %s (%s, %s). %s.",
+			v, g.Name, first.Release, first.Stage.Label(), knowledge.SpecWords(first.GateSpec), refused)
 	}
 	last := g.Last()
 	if last.Release.Less(v) {
-		removed := g.RemovedIn
-		if removed.IsZero() {
-			removed = v
+		removed := knowledge.RemovedWords(g.RemovedIn, g.RemovedBy)
+		if g.RemovedIn.IsZero() {
+			removed = v.String()
 		}
-		gone := fmt.Sprintf("%s no longer declares %s: it was removed in %s (a component given it does not start: unrecognized feature gate); in %s it was %s and %s",
-			v, g.Name, removed, last.Release, last.Stage.Label(), knowledge.SpecWords(last.GateSpec))
+		gone := fmt.Sprintf("%s no longer declares %s: it was removed in %s (%s); in %s it was %s and %s",
+			v, g.Name, removed, gone, last.Release, last.Stage.Label(), knowledge.SpecWords(last.GateSpec))
 		switch {
 		case last.Locked && last.Default:
 			return "Yes — " + gone + ", so what it turned on is on for good."
@@ -110,4 +117,28 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// unreadWords says why whether release v declares g is not known: "the
+// code of k8s.io/controller-manager 1.27 was not read (it declares
+// IPv6DualStack up to 1.26); k8s.io/kubernetes removed it in 1.25".
+func unreadWords(g *knowledge.FeatureGate, unread []string, v knowledge.Version) string {
+	var parts []string
+	for _, m := range g.Modules {
+		last := knowledge.Version{}
+		for _, r := range m.Releases {
+			if r.Less(v) {
+				last = r
+			}
+		}
+		switch {
+		case slices.Contains(unread, m.Module) && !last.IsZero():
+			parts = append([]string{fmt.Sprintf("the code of %s %s was not read (it declares %s up to %s)", m.Module, v, g.Name, last)}, parts...)
+		case slices.Contains(unread, m.Module):
+			parts = append([]string{fmt.Sprintf("the code of %s %s was not read", m.Module, v)}, parts...)
+		case !m.RemovedIn.IsZero() && !v.Less(m.RemovedBy) && !m.RemovedBy.IsZero():
+			parts = append(parts, fmt.Sprintf("%s removed it in %s", m.Module, knowledge.RemovedWords(m.RemovedIn, m.RemovedBy)))
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -52,23 +52,64 @@ func (c *catalog) gateFacts(g *knowledge.FeatureGate) *knowledge.GateFacts {
 		s := g.Introduced.String()
 		f.Introduced = &s
 	}
-	if !g.RemovedIn.IsZero() {
-		s := g.RemovedIn.String()
-		f.RemovedIn = &s
+	f.RemovedIn, f.RemovedInUncertain, f.RemovedBy = removalFacts(g.RemovedIn, g.RemovedBy)
+	if !g.Kubeadm {
+		for _, m := range g.Modules {
+			mf := knowledge.GateModuleFacts{Module: m.Module}
+			for _, v := range m.Releases {
+				mf.Releases = append(mf.Releases, v.String())
+			}
+			mf.RemovedIn, mf.RemovedInUncertain, mf.RemovedBy = removalFacts(m.RemovedIn, m.RemovedBy)
+			if r, ok := c.gates.Read(m.RemovedIn); mf.RemovedInUncertain && ok && r.Reads(m.Module) && r.Listed {
+				mf.Why = m.RemovedIn.String() + "'s generated list names it, and no module, while this module's own files do not"
+			}
+			f.Modules = append(f.Modules, mf)
+		}
+		f.Modules = byFirst(f.Modules)
 	}
 	return f
 }
 
+// removalFacts writes a removal (in, by: see knowledge.GateModule) for an
+// answer: removed_in, null while declared; uncertain and removed_by where
+// by is not in (null when not known).
+func removalFacts(in, by knowledge.Version) (*string, bool, *string) {
+	if in.IsZero() {
+		return nil, false, nil
+	}
+	s := in.String()
+	if by == in {
+		return &s, false, nil
+	}
+	if by.IsZero() {
+		return &s, true, nil
+	}
+	b := by.String()
+	return &s, true, &b
+}
+
 // gateWho says whose gate g is: "kubeadm's own gate
-// (ClusterConfiguration.featureGates)", "declared by k8s.io/apiserver".
-func gateWho(g *knowledge.FeatureGate) string {
+// (ClusterConfiguration.featureGates)", "declared by k8s.io/apiserver and
+// k8s.io/kubernetes" (every module that declares it in the same releases);
+// "" when its modules declare it in different releases (the card says each).
+func gateWho(g *knowledge.FeatureGate, f *knowledge.GateFacts) string {
 	if g.Kubeadm {
 		return "kubeadm's own gate (ClusterConfiguration.featureGates), not the components'"
 	}
-	if len(g.Components) == 0 {
-		return "declared by the generated list of k8s.io/kubernetes"
+	if len(f.Modules) == 0 {
+		if len(g.Components) == 0 {
+			return "declared by the generated list of k8s.io/kubernetes"
+		}
+		return "declared by " + g.Components[0]
 	}
-	return "declared by " + g.Components[0]
+	if !f.SameReleases() {
+		return ""
+	}
+	var mods []string
+	for _, m := range f.Modules {
+		mods = append(mods, m.Module)
+	}
+	return "declared by " + joinAnd(mods)
 }
 
 // gateCodeText says what the code declares of g, release by release: its
@@ -80,12 +121,35 @@ func (c *catalog) gateCodeText(g *knowledge.FeatureGate, f *knowledge.GateFacts)
 		spans = append(spans, s.String())
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s is %s: %s.", g.Name, gateWho(g), strings.Join(spans, ", "))
+	if who := gateWho(g, f); who != "" {
+		fmt.Fprintf(&b, "%s is %s: %s.", g.Name, who, strings.Join(spans, ", "))
+	} else {
+		// modules that declare it in different releases: each its own
+		fmt.Fprintf(&b, "%s: %s.", g.Name, strings.Join(spans, ", "))
+		var mods []string
+		for _, m := range f.Modules {
+			w := m.Module + " declares it in " + m.Runs()
+			if r := m.RemovalWords(); r != "" {
+				w += " and " + strings.Replace(r, "removed in", "removed it in", 1)
+			}
+			mods = append(mods, w)
+		}
+		b.WriteString(" By module: " + strings.Join(mods, "; ") + ".")
+	}
 	last := g.Last()
+	refused := "a component given it then does not start (unrecognized feature gate)"
+	if g.Kubeadm {
+		refused = "it is then no longer among kubeadm's feature gates (kubeadm's --feature-gates flag refuses such a key)"
+	}
 	switch {
+	case g.RemovalUncertain() && !g.RemovedBy.IsZero():
+		fmt.Fprintf(&b, " No module declares it from %s: it was removed in %s or %s (a module of %s was not read), and %s; last declared in %s, %s and %s.",
+			g.RemovedBy, g.RemovedIn, g.RemovedBy, g.RemovedIn, refused, last.Release, last.Stage.Label(), knowledge.SpecWords(last.GateSpec))
+	case g.RemovalUncertain():
+		fmt.Fprintf(&b, " The newest release I read that declares it is %s; a module of %s was not read since, so whether it was removed then is not known.", last.Release, g.Name)
 	case !g.RemovedIn.IsZero():
-		fmt.Fprintf(&b, " It was removed in %s: a component given it there does not start (unrecognized feature gate); last declared in %s, %s and %s.",
-			g.RemovedIn, last.Release, last.Stage.Label(), knowledge.SpecWords(last.GateSpec))
+		fmt.Fprintf(&b, " It was removed in %s: %s; last declared in %s, %s and %s.",
+			g.RemovedIn, strings.Replace(refused, " then ", " there ", 1), last.Release, last.Stage.Label(), knowledge.SpecWords(last.GateSpec))
 	case last.Release != c.gates.Newest():
 		fmt.Fprintf(&b, " The newest release I read that declares it is %s.", last.Release)
 	default:
@@ -106,27 +170,56 @@ func (c *catalog) gateCodeText(g *knowledge.FeatureGate, f *knowledge.GateFacts)
 // deprecated or no longer used: "The 1.33 release notes (PR #130880)
 // deprecate it and say it is no longer used."; "" when none do.
 func (c *catalog) unusedWords(notices []knowledge.Notice, gate string) string {
+	var verbs []string            // in first-seen order
+	whos := map[string][]string{} // verb → who says it
 	for _, n := range notices {
 		if n.Kind != knowledge.NoticeDeprecation && n.Kind != knowledge.NoticeRemoval || !c.noticeOfGate(n, gate) {
 			continue
 		}
-		who := "The " + n.Release.String() + " release notes"
+		who := "the " + n.Release.String() + " release notes"
 		if s, ok := c.sources[n.Source]; ok && s.Kind != knowledge.SourceReleaseNotesData {
-			who = capitalize(knowledge.SourceName(s))
+			who = "the " + knowledge.SourceName(s)
 		}
 		if n.PR > 0 {
 			who += fmt.Sprintf(" (PR #%d)", n.PR)
 		}
-		verb := "deprecate it"
+		verb := "deprecate"
 		if n.Kind == knowledge.NoticeRemoval {
-			verb = "remove it"
+			verb = "remove"
 		}
 		if strings.Contains(strings.ToLower(n.Text), "no longer used") {
-			verb += " and say it is no longer used"
+			verb += "+unused"
 		}
-		return who + " " + verb + "."
+		if !slices.Contains(verbs, verb) {
+			verbs = append(verbs, verb)
+		}
+		if !slices.Contains(whos[verb], who) {
+			whos[verb] = append(whos[verb], who)
+		}
 	}
-	return ""
+	var says []string
+	for _, verb := range verbs {
+		ws := whos[verb]
+		base, unused := strings.CutSuffix(verb, "+unused")
+		one := len(ws) == 1 && !strings.Contains(ws[0], "notes")
+		w := joinAnd(ws) + " " + base
+		if one {
+			w += "s"
+		}
+		w += " it"
+		if unused {
+			w += " and say"
+			if one {
+				w += "s"
+			}
+			w += " it is no longer used"
+		}
+		says = append(says, w)
+	}
+	if len(says) == 0 {
+		return ""
+	}
+	return capitalize(strings.Join(says, "; ")) + "."
 }
 
 // verdictOf reads the verdict of a yes/no answer's text: "Yes — ..." is
@@ -178,4 +271,17 @@ func (e *Engine) CodeGates(ctx context.Context) ([]string, error) {
 		out = append(out, g.Name)
 	}
 	return out, nil
+}
+
+// byFirst orders modules by the first release that declares the gate in
+// each, then by path.
+func byFirst(ms []knowledge.GateModuleFacts) []knowledge.GateModuleFacts {
+	out := slices.Clone(ms)
+	slices.SortStableFunc(out, func(a, b knowledge.GateModuleFacts) int {
+		if a.Releases[0] != b.Releases[0] {
+			return knowledge.MustVersion(a.Releases[0]).Compare(knowledge.MustVersion(b.Releases[0]))
+		}
+		return strings.Compare(a.Module, b.Module)
+	})
+	return out
 }

@@ -130,6 +130,7 @@ func kepFacts(k *knowledge.KEP) *knowledge.KEPFacts {
 				}
 			}
 		}
+		f.Disputed = disputed(k)
 		if len(k.Shipped) > 0 {
 			f.Shipped = k.Shipped
 			f.KEPYAML = map[string]string{}
@@ -172,8 +173,41 @@ func changeLinkTitle(ch knowledge.Change) string {
 	return t
 }
 
+// disputed says, for each stage what shipped and kep.yaml date
+// otherwise (k's DisagreeShipped), both with their sources: what shipped
+// first when it dates the stage ("by the code of 1.30 (X) and PR #1;
+// kep.yaml says beta in 1.35"), kep.yaml first when its earlier date
+// stands ("by kep.yaml; the code of 1.33 still declares X beta; every own
+// gate is GA from 1.34"). Nil when they agree.
+func disputed(k *knowledge.KEP) map[string]string {
+	var out map[string]string
+	for _, d := range k.Disagreements {
+		if d.Kind != knowledge.DisagreeShipped || !d.Stage.IsGraduation() {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		w := ""
+		if sh, ok := k.ShippedAt(d.Stage); ok {
+			w = "by " + sh.Evidence() + "; " + d.Claim
+		} else {
+			w = "by kep.yaml; " + d.Claim
+		}
+		if prev := out[d.Stage.String()]; prev != "" {
+			w = prev + "; " + d.Claim
+		}
+		out[d.Stage.String()] = w
+	}
+	return out
+}
+
 // kepSummary is the one- or two-line text of a kep answer.
-func kepSummary(f *knowledge.KEPFacts) string {
+func kepSummary(f *knowledge.KEPFacts) string { return kepSummarySaid(f, knowledge.StageNone) }
+
+// kepSummarySaid is kepSummary for an answer whose verdict said already
+// what the sources say of stage said.
+func kepSummarySaid(f *knowledge.KEPFacts, said knowledge.Stage) string {
 	var b strings.Builder
 	b.WriteString("KEP-")
 	b.WriteString(strconv.Itoa(f.Number))
@@ -187,7 +221,7 @@ func kepSummary(f *knowledge.KEPFacts) string {
 		b.WriteString(" has no stage stated in the documents I have.")
 	default:
 		fmt.Fprintf(&b, " is %s", f.Stage.Label())
-		if reached := knowledge.ReachedList(f.Milestones); reached != "" {
+		if reached := knowledge.ReachedWithSources(f.Milestones, f.Disputed, said); reached != "" {
 			b.WriteString(": " + reached)
 		}
 		b.WriteString(".")

@@ -56,7 +56,7 @@ func (e *Engine) answerLifecycle(ctx context.Context, v knowledge.Version) (*kno
 		ids = append(ids, best.source)
 	}
 	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Kubernetes " + v.String() + ": support", Text: e.standing(l, patch),
-		Facts: lifecycleFacts(l, patch), Sources: c.sourceRefs(ids)}
+		Facts: lifecycleFacts(l, patch, c.releaseDay(r)), Sources: c.sourceRefs(ids)}
 	if ok {
 		if note := olderPatchesNote(v, best, others, c.sources); note != "" {
 			a.Notes = append(a.Notes, note)
@@ -77,6 +77,9 @@ func (c *catalog) unlistedLifecycle(v knowledge.Version) *knowledge.Answer {
 		Text: fmt.Sprintf("Kubernetes %s is %s. My lifecycle data (endoflife.date%s) stops at %s, so I hold no support dates for it yet; bot sync brings them.",
 			v, c.outWords(v), asOfWords(asOf), newest)}
 	var ids []string
+	if _, _, src := c.dayOf(v); src != "" {
+		ids = append(ids, src) // what gives its day
+	}
 	if best, _, ok := c.latestPatch(v); ok {
 		a.Facts = append(a.Facts, knowledge.Fact{Name: "Latest patch", Value: best.name(v, c.sources)})
 		ids = append(ids, best.source)
@@ -123,15 +126,19 @@ func (e *Engine) standing(l *knowledge.Lifecycle, patch string) string {
 }
 
 // lifecycleFacts lists a release's support dates; patch names its newest
-// patch ("" for the lifecycle record's own).
-func lifecycleFacts(l *knowledge.Lifecycle, patch string) []knowledge.Fact {
+// patch ("" for the lifecycle record's own), day the day it came out as
+// every answer gives it (releaseEvidence.dayOf; the record's own when "").
+func lifecycleFacts(l *knowledge.Lifecycle, patch, day string) []knowledge.Fact {
 	var out []knowledge.Fact
 	add := func(name, value string) {
 		if value != "" {
 			out = append(out, knowledge.Fact{Name: name, Value: value})
 		}
 	}
-	add("Released", l.Released)
+	if day == "" {
+		day = l.Released
+	}
+	add("Released", day)
 	add("Standard support until", l.EndOfSupport)
 	add("End of life", l.EOL)
 	if patch == "" && l.Latest != "" {
@@ -144,46 +151,86 @@ func lifecycleFacts(l *knowledge.Lifecycle, patch string) []knowledge.Fact {
 	return out
 }
 
-// releaseDay is the day release r came out: its v.0 tag's day (the patch
-// list's), else the lifecycle record's, else the day its announcement or
-// page gives; "" when no source says.
+// releaseDay is the day release r came out (dayOf); "" when no source
+// says.
 func (c *releaseEvidence) releaseDay(r *knowledge.Release) string {
-	for _, p := range c.patches[r.Version] {
+	day, _, _ := c.dayOf(r.Version)
+	return day
+}
+
+// releaseDaySaid is one source's day for a release: the day, how an
+// answer names what gives it, and the source's ID.
+type releaseDaySaid struct {
+	day, by, source string
+}
+
+// daysOf are the days the sources give release v, in the order they are
+// trusted: its v.0 tag's day in the patch list; the lifecycle record's;
+// the time of its k8s.io/kubernetes v1.N.0 tag from the Go module proxy
+// (the day the feature gates read from it are dated: UTC, so a tag of a US
+// evening is the next day); the day its announcement or release page
+// gives.
+func (c *releaseEvidence) daysOf(v knowledge.Version) []releaseDaySaid {
+	var out []releaseDaySaid
+	for _, p := range c.patches[v] {
 		if p.Number == 0 && p.Date != "" {
-			return p.Date
+			out = append(out, releaseDaySaid{p.Date, "the day of its " + v.String() + ".0 tag in the patch list", p.Source})
+			break
 		}
 	}
-	if r.Lifecycle != nil && r.Lifecycle.Released != "" {
-		return r.Lifecycle.Released
+	r := c.release[v]
+	if r != nil && r.Lifecycle != nil && r.Lifecycle.Released != "" {
+		out = append(out, releaseDaySaid{r.Lifecycle.Released, "the day the lifecycle record gives", r.Lifecycle.Source})
 	}
-	return r.Date
+	if t, ok := c.tags[v]; ok {
+		out = append(out, releaseDaySaid{t.AsOf, "the UTC day of its k8s.io/kubernetes v" + v.String() + ".0 tag, per the Go module proxy", t.ID})
+	}
+	if r != nil && r.Date != "" {
+		src := ""
+		if len(r.Sources) > 0 {
+			src = r.Sources[0]
+		}
+		out = append(out, releaseDaySaid{r.Date, "the day its announcement or release page gives", src})
+	}
+	return out
+}
+
+// dayOf is the day release v came out, what gives it (for an answer to
+// say) and that source's ID: the first of daysOf; "" when no source says.
+func (c *releaseEvidence) dayOf(v knowledge.Version) (day, by, source string) {
+	if ds := c.daysOf(v); len(ds) > 0 {
+		return ds[0].day, ds[0].by, ds[0].source
+	}
+	return "", "", ""
 }
 
 // releaseDayNote says where sources disagree on the day release v came
-// out: the tag's day (the patch list's v.0) against the lifecycle
-// record's and the release page's; "" when they agree or only one says.
+// out: the day answers give and what gives it, against every other
+// source's; "" when they agree or only one says.
 func (c *releaseEvidence) releaseDayNote(v knowledge.Version) string {
-	r := c.release[v]
-	if r == nil {
+	ds := c.daysOf(v)
+	if len(ds) < 2 {
 		return ""
 	}
-	tag := ""
-	for _, p := range c.patches[v] {
-		if p.Number == 0 {
-			tag = p.Date
+	var days []string
+	bys := map[string][]string{}
+	for _, d := range ds[1:] {
+		if d.day == ds[0].day {
+			continue
 		}
+		if bys[d.day] == nil {
+			days = append(days, d.day)
+		}
+		bys[d.day] = append(bys[d.day], d.by)
+	}
+	if len(days) == 0 {
+		return ""
 	}
 	var other []string
-	if l := r.Lifecycle; l != nil && l.Released != "" && tag != "" && l.Released != tag {
-		other = append(other, "the lifecycle record says "+l.Released)
+	for _, d := range days {
+		other = append(other, d+" ("+strings.Join(bys[d], "; ")+")")
 	}
-	if r.Date != "" && tag != "" && r.Date != tag {
-		other = append(other, "the release's announcement or page says "+r.Date)
-	}
-	if len(other) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("The %s.0 tag is dated %s; %s.", v, tag, strings.Join(other, ", and "))
+	return fmt.Sprintf("Kubernetes %s came out on %s (%s); other sources give %s.", v, ds[0].day, ds[0].by, strings.Join(other, ", and "))
 }
 
 // noLifecycle is the miss of a lifecycle question about a release that has
@@ -225,7 +272,7 @@ func (e *Engine) answerPatches(ctx context.Context, v knowledge.Version) (*knowl
 	case len(ps) == 0:
 		a.Text = fmt.Sprintf("The latest patch of Kubernetes %s I know is %s; I hold no list of its patch releases.", v, best.name(v, c.sources))
 		if r.Lifecycle != nil {
-			a.Facts = lifecycleFacts(r.Lifecycle, best.name(v, c.sources))
+			a.Facts = lifecycleFacts(r.Lifecycle, best.name(v, c.sources), c.releaseDay(r))
 		}
 	case best.number == 0:
 		a.Text = fmt.Sprintf("Kubernetes %s has no patch release yet: %s.0 came out on %s.", v, v, best.date)
@@ -302,6 +349,9 @@ func (e *Engine) answerSupported(ctx context.Context) (*knowledge.Answer, error)
 	for i := len(unlisted) - 1; i >= 0; i-- { // out, newer than the lifecycle data: supported, dates unknown
 		v := unlisted[i]
 		val := c.outWords(v) + "; support dates not in my lifecycle data yet"
+		if _, _, src := c.dayOf(v); src != "" {
+			ids = append(ids, src) // what gives its day
+		}
 		if best, _, ok := c.latestPatch(v); ok {
 			val += "; latest " + best.name(v, c.sources)
 			ids = append(ids, best.source)
@@ -378,7 +428,10 @@ func (e *Engine) answerLatest(ctx context.Context) (*knowledge.Answer, error) {
 	}
 	a := &knowledge.Answer{Kind: KindLifecycle, Title: "Latest Kubernetes releases"}
 	var ids []string
-	a.Text = fmt.Sprintf("The newest Kubernetes release out is %s (%s)", newest, c.outWords(newest))
+	a.Text = fmt.Sprintf("The newest Kubernetes release out is %s, %s", newest, c.outWords(newest))
+	if _, _, src := c.dayOf(newest); src != "" {
+		ids = append(ids, src) // what gives its day
+	}
 	if best, _, ok := c.latestPatch(newest); ok {
 		a.Text += "; its latest patch I know is " + best.name(newest, c.sources)
 		ids = append(ids, best.source)

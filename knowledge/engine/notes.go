@@ -13,7 +13,9 @@ const maxDisagreementNotes = 3
 
 // kepNotes says where documents disagree about k: a line for each claim of
 // k.Disagreements (Compile finds them; what shipped is trusted for stages,
-// then kep.yaml, and kep.yaml for names), documents making the same claim sharing a line. For a KEP no
+// then kep.yaml, and kep.yaml for names), documents making the same claim
+// sharing a line; where what shipped and kep.yaml date a stage otherwise,
+// the summary says both (KEPFacts.Disputed), not a note. For a KEP no
 // kep.yaml knows, it also says where documents give one release different
 // stages and where the KEP stepped back. At most maxDisagreementNotes lines,
 // then one saying how many more there are. byID names the sources.
@@ -35,6 +37,9 @@ func kepNotes(k *knowledge.KEP, byID map[string]knowledge.Source) []string {
 	}
 	var lines []string
 	for _, g := range groupDisagreements(k.Disagreements) {
+		if g[0].Kind == knowledge.DisagreeShipped {
+			continue // the summary says both, stage by stage (KEPFacts.Disputed)
+		}
 		who := name(g[0].Source, true)
 		for i, d := range g[1:] {
 			sep := ", "

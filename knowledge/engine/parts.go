@@ -42,12 +42,12 @@ func (e *Engine) releaseParts(c *catalog, r *knowledge.Release, told *toldNotice
 		t := groupNotices(c.notices[v], c.sources)
 		told = &t
 	}
-	day := c.releaseDay(r)
+	day, dayBy, daySource := c.dayOf(v)
 	p := &releaseParts{told: *told, title: "Kubernetes " + v.String(), sources: c.sourceRefs(r.Sources),
 		facts: &knowledge.ReleaseFacts{Version: v.String(), Date: day, Theme: r.Theme, Enhancements: releaseCounts(r, items)}}
 	dated := *r
 	dated.Date = day
-	p.text = releaseSummary(&dated)
+	p.text = releaseSummary(&dated, dayBy)
 	if note := c.releaseDayNote(v); note != "" {
 		p.notes = append(p.notes, note)
 	}
@@ -56,6 +56,9 @@ func (e *Engine) releaseParts(c *catalog, r *knowledge.Release, told *toldNotice
 	}
 	p.counts = append(noticeFacts(told.count()), changeFacts(c.changes[v])...)
 	ids := append([]string{}, r.Sources...)
+	if daySource != "" && !slices.Contains(ids, daySource) {
+		ids = append(ids, daySource) // what gives its day
+	}
 	if l := r.Lifecycle; l != nil {
 		p.counts = append(p.counts, releaseLifecycleFacts(l)...)
 		ids = append(ids, l.Source)

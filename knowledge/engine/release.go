@@ -106,7 +106,7 @@ func (e *Engine) answerRelease(ctx context.Context, v knowledge.Version) (*knowl
 
 // releaseSummary is "Kubernetes 1.29 (Mandala), released 2023-12-13: 49
 // enhancements: 11 GA, 19 beta, 19 alpha." with what is unknown left out.
-func releaseSummary(r *knowledge.Release) string {
+func releaseSummary(r *knowledge.Release, dayBy string) string {
 	var b strings.Builder
 	b.WriteString("Kubernetes " + r.Version.String())
 	if r.Theme != "" {
@@ -114,6 +114,9 @@ func releaseSummary(r *knowledge.Release) string {
 	}
 	if r.Date != "" {
 		b.WriteString(", released " + r.Date)
+		if dayBy != "" {
+			b.WriteString(" (" + dayBy + ")")
+		}
 	}
 	if c := r.Enhancements; !c.IsZero() {
 		b.WriteString(": " + countsText(c))
@@ -373,7 +376,10 @@ func (e *Engine) answerReleases(ctx context.Context) (*knowledge.Answer, error) 
 		a.Releases = append(a.Releases, knowledge.ReleaseFacts{Version: r.Version.String(), Date: ev.releaseDay(&r), Theme: r.Theme, Enhancements: counts})
 	}
 	for _, v := range outOnly {
-		a.Facts = append(a.Facts, knowledge.Fact{Name: v.String(), Value: ev.outWords(v) + " (no announcement or release note of it yet)"})
+		a.Facts = append(a.Facts, knowledge.Fact{Name: v.String(), Value: ev.outWords(v) + "; no announcement or release note of it yet"})
+		if _, _, src := ev.dayOf(v); src != "" {
+			ids = append(ids, src)
+		}
 		if best, _, ok := ev.latestPatch(v); ok {
 			ids = append(ids, best.source)
 		}

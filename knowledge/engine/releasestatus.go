@@ -13,8 +13,11 @@ import (
 // releaseEvidence. The newest patch is the newest any source names (the
 // patch list, the lifecycle record, a k8s.io/api tag), said with its source
 // and date; a release is out when a source says so as a fact of its own
-// (ReleasedThrough, the catalog's released), and its day is the v.0 tag's
-// (the patch list's), else the lifecycle record's, else its page's.
+// (ReleasedThrough, the catalog's released, the k8s.io/kubernetes tag its
+// feature gates were read from), and its day is the v.0 tag's (the patch
+// list's), else the lifecycle record's, else the UTC day of its
+// k8s.io/kubernetes v1.N.0 tag from the Go module proxy (the feature-gates
+// source's), else its page's: dayOf, said with what gives it.
 
 // releaseEvidence is what the sources say of every release: its record,
 // its patches, the sources and the newest release out.
@@ -24,14 +27,27 @@ type releaseEvidence struct {
 	patches  map[knowledge.Version][]knowledge.Patch
 	sources  map[string]knowledge.Source
 	released knowledge.Version
+	// tags are, by release, the source of its k8s.io/kubernetes v1.N.0 tag
+	// (knowledge.KubernetesTagSource): the feature gates read from it, dated
+	// by the tag's time from the Go module proxy.
+	tags map[knowledge.Version]knowledge.Source
 }
 
 // newReleaseEvidence indexes rels (oldest first), their patches and the
 // sources; released is the newest release out.
 func newReleaseEvidence(rels []knowledge.Release, patches map[knowledge.Version][]knowledge.Patch, sources map[string]knowledge.Source, released knowledge.Version) *releaseEvidence {
-	x := &releaseEvidence{releases: rels, release: make(map[knowledge.Version]*knowledge.Release, len(rels)), patches: patches, sources: sources, released: released}
+	x := &releaseEvidence{releases: rels, release: make(map[knowledge.Version]*knowledge.Release, len(rels)), patches: patches, sources: sources, released: released,
+		tags: map[knowledge.Version]knowledge.Source{}}
 	for i := range rels {
 		x.release[rels[i].Version] = &rels[i]
+	}
+	for _, src := range sources {
+		if v, ok := knowledge.KubernetesTagSource(src); ok && src.AsOf != "" {
+			x.tags[v] = src
+			if x.released.Less(v) {
+				x.released = v // read from the code of its tag: it is out
+			}
+		}
 	}
 	return x
 }
@@ -78,17 +94,17 @@ func (x *releaseEvidence) out(v knowledge.Version) bool {
 	return !x.released.IsZero() && !x.released.Less(v)
 }
 
-// outWords says what says release v is out and since when: "2026-04-22"
-// with its day, else "per the k8s.io/api v0.37.2 tag, as of 2026-10-28"
-// for a release no source dates. "" for a release not out.
+// outWords says what says release v is out and since when: "out since
+// 2026-08-26 (its k8s.io/kubernetes v1.37.0 tag, per the Go module
+// proxy)" with its day and what gives it, else "per the k8s.io/api v0.37.2
+// tag, as of 2026-10-28" for a release no source dates. "" for a release
+// not out.
 func (x *releaseEvidence) outWords(v knowledge.Version) string {
 	if !x.out(v) {
 		return ""
 	}
-	if r := x.release[v]; r != nil {
-		if day := x.releaseDay(r); day != "" {
-			return "out since " + day
-		}
+	if day, by, _ := x.dayOf(v); day != "" {
+		return "out since " + day + " (" + by + ")"
 	}
 	if best, _, ok := x.latestPatch(v); ok {
 		return "out, per " + best.how + asOfWords(x.sources[best.source].AsOf) + "; no source I hold gives its day"

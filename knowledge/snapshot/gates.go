@@ -3,6 +3,7 @@ package snapshot
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,16 +15,37 @@ import (
 // releases of some 250 gates take a line a gate, not a record a gate and
 // release.
 type gateLine struct {
-	Name  string     `json:"name"`
-	Spans []gateSpan `json:"spans"`
+	Name string `json:"name"`
+	// Constant is the Go constant that names it where that is not its
+	// name (knowledge.GateDecl.Constant).
+	Constant string     `json:"constant,omitempty"`
+	Spans    []gateSpan `json:"spans"`
 }
 
 // gateSpan is a run of consecutive releases read that declare a gate the
-// same way: [from, to, stage, default, locked, component].
+// same way: [from, to, stage, default, locked, component] and, where the
+// modules that declare it are not the component alone, [..., modules].
 type gateSpan struct {
 	From, To  knowledge.Version
 	Component string
+	Modules   []string
 	knowledge.GateSpec
+}
+
+// shortModule is a module's path without k8s.io/.
+func shortModule(m string) string { return strings.TrimPrefix(m, modulePrefix) }
+
+// modulesWord writes the modules of a span, "" when they are its component
+// alone (or none): "apiserver+kubernetes".
+func (s gateSpan) modulesWord() string {
+	if len(s.Modules) == 0 || len(s.Modules) == 1 && s.Modules[0] == s.Component {
+		return ""
+	}
+	short := make([]string, len(s.Modules))
+	for i, m := range s.Modules {
+		short[i] = shortModule(m)
+	}
+	return strings.Join(short, "+")
 }
 
 // MarshalJSON writes the span as an array, its component without the
@@ -45,6 +67,9 @@ func (s gateSpan) MarshalJSON() ([]byte, error) {
 	case "":
 		comp = "?"
 	}
+	if mods := s.modulesWord(); mods != "" {
+		return fmt.Appendf(nil, "[%q,%q,%q,%q,%d,%q,%q]", s.From, s.To, s.Stage, def, locked, comp, mods), nil
+	}
 	return fmt.Appendf(nil, "[%q,%q,%q,%q,%d,%q]", s.From, s.To, s.Stage, def, locked, comp), nil
 }
 
@@ -56,9 +81,23 @@ const kubernetesModule = "k8s.io/kubernetes"
 const modulePrefix = "k8s.io/"
 
 func (s *gateSpan) UnmarshalJSON(b []byte) error {
-	var raw [6]any
+	var raw []any
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
+	}
+	var mods []string
+	switch len(raw) {
+	case 6:
+	case 7:
+		w, ok := raw[6].(string)
+		if !ok || w == "" {
+			return fmt.Errorf("gate span %s: its modules are not a word like apiserver+kubernetes", b)
+		}
+		for _, m := range strings.Split(w, "+") {
+			mods = append(mods, modulePrefix+m)
+		}
+	default:
+		return fmt.Errorf("gate span %s is not [from, to, stage, default, locked, component(, modules)]", b)
 	}
 	from, _ := raw[0].(string)
 	to, _ := raw[1].(string)
@@ -81,7 +120,10 @@ func (s *gateSpan) UnmarshalJSON(b []byte) error {
 	if err1 != nil || err2 != nil || !ok1 || !ok2 || !ok3 || !ok4 || stage == "" || (def != "on" && def != "off") || (locked != 0 && locked != 1) {
 		return fmt.Errorf("gate span %s is not [from, to, stage, default, locked, component]", b)
 	}
-	*s = gateSpan{From: f, To: t, Component: comp, GateSpec: knowledge.GateSpec{Stage: st, Default: def == "on", Locked: locked == 1}}
+	if mods == nil && comp != "" && comp != knowledge.ComponentKubeadm {
+		mods = []string{comp}
+	}
+	*s = gateSpan{From: f, To: t, Component: comp, Modules: mods, GateSpec: knowledge.GateSpec{Stage: st, Default: def == "on", Locked: locked == 1}}
 	return nil
 }
 
@@ -99,7 +141,7 @@ func gateSpans(tables []knowledge.GateTable) ([]knowledge.GateTable, []gateLine,
 		if i > 0 && ts[i-1].Release == t.Release {
 			return nil, nil, fmt.Errorf("two feature gate tables of release %s (%s, %s)", t.Release, ts[i-1].Source, t.Source)
 		}
-		bare[i] = knowledge.GateTable{Release: t.Release, Source: t.Source, Components: t.Components}
+		bare[i] = knowledge.GateTable{Release: t.Release, Source: t.Source, Components: t.Components, Listed: t.Listed}
 		for _, d := range t.Gates {
 			k := d.Name // case and all: 1.23 declared csiMigrationRBD, 1.24 CSIMigrationRBD
 			if d.Kubeadm() {
@@ -111,12 +153,15 @@ func gateSpans(tables []knowledge.GateTable) ([]knowledge.GateTable, []gateLine,
 				lines[k] = l
 				order = append(order, k)
 			}
+			if d.Constant != "" {
+				l.Constant = d.Constant
+			}
 			n := len(l.Spans)
-			if n > 0 && l.Spans[n-1].Component == d.Component && l.Spans[n-1].GateSpec == d.GateSpec && i > 0 && ts[i-1].Release == l.Spans[n-1].To {
+			if n > 0 && l.Spans[n-1].Component == d.Component && l.Spans[n-1].GateSpec == d.GateSpec && slices.Equal(l.Spans[n-1].Modules, d.Modules) && i > 0 && ts[i-1].Release == l.Spans[n-1].To {
 				l.Spans[n-1].To = t.Release
 				continue
 			}
-			l.Spans = append(l.Spans, gateSpan{From: t.Release, To: t.Release, Component: d.Component, GateSpec: d.GateSpec})
+			l.Spans = append(l.Spans, gateSpan{From: t.Release, To: t.Release, Component: d.Component, Modules: d.Modules, GateSpec: d.GateSpec})
 		}
 	}
 	sort.Strings(order)
@@ -143,7 +188,7 @@ func expandGates(tables []knowledge.GateTable, lines []gateLine) {
 			}
 			for ; i < len(tables); i++ {
 				t := &tables[i]
-				t.Gates = append(t.Gates, knowledge.GateDecl{Name: l.Name, Component: s.Component, GateSpec: s.GateSpec})
+				t.Gates = append(t.Gates, knowledge.GateDecl{Name: l.Name, Constant: l.Constant, Component: s.Component, Modules: s.Modules, GateSpec: s.GateSpec})
 				if t.Release == s.To {
 					break
 				}

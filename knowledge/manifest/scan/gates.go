@@ -65,6 +65,13 @@ type GateJSON struct {
 	Value     bool    `json:"value"`
 	Status    string  `json:"status"`
 	RemovedIn *string `json:"removed_in"`
+	// RemovedBy is set where the release it was removed in is not known
+	// (a module of RemovedIn was not read): removed in RemovedIn or
+	// RemovedBy.
+	RemovedBy *string `json:"removed_by,omitempty"`
+	// Modules are the modules that declare it at the target that the
+	// component does not register, or only may (status uncertain).
+	Modules []string `json:"modules,omitempty"`
 }
 
 // gatesJSON is the report's gate findings for --json, never null.
@@ -72,7 +79,10 @@ func (o *output) gatesJSON() []GateJSON {
 	out := []GateJSON{}
 	for _, f := range o.report.Gates {
 		out = append(out, GateJSON{File: f.File, Document: f.Document, Line: f.Line, Kind: f.Kind, Name: f.Name,
-			Component: f.Component, Gate: f.Gate, Value: f.Value, Status: string(f.Status), RemovedIn: versionPtr(f.RemovedIn)})
+			Component: f.Component, Gate: f.Gate, Value: f.Value, Status: string(f.Status), RemovedIn: versionPtr(f.RemovedIn), Modules: f.Modules})
+		if f.RemovedBy != f.RemovedIn {
+			out[len(out)-1].RemovedBy = versionPtr(f.RemovedBy)
+		}
 	}
 	return out
 }
@@ -111,6 +121,7 @@ var GateStatusRule = map[knowledge.GateScanStatus]string{
 	knowledge.GateScanUnknown:        "unknown-feature-gate",
 	knowledge.GateScanLocked:         "locked-feature-gate",
 	knowledge.GateScanDeprecated:     "deprecated-feature-gate",
+	knowledge.GateScanUncertain:      "uncertain-feature-gate",
 }
 
 // ruleTag is the code scanning tag of a rule: feature-gate or

@@ -183,7 +183,7 @@ func TestScanKubeadmGates(t *testing.T) {
 		t.Errorf("1.30: exit %d, want %d", code, ExitRemoved)
 	}
 	_, text := gateScan(t, "1.33", FormatText, map[string]string{"kubeadm.yaml": gatesKubeadm})
-	for _, w := range []string{"kubeadm 1.33 will not start: kubeadm's feature gate EtcdLearnerMode was removed in 1.33",
+	for _, w := range []string{"kubeadm 1.33: EtcdLearnerMode is not among kubeadm's feature gates there (removed in 1.33",
 		"kube-apiserver 1.33 will not start: feature gate ValidatingAdmissionPolicy was removed in 1.32"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the text lacks %q:\n%s", w, text)
@@ -303,6 +303,90 @@ func TestScanGatesSARIF(t *testing.T) {
 	for _, r := range log.Runs[0].Tool.Driver.Rules {
 		if strings.HasSuffix(r.ID, "-feature-gate") && fmt.Sprint(r.Properties["tags"]) != "[kubernetes feature-gate]" {
 			t.Errorf("rule %s tags %v", r.ID, r.Properties["tags"])
+		}
+	}
+}
+
+// gatesDualStack sets IPv6DualStack (k8s.io/kubernetes declares it in
+// 1.19-1.24, k8s.io/controller-manager in 1.21-1.26; its v0.27.0 is not in
+// the data) on a kube-apiserver and a kube-controller-manager static Pod
+// and a kubelet, and CPUCFSQuotaPeriod (the Go constant of
+// CustomCPUCFSQuotaPeriod) on the kubelet.
+const gatesDualStack = `apiVersion: v1
+kind: Pod
+metadata:
+  name: kube-apiserver
+spec:
+  containers:
+  - name: kube-apiserver
+    command: ["kube-apiserver", "--feature-gates=IPv6DualStack=true"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: kube-controller-manager
+spec:
+  containers:
+  - name: kube-controller-manager
+    command: ["kube-controller-manager", "--feature-gates=IPv6DualStack=true"]
+---
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+featureGates:
+  IPv6DualStack: true
+  CPUCFSQuotaPeriod: true
+`
+
+// TestScanGatesPerComponent: at 1.25 kube-apiserver and the kubelet no
+// longer take IPv6DualStack (k8s.io/kubernetes dropped it; only
+// k8s.io/controller-manager, whose gates they do not register, declares
+// it), while for kube-controller-manager the files read cannot say; at
+// 1.27 its module was not read; at 1.28 it is gone everywhere, from
+// k8s.io/controller-manager in 1.27 or 1.28.
+func TestScanGatesPerComponent(t *testing.T) {
+	for _, tc := range []struct {
+		to   string
+		exit int
+		rows []string
+		text []string
+	}{
+		{"1.25", ExitRemoved, []string{
+			"dual.yaml:1:8 Pod kube-apiserver IPv6DualStack=true removed 1.25",
+			"dual.yaml:2:17 Pod kube-controller-manager IPv6DualStack=true uncertain 1.25",
+			"dual.yaml:3:22 KubeletConfiguration kubelet IPv6DualStack=true removed 1.25",
+			"dual.yaml:3:23 KubeletConfiguration kubelet CPUCFSQuotaPeriod=true unknown -",
+		}, []string{
+			"kube-apiserver 1.25 will not start: feature gate IPv6DualStack was removed in 1.25 from k8s.io/kubernetes (k8s.io/controller-manager declares it there, and kube-apiserver does not register its gates)",
+			"kube-controller-manager 1.25 may not start: feature gate IPv6DualStack is declared there only by k8s.io/controller-manager (k8s.io/kubernetes removed it in 1.25), and the files I read do not say whether kube-controller-manager registers that module's gates",
+			"kubelet 1.25 will not start: CPUCFSQuotaPeriod is the Go constant of feature gate CustomCPUCFSQuotaPeriod",
+		}},
+		{"1.27", ExitRemoved, []string{
+			"dual.yaml:1:8 Pod kube-apiserver IPv6DualStack=true removed 1.25",
+			"dual.yaml:2:17 Pod kube-controller-manager IPv6DualStack=true uncertain 1.25",
+			"dual.yaml:3:22 KubeletConfiguration kubelet IPv6DualStack=true removed 1.25",
+			"dual.yaml:3:23 KubeletConfiguration kubelet CPUCFSQuotaPeriod=true unknown -",
+		}, []string{
+			"kube-controller-manager 1.27 may not start: feature gate IPv6DualStack was declared by k8s.io/controller-manager before 1.27, and its code of 1.27 was not read",
+		}},
+		{"1.28", ExitRemoved, []string{
+			"dual.yaml:1:8 Pod kube-apiserver IPv6DualStack=true removed 1.25",
+			"dual.yaml:2:17 Pod kube-controller-manager IPv6DualStack=true removed 1.27",
+			"dual.yaml:3:22 KubeletConfiguration kubelet IPv6DualStack=true removed 1.25",
+			"dual.yaml:3:23 KubeletConfiguration kubelet CPUCFSQuotaPeriod=true unknown -",
+		}, []string{
+			"kube-controller-manager 1.28 will not start: feature gate IPv6DualStack was removed in 1.27 or 1.28 from k8s.io/controller-manager",
+		}},
+	} {
+		code, raw := gateScan(t, tc.to, FormatJSON, map[string]string{"dual.yaml": gatesDualStack})
+		if code != tc.exit {
+			t.Errorf("--to %s: exit %d, want %d", tc.to, code, tc.exit)
+		}
+		sameRows(t, gateRows(t, raw), tc.rows)
+		_, text := gateScan(t, tc.to, FormatText, map[string]string{"dual.yaml": gatesDualStack})
+		for _, w := range tc.text {
+			if !strings.Contains(text, w) {
+				t.Errorf("--to %s: the text lacks %q:\n%s", tc.to, w, text)
+			}
 		}
 	}
 }

@@ -120,6 +120,7 @@ var Rules = []Rule{
 	{"unknown-feature-gate", "UnknownFeatureGate", "Feature gate no release declares", "The configuration sets a feature gate no release read declares (or declares in another case); the component does not start.", "error"},
 	{"locked-feature-gate", "LockedFeatureGate", "Feature gate set to its locked value", "The configuration sets a feature gate to the value the target release locks it to: it has no effect, and locked gates are removed a few releases on.", "warning"},
 	{"deprecated-feature-gate", "DeprecatedFeatureGate", "Feature gate deprecated at the target release", "The configuration sets a feature gate the target release declares deprecated; it will be removed.", "warning"},
+	{"uncertain-feature-gate", "UncertainFeatureGate", "Feature gate the code read cannot settle at the target release", "The configuration sets a feature gate that, at the target release, only a module the component may register declares, or whose declaring module's code of that release was not read; whether the component starts is not known.", "warning"},
 }
 
 // StatusRule maps a finding's status to the ID of its rule.

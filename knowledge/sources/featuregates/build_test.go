@@ -92,18 +92,19 @@ func TestBuildGo(t *testing.T) {
 	spec := func(s knowledge.GateStage, def, locked bool) knowledge.GateSpec {
 		return knowledge.GateSpec{Stage: s, Default: def, Locked: locked}
 	}
+	kube := []string{KubernetesModule}
 	want := []knowledge.GateDecl{
-		{Name: "Called", Component: KubernetesModule, GateSpec: spec(knowledge.GateGA, true, false)},
+		{Name: "Called", Component: KubernetesModule, Modules: kube, GateSpec: spec(knowledge.GateGA, true, false)},
 		// its MinCompatibilityVersion spec needs --min-compatibility-version 1.31
-		{Name: "Compat", Component: KubernetesModule, GateSpec: spec(knowledge.GateBeta, false, false)},
+		{Name: "Compat", Component: KubernetesModule, Modules: kube, GateSpec: spec(knowledge.GateBeta, false, false)},
 		// of two 1.31 specs the later listed holds; Future (1.40) is not available
-		{Name: "Later", Component: KubernetesModule, GateSpec: spec(knowledge.GateBeta, false, false)},
-		{Name: "Plain", Component: KubernetesModule, GateSpec: spec(knowledge.GateAlpha, false, false)},
+		{Name: "Later", Component: KubernetesModule, Modules: kube, GateSpec: spec(knowledge.GateBeta, false, false)},
+		{Name: "Plain", Component: KubernetesModule, Modules: kube, GateSpec: spec(knowledge.GateAlpha, false, false)},
 		{Name: "Plain", Component: knowledge.ComponentKubeadm, GateSpec: spec(knowledge.GateDeprecated, true, false)},
-		{Name: "RenamedGate", Component: KubernetesModule, GateSpec: spec(knowledge.GateBeta, true, false)},
-		// relisted by k8s.io/kubernetes, declared by k8s.io/apiserver
-		{Name: "Shared", Component: APIServerModule, GateSpec: spec(knowledge.GateBeta, true, false)},
-		{Name: "Untyped", Component: KubernetesModule, GateSpec: spec(knowledge.GateGA, true, true)},
+		{Name: "RenamedGate", Constant: "Renamed", Component: KubernetesModule, Modules: kube, GateSpec: spec(knowledge.GateBeta, true, false)},
+		// relisted by k8s.io/kubernetes, declared by k8s.io/apiserver: both declare it
+		{Name: "Shared", Component: APIServerModule, Modules: []string{APIServerModule, KubernetesModule}, GateSpec: spec(knowledge.GateBeta, true, false)},
+		{Name: "Untyped", Component: KubernetesModule, Modules: kube, GateSpec: spec(knowledge.GateGA, true, true)},
 	}
 	if d := cmp.Diff(want, tb.Gates); d != "" {
 		t.Errorf("gates (-want +got):\n%s", d)

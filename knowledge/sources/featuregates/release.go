@@ -107,6 +107,7 @@ func build(v knowledge.Version, source string, modules []string, files []File, u
 	t := knowledge.GateTable{Release: v, Source: source, Components: slices.Clone(modules)}
 	if hasList {
 		t.Components = append(t.Components, listModules...)
+		t.Listed = true
 	}
 	if hasKubeadm {
 		t.Components = append(t.Components, knowledge.ComponentKubeadm)
@@ -132,6 +133,7 @@ type decl struct {
 	knowledge.GateDecl
 	local bool   // the map's own module declares the constant
 	where string // file:line, for notes
+	file  string // the module of the file whose map declares it (k8s.io/kubernetes relisting genericfeatures.X)
 }
 
 // gates joins the files' declarations: one per gate and component scope
@@ -153,7 +155,7 @@ func (b *builder) gates(gos []*goFile, lists []listEntry, hasList bool) []knowle
 	byName := map[string][]decl{}
 	for _, g := range gos {
 		for _, e := range g.entries {
-			d := decl{where: fmt.Sprintf("%s/%s:%d", g.module, g.name, e.line)}
+			d := decl{where: fmt.Sprintf("%s/%s:%d", g.module, g.name, e.line), file: g.module}
 			switch {
 			case e.named:
 				d.Name, d.Component, d.local = e.key, g.module, true
@@ -161,6 +163,9 @@ func (b *builder) gates(gos []*goFile, lists []listEntry, hasList bool) []knowle
 				d.Name, d.Component, d.local = nameOf(consts[g.pkg], e.key), g.module, true
 			default:
 				d.Name, d.Component = nameOf(consts[e.pkg], e.key), moduleOf(e.pkg)
+			}
+			if !e.named && e.key != d.Name && !strings.EqualFold(e.key, d.Name) {
+				d.Constant = e.key // CPUCFSQuotaPeriod declares CustomCPUCFSQuotaPeriod
 			}
 			if g.kubeadm {
 				d.Component = knowledge.ComponentKubeadm
@@ -189,18 +194,27 @@ func (b *builder) gates(gos []*goFile, lists []listEntry, hasList bool) []knowle
 			}
 		}
 		for _, e := range lists {
-			name := e.name
+			name, constant := e.name, ""
 			if _, isName := owners[name]; !isName {
 				if s, ok := goNames[name]; ok {
 					name = s // CPUCFSQuotaPeriod is set as CustomCPUCFSQuotaPeriod
+					if !strings.EqualFold(s, e.name) {
+						constant = e.name
+					}
 				}
 			}
 			spec, ok := at(e.specs, b.v)
 			if !ok {
 				continue
 			}
-			d := decl{GateDecl: knowledge.GateDecl{Name: name, GateSpec: spec}, local: true, where: "the generated list"}
+			for _, m := range byName["\x00"+name] {
+				if constant == "" && m.Constant != "" {
+					constant = m.Constant // the maps' constant, where the list writes the name
+				}
+			}
+			d := decl{GateDecl: knowledge.GateDecl{Name: name, Constant: constant, GateSpec: spec}, local: true, where: "the generated list"}
 			d.Component = b.componentOf(name, byName["\x00"+name], owners[name])
+			d.Modules = listModulesOf(byName["\x00"+name], owners[name])
 			byName[key(d.GateDecl)] = append(byName[key(d.GateDecl)], d)
 		}
 	}
@@ -209,7 +223,16 @@ func (b *builder) gates(gos []*goFile, lists []listEntry, hasList bool) []knowle
 		if strings.HasPrefix(k, "\x00") {
 			continue
 		}
-		out = append(out, b.join(ds))
+		d := b.join(ds)
+		if d.Modules == nil && !d.Kubeadm() {
+			for _, x := range ds {
+				if x.file != "" {
+					d.Modules = appendOnce(d.Modules, x.file)
+				}
+			}
+			slices.Sort(d.Modules)
+		}
+		out = append(out, d)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Name != out[j].Name {
@@ -217,6 +240,23 @@ func (b *builder) gates(gos []*goFile, lists []listEntry, hasList bool) []knowle
 		}
 		return out[i].Component < out[j].Component
 	})
+	return out
+}
+
+// listModulesOf are the modules that declare a gate of the generated list
+// (which names none): those whose maps declare it (k8s.io/kubernetes
+// relisting another module's gate counts), else the modules whose
+// constant it is (1.32's list names gates whose versioned specs sit in a
+// file of k8s.io/kubernetes the data does not hold).
+func listModulesOf(maps []decl, owners []string) []string {
+	var out []string
+	for _, d := range maps {
+		out = appendOnce(out, d.file)
+	}
+	if len(out) == 0 {
+		out = slices.Clone(owners)
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -260,6 +300,9 @@ func (b *builder) join(ds []decl) knowledge.GateDecl {
 	}
 	out := ds[best]
 	for _, d := range ds {
+		if out.Constant == "" && d.Constant != "" && !strings.EqualFold(d.Constant, out.Name) {
+			out.Constant = d.Constant
+		}
 		if d.GateSpec != out.GateSpec {
 			b.skips = append(b.skips, knowledge.Skip{Path: d.where, Source: b.source,
 				Reason: fmt.Sprintf("gate %s is declared %s here and %s in %s, which is read", d.Name, specWords(d.GateSpec), specWords(out.GateSpec), out.where)})
