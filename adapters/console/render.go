@@ -132,9 +132,13 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		}
 		r.wrap("", "  ", src)
 	}
-	r.suggestions(a.Suggest)
+	if len(a.Suggest) > 0 {
+		r.wrap("", "  ", "See also: "+strings.Join(a.Suggest, ", "))
+	}
 }
 
+// suggestions is an error's "did you mean": the questions it may have
+// been. An answer's own follow-ups are "see also" (answer).
 func (r *renderer) suggestions(s []string) {
 	if len(s) > 0 {
 		r.wrap("", "  ", "Did you mean: "+strings.Join(s, " or ")+"?")
