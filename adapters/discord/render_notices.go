@@ -19,6 +19,7 @@ const (
 	titleAPIs    = "⛔ APIs no longer served: move manifests and clients off them before upgrading"
 	titleNotices = "Removals, deprecations and upgrade notes"
 	titleItems   = "What reached a stage or ended"
+	titleVulns   = "Vulnerabilities"
 )
 
 // diffDoc lays out a diff or upgrade answer: the summary and caveats, then
@@ -29,21 +30,25 @@ const (
 // diff with what graduated, then the notices.
 func diffDoc(a *knowledge.Answer) *doc {
 	d := baseDoc(a, colorList)
-	d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 	d.lines = noteLines(a.Notes)
 	items := itemLines(a.Items, nil)
 	if a.BreaksFirst {
 		// what breaks a cluster first, in the groups every platform draws
 		// the feature gates it removes stop a component as an API gone
-		// breaks a client: right after the APIs (render_gates.go)
+		// breaks a client: right after the APIs (render_gates.go); the
+		// vulnerabilities it fixes or leaves (the facts) come after them,
+		// as on Slack, not in the head, where a long list pushed the APIs
+		// out of the first message
 		groups := knowledge.NoticeGroups(a)
 		if len(groups) == 0 || len(groups[0].Notices) == 0 || !groups[0].Notices[0].IsAPIRemoval() {
 			d.addUpgradeGates(a)
+			d.addSection(fmt.Sprintf("%s (%d)", titleVulns, len(a.Facts)), colorList, factLines(a.Facts))
 		}
 		for i, g := range groups {
 			if i == 0 && len(g.Notices) > 0 && g.Notices[0].IsAPIRemoval() {
 				d.addSection("⛔ "+g.Heading(), colorBreaking, apiLines(g.Notices))
 				d.addUpgradeGates(a)
+				d.addSection(fmt.Sprintf("%s (%d)", titleVulns, len(a.Facts)), colorList, factLines(a.Facts))
 				continue
 			}
 			d.addSection(g.Heading(), colorNotice, noticeLines(g.Notices))
@@ -51,6 +56,7 @@ func diffDoc(a *knowledge.Answer) *doc {
 		d.addSection(fmt.Sprintf("%s (%d)", titleItems, len(a.Items)), colorList, items)
 		return d
 	}
+	d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
 	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
 	d.addUpgradeGates(a) // gates gone, then defaults that flip: render_gates.go
@@ -164,4 +170,14 @@ func noticeTags(n knowledge.Notice) string {
 		tags = append(tags, l)
 	}
 	return strings.Join(tags, "; ")
+}
+
+// factLines writes an upgrade's facts (the vulnerabilities it fixes or
+// leaves open) one a line: "• **Fixed: CVE-…** — summary".
+func factLines(facts []knowledge.Fact) []string {
+	out := make([]string, 0, len(facts))
+	for _, f := range facts {
+		out = append(out, "• **"+esc(f.Name, MaxFieldName)+"** — "+esc(f.Value, MaxFieldValue))
+	}
+	return out
 }

@@ -363,3 +363,58 @@ func TestCVEYesNoAtThePatchBeforeAndAtEachFix(t *testing.T) {
 	}
 	t.Logf("checked %d fixes, yes at the patch before and no at the fix", pairs)
 }
+
+// TestUpgradeCVEsAgainstTheRecords asks upgrade A.x B.y of the built-in
+// snapshot from the first patch of a minor to the latest of one three
+// minors on, 1.24–1.36: fixed holds exactly the records whose ranges hold
+// the start and not the end, still open those that hold the end, and the
+// text's "leaves N open" counts only the records not withdrawn (a
+// withdrawn record is no open vulnerability, as cves V counts).
+func TestUpgradeCVEsAgainstTheRecords(t *testing.T) {
+	recs := readRawRecords(t)
+	e := snapshotEngine(t)
+	patches := rawPatches(t)
+	checked := 0
+	for minor := 24; minor+3 <= 36; minor++ {
+		from := fmt.Sprintf("1.%d.%d", minor, patches[minor][0])
+		to := fmt.Sprintf("1.%d.%d", minor+3, patches[minor+3][1])
+		a := ask(t, e, "upgrade "+from+" "+to)
+		if a.CVEs == nil || !a.CVEs.Upgrade {
+			t.Fatalf("upgrade %s %s: no vulnerabilities in %q", from, to, a.Text)
+		}
+		var wantFixed, wantOpen []string
+		open := 0
+		for _, r := range recs {
+			switch inFrom, inTo := rawAffects(r, from), rawAffects(r, to); {
+			case inFrom && !inTo:
+				wantFixed = append(wantFixed, r.id)
+			case inTo:
+				wantOpen = append(wantOpen, r.id)
+				if !r.withdrawn {
+					open++
+				}
+			}
+		}
+		var gotFixed, gotOpen []string
+		for _, it := range a.CVEs.Fixed {
+			gotFixed = append(gotFixed, it.ID)
+		}
+		for _, it := range a.CVEs.StillOpen {
+			gotOpen = append(gotOpen, it.ID)
+		}
+		for _, l := range [][]string{wantFixed, wantOpen, gotFixed, gotOpen} {
+			slices.Sort(l)
+		}
+		if !slices.Equal(gotFixed, wantFixed) || !slices.Equal(gotOpen, wantOpen) {
+			t.Errorf("upgrade %s %s: fixed %v, still open %v; the records say %v and %v", from, to, gotFixed, gotOpen, wantFixed, wantOpen)
+		}
+		if want := fmt.Sprintf(" and leaves %d open", open); !strings.Contains(a.Text, want) {
+			t.Errorf("upgrade %s %s: text %q does not say%s (withdrawn records apart)", from, to, a.Text, want)
+		}
+		if open != len(wantOpen) && !strings.Contains(a.Text, "withdrew") {
+			t.Errorf("upgrade %s %s: %d withdrawn records still cover %s, the text does not say so: %q", from, to, len(wantOpen)-open, to, a.Text)
+		}
+		checked++
+	}
+	t.Logf("checked %d upgrades against the records", checked)
+}

@@ -104,8 +104,25 @@ func (c *catalog) addUpgradeCVEs(a *knowledge.Answer, q knowledge.Question) erro
 		}
 	}
 	a.CVEs = out
-	line := fmt.Sprintf("Vulnerabilities: going from %s to %s fixes %s and leaves %s open.", fromV, toV,
-		knowledge.Plural(len(out.Fixed), "known one", "known ones"), fmt.Sprint(len(out.StillOpen)))
+	withdrawn := 0
+	for _, it := range out.StillOpen {
+		if it.Withdrawn != "" {
+			withdrawn++
+		}
+	}
+	line := fmt.Sprintf("Vulnerabilities: going from %s to %s fixes %s and leaves %d open", fromV, toV,
+		knowledge.Plural(len(out.Fixed), "known one", "known ones"), len(out.StillOpen)-withdrawn)
+	if withdrawn > 0 {
+		// As openCVEs counts: a withdrawn record is no open vulnerability,
+		// though its range still covers toV.
+		covers := "cover"
+		if withdrawn == 1 {
+			covers = "covers"
+		}
+		line += fmt.Sprintf(" (and %s the database withdrew, low severity with no fix planned, still %s it)",
+			knowledge.Plural(withdrawn, "record", "records"), covers)
+	}
+	line += "."
 	if a.Text == "" {
 		a.Text = line
 	} else {
