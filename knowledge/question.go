@@ -309,7 +309,7 @@ var commands = []command{
 	{Topic: "gate", Usage: "gate NAME", Summary: "a feature gate release by release as the code declares it (stage, default, lock), its KEP, and notices naming it",
 		Examples: []string{"gate NFTablesProxyMode", "gate ImageVolume", "is UserNamespacesSupport on by default in 1.33", "1.34 gates"},
 		Detail: []string{"Case does not matter; a near miss gets a suggestion.",
-			"is NAME on by default in VERSION (also NAME default in VERSION, is NAME enabled in VERSION, VERSION 中 NAME 默认开启吗): yes or no, with the stage and lock, or whether the release does not declare it yet or any more.",
+			"is NAME on by default in VERSION (also gate NAME in VERSION, NAME default in VERSION, is NAME enabled in VERSION, VERSION 中 NAME 默认开启吗): yes or no, with the stage and lock, or whether the release does not declare it yet or any more.",
 			"VERSION gates (also gates VERSION, which feature gates changed in VERSION, VERSION 特性门控变化): every gate whose declaration differs from the release before: added, removed, deprecated, promoted, demoted, default changed, locked, unlocked."}},
 	{Topic: "search", Usage: "search WORDS", Summary: "KEPs ranked by their name, feature gates, SIG and the documents' words",
 		Examples: []string{"search image volume", "search nftables", "search 访问模式"},

@@ -206,7 +206,7 @@ func TestRenderSeeded(t *testing.T) {
 		{"1.32", []string{"Kubernetes 1.32", "  Date            2024-12-11", "  Enhancements    44: 13 GA, 12 beta, 19 alpha"}},
 		{"1.30 ga", []string{"Kubernetes 1.30: GA", "17 enhancements went GA in Kubernetes 1.30."}},
 		{"kep abc", []string{`"abc" is not a KEP number. Usage: kep NUMBER, e.g. kep 4639.`}},
-		{"kep 99999", []string{"I don't know KEP-99999."}},
+		{"kep 99999", []string{"I don't know KEP-99999. No kep.yaml I hold has that number; ask search WORDS", "to find a KEP by its name or gate.", "Did you mean: help search?"}},
 		{"1.99", []string{"I don't know Kubernetes 1.99. I know 1.27, 1.29–1.32.", "Did you mean: 1.32?"}},
 	}
 	for _, tt := range tests {

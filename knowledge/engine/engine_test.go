@@ -307,7 +307,7 @@ func TestEngineErrors(t *testing.T) {
 		q, code, message string
 		suggest          []string
 	}{
-		{"kep 99999", knowledge.ENOTFOUND, "I don't know KEP-99999.", nil},
+		{"kep 99999", knowledge.ENOTFOUND, "I don't know KEP-99999. No kep.yaml I hold has that number (kubernetes/enhancements as of 2031-05-01); ask search WORDS to find a KEP by its name or gate.", []string{"help search"}},
 		{"1.99", knowledge.ENOTFOUND, "I don't know Kubernetes 1.99. I know 1.40, 1.41, 1.43 (announced), and 1.38, 1.39, 1.44 from kep.yaml or the API guide only.", []string{"1.44"}},
 		{"1.42 ga", knowledge.ENOTFOUND, "I don't know Kubernetes 1.42. I know 1.40, 1.41, 1.43 (announced), and 1.38, 1.39, 1.44 from kep.yaml or the API guide only.", []string{"1.43 ga"}},
 		{"1.37 removals", knowledge.ENOTFOUND, "I don't know Kubernetes 1.37. I know 1.40, 1.41, 1.43 (announced), and 1.38, 1.39, 1.44 from kep.yaml or the API guide only.", []string{"1.38 removals"}},

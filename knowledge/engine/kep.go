@@ -24,9 +24,16 @@ func (e *Engine) answerKEP(ctx context.Context, n int) (*knowledge.Answer, error
 		if k, ok := c.byNum[n]; ok {
 			return e.kepAnswer(k, c.sources), nil
 		}
-		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "I don't know KEP-%d.", n)
+		return nil, unknownKEP(n, c.sources)
 	}
 	k, err := e.kb.FindKEPByNumber(ctx, n)
+	if knowledge.ErrorCode(err) == knowledge.ENOTFOUND {
+		byID, serr := e.sources(ctx)
+		if serr != nil {
+			return nil, serr
+		}
+		return nil, unknownKEP(n, byID)
+	}
 	if err != nil {
 		return nil, notFound(err, "find KEP-"+strconv.Itoa(n), "I don't know KEP-%d.", n)
 	}
@@ -35,6 +42,23 @@ func (e *Engine) answerKEP(ctx context.Context, n int) (*knowledge.Answer, error
 		return nil, err
 	}
 	return e.kepAnswer(k, byID), nil
+}
+
+// unknownKEP says that no kep.yaml held has number n, as of when (a KEP
+// filed since is not known before a sync), and how else to find a KEP.
+func unknownKEP(n int, sources map[string]knowledge.Source) error {
+	asOf := ""
+	for _, s := range sources {
+		if s.Kind == knowledge.SourceKEPYAML && s.AsOf > asOf {
+			asOf = s.AsOf
+		}
+	}
+	msg := fmt.Sprintf("I don't know KEP-%d. No kep.yaml I hold has that number", n)
+	if asOf != "" {
+		msg += " (kubernetes/enhancements as of " + asOf + ")"
+	}
+	msg += "; ask search WORDS to find a KEP by its name or gate."
+	return &knowledge.Error{Code: knowledge.ENOTFOUND, Message: msg, Suggestions: []string{"help search"}}
 }
 
 // kepAnswer is the kep answer of k: its facts, timeline, what each

@@ -210,7 +210,7 @@ func TestSeededErrorsAndGate(t *testing.T) {
 	e := seeded(t)
 	for q, want := range map[string]string{
 		"kep abc":   `bad_input: "abc" is not a KEP number. Usage: kep NUMBER, e.g. kep 4639.`,
-		"kep 99999": "not_found: I don't know KEP-99999.",
+		"kep 99999": "not_found: I don't know KEP-99999. No kep.yaml I hold has that number; ask search WORDS to find a KEP by its name or gate.",
 		"1.99":      "not_found: I don't know Kubernetes 1.99. I know 1.27, 1.29–1.32.",
 	} {
 		a := ask(t, e, q)

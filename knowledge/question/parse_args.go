@@ -30,6 +30,19 @@ func parseHelp(args []string) (knowledge.Question, error) {
 }
 
 func parseGate(args []string) (knowledge.Question, error) {
+	// gate NAME in VERSION, gate NAME VERSION: the gate in that release,
+	// as is NAME on by default in VERSION answers it
+	if n := len(args); (n == 3 && strings.EqualFold(args[1], "in") || n == 2) && looksVersion(strings.ToLower(args[n-1])) {
+		q, err := parseGate(args[:1])
+		if err != nil {
+			return q, err
+		}
+		v, err := knowledge.ParseVersion(strings.ToLower(args[n-1]))
+		if err != nil {
+			return knowledge.Question{}, knowledge.BadInput("gate", "%q is not a release like 1.33.", knowledge.Echo(args[n-1]))
+		}
+		return knowledge.Question{Kind: knowledge.AskGateDefault, Words: q.Words, Version: v}, nil
+	}
 	if len(args) != 1 {
 		return knowledge.Question{}, knowledge.BadInput("gate", "Give one feature gate name, written as one word.")
 	}

@@ -19,6 +19,8 @@ func TestGateQuestions(t *testing.T) {
 		{"is ImageVolume enabled in 1.33", "is ImageVolume on by default in 1.33", false},
 		{"is ImageVolume enabled by default in v1.33", "is ImageVolume on by default in 1.33", false},
 		{"ImageVolume default in 1.33", "is ImageVolume on by default in 1.33", false},
+		{"gate SidecarContainers in 1.28", "is SidecarContainers on by default in 1.28", false},
+		{"gate ImageVolume v1.35", "is ImageVolume on by default in 1.35", false},
 		{"1.34 gates", "1.34 gates", false},
 		{"gates 1.34", "1.34 gates", false},
 		{"v1.34 feature gates", "1.34 gates", false},
@@ -45,6 +47,11 @@ func TestGateQuestions(t *testing.T) {
 		}
 		if back, err := Parse(q.Canonical()); err != nil || back.Canonical() != q.Canonical() {
 			t.Errorf("%q: its canonical %q reads back as %q, %v", tc.text, q.Canonical(), back.Canonical(), err)
+		}
+	}
+	for _, text := range []string{"gate ImageVolume in foo", "gate ImageVolume on 1.33", "gate 1.33 in 1.34"} {
+		if q, err := Parse(text); err == nil {
+			t.Errorf("Parse(%q) = %q; want a message that says what a gate question is", text, q.Canonical())
 		}
 	}
 	for _, text := range []string{"ImageVolume enabled in 1.33", "is ImageVolume purple in 1.33", "1.34 gates please now"} {
