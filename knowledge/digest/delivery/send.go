@@ -56,9 +56,7 @@ func (l *lane) post(ctx context.Context, d *digest.Delivery) bool {
 	if ctx.Err() != nil {
 		return l.retry(ctx, d, w.cfg.Now(), "stopped before posting", true, w.cfg.Now())
 	}
-	pctx, cancel := context.WithTimeout(ctx, w.cfg.PostTimeout)
-	id, err := l.poster.Post(pctx, d.Channel, parts[part], d.Nonce(part))
-	cancel()
+	id, err := w.postWithGrace(ctx, l.poster, d, parts[part], part)
 	now := w.cfg.Now()
 	if err != nil && ctx.Err() != nil {
 		log.Info().Msg("stopping in the middle of a post; it is resolved at the next start")
@@ -172,4 +170,24 @@ func (l *lane) settle(ctx context.Context, d *digest.Delivery, what string, writ
 		}
 		t.Stop()
 	}
+}
+
+// postWithGrace posts part of d through p within PostTimeout; when ctx
+// ends while the post is under way, the post gets StopGrace more before it
+// is cut short, so that a stop records what it posted instead of leaving
+// it in doubt.
+func (w *Worker) postWithGrace(ctx context.Context, p Poster, d *digest.Delivery, a *knowledge.Answer, part int) (string, error) {
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.cfg.PostTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(w.cfg.StopGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-pctx.Done():
+		}
+	})
+	defer stop()
+	return p.Post(pctx, d.Channel, a, d.Nonce(part))
 }

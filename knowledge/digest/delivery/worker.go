@@ -53,6 +53,11 @@ type Config struct {
 	MaxFailures int
 	// PostTimeout bounds one post (default 30s).
 	PostTimeout time.Duration
+	// StopGrace is how long a post under way when Run's context ends may
+	// still take before it is cut short (default 3s, within serve's
+	// shutdown timeout): a stop lets it finish and records it, where a cut
+	// leaves it in doubt and a Slack channel may see it twice.
+	StopGrace time.Duration
 	// Poll is the longest the worker sleeps without looking for due
 	// deliveries (default 1s); Notify wakes it sooner.
 	Poll    time.Duration
@@ -86,6 +91,9 @@ func (c *Config) defaults() {
 	}
 	if c.PostTimeout <= 0 {
 		c.PostTimeout = 30 * time.Second
+	}
+	if c.StopGrace <= 0 {
+		c.StopGrace = 3 * time.Second
 	}
 	if c.Poll <= 0 {
 		c.Poll = time.Second

@@ -251,6 +251,7 @@ func TestOnlyOneUnsafePostAtOnce(t *testing.T) {
 func TestStopInTheMiddleLeavesOneInDoubt(t *testing.T) {
 	h, sp, dp, counts, cfg := small(t, 4, 1)
 	sp.hold, dp.hold = time.Hour, time.Hour
+	cfg.StopGrace = 50 * time.Millisecond // then the posts are cut short
 	w, err := delivery.New(h.db.Outbox(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -296,6 +297,48 @@ func TestStopInTheMiddleLeavesOneInDoubt(t *testing.T) {
 	}
 	if calls := dp.callsTo(h.channels[4].Channel); len(calls) != 2 || calls[0].nonce != calls[1].nonce {
 		t.Errorf("the Discord post cut short: %+v; want it again with the same nonce", calls)
+	}
+}
+
+// TestStopLetsAPostUnderWayFinish: a stop that comes while a Slack post
+// and a Discord post are under way lets them finish within StopGrace and
+// records them as delivered, so none is in doubt; the next Run posts the
+// deliveries behind them once each, and no channel sees a digest twice.
+func TestStopLetsAPostUnderWayFinish(t *testing.T) {
+	h, sp, dp, counts, cfg := small(t, 3, 1)
+	sp.hold, dp.hold = 300*time.Millisecond, 300*time.Millisecond
+	cfg.StopGrace = 10 * time.Second
+	w, err := delivery.New(h.db.Outbox(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trigger(h.db, w.Notify).OnKnowledgeChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- w.Run(ctx) }()
+	for sp.count() == 0 || dp.count() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := counts.Get("delivered/slack") + counts.Get("delivered/discord"); got != 2 {
+		t.Fatalf("%d posts recorded as delivered after the stop, want the 2 under way (counts %v)", got, counts.Snapshot())
+	}
+	sp.hold, dp.hold = 0, 0
+	w2, _ := delivery.New(h.db.Outbox(), cfg)
+	runUntil(t, w2, 10*time.Second, func() bool { return counts.Get("delivered/slack")+counts.Get("delivered/discord") == 4 })
+	want := map[string]int{"delivered/slack": 3, "delivered/discord": 1}
+	if diff := cmp.Diff(want, counts.Snapshot()); diff != "" {
+		t.Errorf("counts (-want +got), nothing in doubt:\n%s", diff)
+	}
+	for _, c := range h.channels {
+		if n := len(sp.callsTo(c.Channel)) + len(dp.callsTo(c.Channel)); n != 1 {
+			t.Errorf("%s was posted to %d times, want once", c.Channel, n)
+		}
 	}
 }
 
