@@ -208,8 +208,9 @@ func (f *fakeDiscord) messagesMade() int {
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 
-// gateway speaks the gateway protocol: op 10 Hello, read op 2 Identify,
-// READY, then dispatch f.events; heartbeats are acknowledged.
+// gateway speaks the gateway protocol: op 10 Hello, read op 2 Identify
+// (a Resume gets op 9 Invalid Session first), READY, then dispatch
+// f.events; heartbeats are acknowledged.
 func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 	c, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
@@ -230,7 +231,18 @@ func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 		Op int          `json:"op"`
 		D  identifyData `json:"d"`
 	}
-	if err := c.ReadJSON(&ident); err != nil || ident.Op != 2 {
+	err = c.ReadJSON(&ident)
+	if err == nil && ident.Op == 6 {
+		// A Resume of the session the adapter closed (a start that failed
+		// after READY, then tried again): Discord answers a session closed
+		// with a normal close Invalid Session, not resumable, and the
+		// client identifies anew.
+		if send(`{"op":9,"d":false}`) != nil {
+			return
+		}
+		err = c.ReadJSON(&ident)
+	}
+	if err != nil || ident.Op != 2 {
 		f.t.Errorf("fake gateway: want Identify (op 2), got op %d, %v", ident.Op, err)
 		return
 	}
