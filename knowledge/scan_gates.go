@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // GateSetting is one feature gate a configuration sets: a
@@ -23,7 +24,43 @@ type GateSetting struct {
 	Component string `json:"component"`
 	Gate      string `json:"gate"`
 	Value     bool   `json:"value"`
-	Kubeadm   bool   `json:"-"` // kubeadm's own gate
+	// Invalid is the value as written when it is not one the component
+	// reads as true or false (enabled, the string "true" in featureGates,
+	// yes in --feature-gates, GateNoValue); Value is then false and means
+	// nothing.
+	Invalid string `json:"invalid_value,omitempty"`
+	Kubeadm bool   `json:"-"` // kubeadm's own gate
+}
+
+// GateNoValue is GateSetting.Invalid of a gate given no value
+// (--feature-gates=X, featureGates: {X: }).
+const GateNoValue = "no value"
+
+// invalidWords is an invalid value fit to repeat: SafeValue's characters
+// and the spaces and double quotes of `the string "true"`, at most 60.
+func invalidWords(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:/ \"", r)) {
+			continue
+		}
+		if n == 60 {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+// invalidText says how an invalid setting of gate (a phrase) is wrong.
+func invalidText(what, value string) string {
+	if value == GateNoValue {
+		return what + " is given no value (true or false)"
+	}
+	return fmt.Sprintf("%s is set to %s, which is not true or false to it", what, invalidWords(value))
 }
 
 // GateScanStatus is what a scan found of a gate a configuration sets, at
@@ -42,6 +79,9 @@ const (
 	GateScanLockedConflict GateScanStatus = "locked_conflict"
 	// GateScanUnknown: no release read declares it (under that name).
 	GateScanUnknown GateScanStatus = "unknown"
+	// GateScanInvalidValue: set to a value the component does not read
+	// as true or false.
+	GateScanInvalidValue GateScanStatus = "invalid_value"
 	// GateScanLocked: set to the value it is locked to: no effect, and
 	// such gates are removed a few releases on.
 	GateScanLocked GateScanStatus = "locked"
@@ -58,7 +98,7 @@ const (
 // Breaks reports whether a gate of status s stops its component
 // (uncertain is a warning: the files do not say).
 func (s GateScanStatus) Breaks() bool {
-	return s == GateScanRemoved || s == GateScanNotYet || s == GateScanLockedConflict || s == GateScanUnknown
+	return s == GateScanRemoved || s == GateScanNotYet || s == GateScanLockedConflict || s == GateScanUnknown || s == GateScanInvalidValue
 }
 
 // GateFinding is one gate setting that breaks or warns at the target.
@@ -113,6 +153,12 @@ func CheckGates(settings []GateSetting, t *GateIndex, to Version) (out []GateFin
 	for _, s := range settings {
 		g, found := t.Lookup(s.Gate, s.Kubeadm)
 		f := GateFinding{GateSetting: s}
+		if s.Invalid != "" {
+			// whatever the gate, the component refuses the value first
+			f.Status = GateScanInvalidValue
+			out = append(out, f)
+			continue
+		}
 		if !found {
 			f.Status = GateScanUnknown
 			if c, ok := t.ByConstant(s.Gate); ok && !s.Kubeadm {
@@ -298,6 +344,8 @@ func GateFindingText(f GateFinding, to Version) string {
 		return fmt.Sprintf("%s will not start: no release I read declares %s", who, what)
 	case GateScanLockedConflict:
 		return fmt.Sprintf("%s will not start: %s is locked to %t there, and is set to %t", who, what, !f.Value, f.Value)
+	case GateScanInvalidValue:
+		return who + " will not start: " + invalidText(what, f.Invalid)
 	case GateScanLocked:
 		return fmt.Sprintf("%s ignores %s=%t: it is locked to that (%s), and locked gates are removed a few releases on", who, f.Gate, f.Value, f.Spec.Stage.Label())
 	case GateScanDeprecated:
@@ -329,6 +377,8 @@ func kubeadmFindingText(f GateFinding, to Version) string {
 		return fmt.Sprintf("%s: whether %s is among kubeadm's feature gates there is not known (its code of %s was not read)", who, f.Gate, to)
 	case GateScanLockedConflict:
 		return fmt.Sprintf("%s: kubeadm's feature gate %s is locked to %t there, and is set to %t", who, f.Gate, !f.Value, f.Value)
+	case GateScanInvalidValue:
+		return who + ": " + invalidText("kubeadm's feature gate "+f.Gate, f.Invalid)
 	case GateScanLocked:
 		return fmt.Sprintf("%s ignores kubeadm's feature gate %s=%t: it is locked to that (%s), and locked gates are removed a few releases on", who, f.Gate, f.Value, f.Spec.Stage.Label())
 	case GateScanDeprecated:

@@ -88,12 +88,55 @@ func (r *reader) gateMap(m *yaml.Node, kind, name, component string, kubeadm boo
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		b, err := strconv.ParseBool(strings.TrimSpace(v.Value))
-		if v.Kind != yaml.ScalarNode || err != nil || k.Value == "" {
+		if k.Value == "" {
 			continue
 		}
-		r.add(knowledge.GateSetting{Kind: kind, Name: name, Component: component, Gate: k.Value, Value: b, Kubeadm: kubeadm, Line: r.offset + k.Line})
+		s := knowledge.GateSetting{Kind: kind, Name: name, Component: component, Gate: k.Value, Kubeadm: kubeadm, Line: r.offset + k.Line}
+		b, ok := mapBool(v)
+		if ok {
+			s.Value = b
+		} else {
+			s.Invalid = written(v)
+		}
+		r.add(s)
 	}
+}
+
+// yaml11Bools are the plain scalars YAML 1.1 reads as booleans. The
+// components read their configuration files through sigs.k8s.io/yaml,
+// whose YAML 1.1 reader takes featureGates: {X: yes} as true, where
+// yaml.v3 (YAML 1.2) sees the string "yes".
+var yaml11Bools = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "true": true, "True": true, "TRUE": true, "on": true, "On": true, "ON": true,
+	"n": false, "N": false, "no": false, "No": false, "NO": false, "false": false, "False": false, "FALSE": false, "off": false, "Off": false, "OFF": false,
+}
+
+// mapBool reads a featureGates value as the components do: a plain
+// YAML 1.1 boolean; a quoted string, a number or anything else is no
+// boolean to them (ok false).
+func mapBool(v *yaml.Node) (value, ok bool) {
+	if v.Kind != yaml.ScalarNode || v.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return false, false
+	}
+	if v.Tag != "" && v.Tag != "!!bool" && v.Tag != "!!str" {
+		return false, false
+	}
+	b, ok := yaml11Bools[v.Value]
+	return b, ok
+}
+
+// written is how a value that is not a boolean was written, for the
+// message: a scalar as it is, quoted when it was, else its kind.
+func written(v *yaml.Node) string {
+	switch {
+	case v.Kind != yaml.ScalarNode:
+		return map[yaml.Kind]string{yaml.MappingNode: "a mapping", yaml.SequenceNode: "a list", yaml.AliasNode: "an alias"}[v.Kind]
+	case v.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0:
+		return `the string "` + v.Value + `"`
+	case v.Value == "" || v.Tag == "!!null":
+		return knowledge.GateNoValue
+	}
+	return v.Value
 }
 
 // kubeadm reads kubeadm's configuration: ClusterConfiguration's own
@@ -139,12 +182,23 @@ func (r *reader) extraArgs(args *yaml.Node, kind, name, component string) {
 // flagValue reads the value of --feature-gates: A=true,B=false.
 func (r *reader) flagValue(value string, line int, kind, name, component string) {
 	for _, part := range strings.Split(value, ",") {
-		gate, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-		b, err := strconv.ParseBool(strings.TrimSpace(val))
-		if !ok || err != nil || strings.TrimSpace(gate) == "" {
+		gate, val, hasValue := strings.Cut(strings.TrimSpace(part), "=")
+		if strings.TrimSpace(gate) == "" {
 			continue
 		}
-		r.add(knowledge.GateSetting{Kind: kind, Name: name, Component: component, Gate: strings.TrimSpace(gate), Value: b, Line: r.offset + line})
+		s := knowledge.GateSetting{Kind: kind, Name: name, Component: component, Gate: strings.TrimSpace(gate), Line: r.offset + line}
+		// component-base's featuregate Set refuses a key without =value
+		// and takes the value through strconv.ParseBool
+		b, err := strconv.ParseBool(strings.TrimSpace(val))
+		switch {
+		case !hasValue || strings.TrimSpace(val) == "":
+			s.Invalid = knowledge.GateNoValue
+		case err != nil:
+			s.Invalid = strings.TrimSpace(val)
+		default:
+			s.Value = b
+		}
+		r.add(s)
 	}
 }
 

@@ -26,7 +26,11 @@ func settings(t *testing.T, text string) []string {
 		if s.Kubeadm {
 			k = " (kubeadm's)"
 		}
-		out = append(out, fmt.Sprintf("%d:%d %s/%s %s %s=%t%s", s.Document, s.Line, s.Kind, s.Name, s.Component, s.Gate, s.Value, k))
+		v := fmt.Sprint(s.Value)
+		if s.Invalid != "" {
+			v = "invalid(" + s.Invalid + ")"
+		}
+		out = append(out, fmt.Sprintf("%d:%d %s/%s %s %s=%s%s", s.Document, s.Line, s.Kind, s.Name, s.Component, s.Gate, v, k))
 	}
 	return out
 }
@@ -40,7 +44,7 @@ func same(t *testing.T, got, want []string) {
 
 // TestKubeletAndKubeProxyConfiguration: featureGates of both, after
 // another document, with the line of each gate in the file; a value that
-// is not a boolean is not a setting.
+// is not a boolean is a setting the component refuses.
 func TestKubeletAndKubeProxyConfiguration(t *testing.T) {
 	text := `apiVersion: v1
 kind: ConfigMap
@@ -65,7 +69,57 @@ featureGates: {NFTablesProxyMode: true}
 	same(t, settings(t, text), []string{
 		"2:12 KubeletConfiguration/ kubelet AppArmor=true",
 		"2:13 KubeletConfiguration/ kubelet UserNamespacesSupport=false",
+		"2:14 KubeletConfiguration/ kubelet Typo=invalid(maybe)",
 		"3:19 KubeProxyConfiguration/ kube-proxy NFTablesProxyMode=true",
+	})
+}
+
+// TestGateValuesAsTheComponentsReadThem: featureGates goes through
+// sigs.k8s.io/yaml's YAML 1.1 reader into a map[string]bool, so a plain
+// yes, on, Y or OFF is a boolean there (yaml.v3 alone would see strings
+// and the gate would go unchecked), while a quoted "true", a number or
+// nothing is no boolean and the component does not start; --feature-gates
+// goes through strconv.ParseBool, so yes is refused there and 1, t and
+// TRUE are taken, and a key without =value is refused.
+func TestGateValuesAsTheComponentsReadThem(t *testing.T) {
+	text := `apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+featureGates:
+  A: yes
+  B: on
+  C: Y
+  D: OFF
+  E: "true"
+  F: 1
+  G:
+  H: [true]
+  I: 'no'
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: kube-scheduler}
+spec:
+  containers:
+  - name: kube-scheduler
+    command: [kube-scheduler, "--feature-gates=J=1,K=t,L=TRUE,M=yes,N,O=,P=on"]
+`
+	same(t, settings(t, text), []string{
+		"1:4 KubeletConfiguration/ kubelet A=true",
+		"1:5 KubeletConfiguration/ kubelet B=true",
+		"1:6 KubeletConfiguration/ kubelet C=true",
+		"1:7 KubeletConfiguration/ kubelet D=false",
+		`1:8 KubeletConfiguration/ kubelet E=invalid(the string "true")`,
+		"1:9 KubeletConfiguration/ kubelet F=invalid(1)",
+		"1:10 KubeletConfiguration/ kubelet G=invalid(no value)",
+		"1:11 KubeletConfiguration/ kubelet H=invalid(a list)",
+		`1:12 KubeletConfiguration/ kubelet I=invalid(the string "no")`,
+		"2:20 Pod/kube-scheduler kube-scheduler J=true",
+		"2:20 Pod/kube-scheduler kube-scheduler K=true",
+		"2:20 Pod/kube-scheduler kube-scheduler L=true",
+		"2:20 Pod/kube-scheduler kube-scheduler M=invalid(yes)",
+		"2:20 Pod/kube-scheduler kube-scheduler N=invalid(no value)",
+		"2:20 Pod/kube-scheduler kube-scheduler O=invalid(no value)",
+		"2:20 Pod/kube-scheduler kube-scheduler P=invalid(on)",
 	})
 }
 

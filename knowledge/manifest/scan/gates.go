@@ -72,6 +72,9 @@ type GateJSON struct {
 	// Modules are the modules that declare it at the target that the
 	// component does not register, or only may (status uncertain).
 	Modules []string `json:"modules,omitempty"`
+	// InvalidValue is the value as written when the component does not
+	// read it as true or false (status invalid_value; value is then false).
+	InvalidValue string `json:"invalid_value,omitempty"`
 }
 
 // gatesJSON is the report's gate findings for --json, never null.
@@ -79,7 +82,7 @@ func (o *output) gatesJSON() []GateJSON {
 	out := []GateJSON{}
 	for _, f := range o.report.Gates {
 		out = append(out, GateJSON{File: f.File, Document: f.Document, Line: f.Line, Kind: f.Kind, Name: f.Name,
-			Component: f.Component, Gate: f.Gate, Value: f.Value, Status: string(f.Status), RemovedIn: versionPtr(f.RemovedIn), Modules: f.Modules})
+			Component: f.Component, Gate: f.Gate, Value: f.Value, Status: string(f.Status), RemovedIn: versionPtr(f.RemovedIn), Modules: f.Modules, InvalidValue: f.Invalid})
 		if f.RemovedBy != f.RemovedIn {
 			out[len(out)-1].RemovedBy = versionPtr(f.RemovedBy)
 		}
@@ -119,6 +122,7 @@ var GateStatusRule = map[knowledge.GateScanStatus]string{
 	knowledge.GateScanNotYet:         "not-yet-declared-feature-gate",
 	knowledge.GateScanLockedConflict: "locked-conflict-feature-gate",
 	knowledge.GateScanUnknown:        "unknown-feature-gate",
+	knowledge.GateScanInvalidValue:   "invalid-feature-gate-value",
 	knowledge.GateScanLocked:         "locked-feature-gate",
 	knowledge.GateScanDeprecated:     "deprecated-feature-gate",
 	knowledge.GateScanUncertain:      "uncertain-feature-gate",

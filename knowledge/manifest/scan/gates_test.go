@@ -161,6 +161,29 @@ func TestScanKubeletGates(t *testing.T) {
 	}
 }
 
+// TestScanInvalidGateValues: a value the component does not read as a
+// boolean stops it (exit 5), in JSON with the value as written; a YAML
+// 1.1 yes is a boolean, and AppArmor set so is removed at 1.33.
+func TestScanInvalidGateValues(t *testing.T) {
+	files := map[string]string{"kubelet.yaml": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  AppArmor: yes\n  ImageVolume: \"true\"\n"}
+	code, raw := gateScan(t, "1.33", FormatJSON, files)
+	sameRows(t, gateRows(t, raw), []string{
+		"kubelet.yaml:1:4 KubeletConfiguration kubelet AppArmor=true removed 1.33",
+		"kubelet.yaml:1:5 KubeletConfiguration kubelet ImageVolume=false invalid_value -",
+	})
+	if code != ExitRemoved || !strings.Contains(raw, `"invalid_value":"the string \"true\""`) {
+		t.Errorf("exit %d, want %d, with the value as written:\n%s", code, ExitRemoved, raw)
+	}
+	_, text := gateScan(t, "1.33", FormatText, files)
+	if w := `kubelet 1.33 will not start: feature gate ImageVolume is set to the string "true", which is not true or false to it`; !strings.Contains(text, w) {
+		t.Errorf("the text lacks %q:\n%s", w, text)
+	}
+	_, sarif := gateScan(t, "1.33", FormatSARIF, files)
+	if !strings.Contains(sarif, `"ruleId": "invalid-feature-gate-value"`) {
+		t.Errorf("SARIF has no invalid-feature-gate-value result:\n%.2000s", sarif)
+	}
+}
+
 // TestScanKubeadmGates: kubeadm's own gate gone in 1.33, the API
 // server's extra args with a gate removed in 1.32, and a v1beta4 join's
 // kubelet gate not declared before 1.31.
