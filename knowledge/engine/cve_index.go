@@ -51,15 +51,23 @@ func vulnSources(vs []*knowledge.Vuln) []string {
 func patchName(v knowledge.Version, p int) string { return v.String() + "." + strconv.Itoa(p) }
 
 // knownPatches are the patch numbers of v the patch list names, oldest
-// first (0 is v.0); when it names none, v.0 alone, and known is false.
+// first (0 is v.0), and the newest patch another source names when it is
+// newer (the k8s.io/api v0.36.6 tag: 1.36.6, as latest and patches say);
+// when no source names one, v.0 alone, and known is false.
 func (c *catalog) knownPatches(v knowledge.Version) (nums []int, known bool) {
 	for _, p := range c.patches[v] {
 		nums = append(nums, p.Number)
 	}
+	sort.Ints(nums)
+	if best, _, ok := c.latestPatch(v); ok && (len(nums) == 0 || best.number > nums[len(nums)-1]) {
+		if len(nums) == 0 && best.number > 0 {
+			nums = append(nums, 0) // v.0 came before it
+		}
+		nums = append(nums, best.number)
+	}
 	if len(nums) == 0 {
 		return []int{0}, false
 	}
-	sort.Ints(nums)
 	return nums, true
 }
 

@@ -418,3 +418,30 @@ func TestUpgradeCVEsAgainstTheRecords(t *testing.T) {
 	}
 	t.Logf("checked %d upgrades against the records", checked)
 }
+
+// TestOneLatestPatchEverywhere: the latest patch latest names for each
+// supported release (1.36.6 by its k8s.io/api tag, though the patch list
+// stops at 1.36.4) is the one cves takes and upgrade counts at: answers
+// never pick different sources.
+func TestOneLatestPatchEverywhere(t *testing.T) {
+	sharedtest.Path(t, "data", "cves")
+	e := snapshotEngine(t)
+	l := ask(t, e, "latest")
+	if len(l.Facts) == 0 {
+		t.Fatalf("latest names no release: %q", l.Text)
+	}
+	for _, f := range l.Facts {
+		patch, _, _ := strings.Cut(f.Value, " ")
+		if c := ask(t, e, "cves "+patch); c.Kind != knowledge.KindCVEs {
+			t.Errorf("latest names %s, and cves %s says %q", patch, patch, c.Text)
+		}
+		v := knowledge.MustVersion(f.Name)
+		prev := knowledge.MustVersion(fmt.Sprintf("1.%d", v.Minor-1))
+		if u := ask(t, e, "upgrade "+prev.String()+" "+f.Name); !strings.Contains(u.Text, " to "+patch+" ") {
+			t.Errorf("latest names %s; upgrade %s %s counts elsewhere: %q", patch, prev, f.Name, u.Text)
+		}
+		if p := ask(t, e, f.Name+" patches"); !strings.Contains(p.Text, " is "+patch+" ") {
+			t.Errorf("latest names %s; %s patches says %q", patch, f.Name, p.Text)
+		}
+	}
+}

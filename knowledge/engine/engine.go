@@ -184,7 +184,23 @@ func (e *Engine) checkPatch(ctx context.Context, v knowledge.Version, patch int)
 		return "", fmt.Errorf("find patch releases of %s: %w", v, err)
 	}
 	name := fmt.Sprintf("%s.%d", v, patch)
+	// a newer patch than the list's, named by another source (the
+	// k8s.io/api v0.36.6 tag), as latest and VERSION patches say
+	var tagged string
+	newerThanList := false // another source names a newer patch than the list
+	if x, err := e.storeEvidence(ctx); err == nil {
+		if best, _, ok := x.latestPatch(v); ok && (len(ps) == 0 || best.number > maxPatch(ps)) {
+			tagged, newerThanList = best.name(v, x.sources), patch <= best.number
+		}
+	}
 	if len(ps) == 0 {
+		switch {
+		case newerThanList:
+			return fmt.Sprintf("%s is a patch release of %s: the newest I know is %s; this answer is about %s as a whole.", name, v, tagged, v), nil
+		case tagged != "":
+			return "", &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s.", name, v, tagged),
+				Suggestions: []string{v.String() + " patches", v.String()}}
+		}
 		return fmt.Sprintf("I hold no patch releases of %s, so I can't tell whether %s exists; this answer is about %s.", v, name, v), nil
 	}
 	newest := ps[0]
@@ -202,8 +218,28 @@ func (e *Engine) checkPatch(ctx context.Context, v knowledge.Version, patch int)
 			asOf = ", as of " + s.AsOf
 		}
 	}
+	switch {
+	case newerThanList:
+		list := "the patch list"
+		if asOf != "" {
+			list += asOf + ","
+		}
+		return fmt.Sprintf("%s is a patch release of %s: %s stops at %s, and the newest I know is %s; this answer is about %s as a whole.", name, v, list, newest, tagged, v), nil
+	case tagged != "":
+		return "", &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s.", name, v, tagged),
+			Suggestions: []string{v.String() + " patches", v.String()}}
+	}
 	return "", &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s, from %s%s.", name, v, newest, newest.Date, asOf),
 		Suggestions: []string{v.String() + " patches", v.String()}}
+}
+
+// maxPatch is the highest patch number of ps.
+func maxPatch(ps []knowledge.Patch) int {
+	n := 0
+	for _, p := range ps {
+		n = max(n, p.Number)
+	}
+	return n
 }
 
 // Invalidate drops what the Engine keeps from the store (the catalog of

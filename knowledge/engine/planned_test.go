@@ -73,8 +73,12 @@ func TestSharedNamesPreferTheLiveKEP(t *testing.T) {
 func TestBadVersions(t *testing.T) {
 	for name, e := range fullEngines(t) {
 		t.Run(name, func(t *testing.T) {
-			if _, err := askChat(t, e, "1.35.99"); knowledge.ErrorCode(err) != knowledge.ENOTFOUND || !strings.Contains(knowledge.ErrorMessage(err), "the newest 1.35 patch I know is 1.35.8") {
+			if _, err := askChat(t, e, "1.35.99"); knowledge.ErrorCode(err) != knowledge.ENOTFOUND || !strings.Contains(knowledge.ErrorMessage(err), "the newest 1.35 patch I know is 1.35.10 (per the k8s.io/api v0.35.10 tag, as of 2026-10-28)") {
 				t.Errorf("1.35.99: %v", err)
+			}
+			// the patch list stops at 1.35.8; the k8s.io/api tag names 1.35.10
+			if a, err := askChat(t, e, "1.35.9"); err != nil || len(a.Notes) == 0 || !strings.Contains(a.Notes[0], "1.35.9 is a patch release of 1.35: the patch list, as of 2026-08-22, stops at 1.35.8, and the newest I know is 1.35.10") {
+				t.Errorf("1.35.9: %v %q", err, a.Notes)
 			}
 			if a, err := askChat(t, e, "1.35.8"); err != nil || len(a.Notes) == 0 || !strings.Contains(a.Notes[0], "1.35.8 is a patch release of 1.35 (2026-08-20)") {
 				t.Errorf("1.35.8: %v %q", err, a.Notes)
