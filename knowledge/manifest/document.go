@@ -64,10 +64,10 @@ func (s *stream) emit(doc, start int, text []byte) error {
 	o := &s.out
 	decide(&s.ext, doc, start, s.tmpl, o)
 	if o.notObject || o.failed && !mayHoldObject(text) {
-		if v, ok := kubectlVersion(text); ok {
+		if v, build, ok := kubectlVersion(text); ok {
 			s.res.Kubectl = true
 			if v != "" {
-				s.res.ServerVersion = v
+				s.res.ServerVersion, s.res.ServerBuild = v, build
 			}
 			return nil
 		}

@@ -26,7 +26,7 @@ import (
 // kubectlVersion reports whether document text is `kubectl version`
 // output, and the server's release in it ("1.28"; "" when it names no
 // server, as when the server could not be reached).
-func kubectlVersion(text []byte) (server string, ok bool) {
+func kubectlVersion(text []byte) (server, build string, ok bool) {
 	for rest := text; len(rest) > 0; {
 		var b []byte
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
@@ -41,7 +41,7 @@ func kubectlVersion(text []byte) (server string, ok bool) {
 		case bytes.HasPrefix(b, []byte("Server Version:")):
 			ok = true
 			if v := infoVersion(b); v != "" {
-				server = v
+				server, build = v, infoBuild(b)
 			}
 		case bytes.HasPrefix(b, []byte("clientVersion\"")), bytes.HasPrefix(b, []byte("clientVersion:")),
 			bytes.HasPrefix(b, []byte("serverVersion\"")), bytes.HasPrefix(b, []byte("serverVersion:")):
@@ -49,12 +49,25 @@ func kubectlVersion(text []byte) (server string, ok bool) {
 		}
 	}
 	if !ok {
-		return "", false
+		return "", "", false
 	}
 	if server == "" {
-		server = structuredVersion(text)
+		server, build = structuredVersion(text)
 	}
-	return server, true
+	return server, build, true
+}
+
+// infoBuild reads the gitVersion of a "Server Version:" line: v1.28.3, or
+// version.Info{…, GitVersion:"v1.22.3-eks", …}'s.
+func infoBuild(b []byte) string {
+	b = bytes.TrimSpace(b[len("Server Version:"):])
+	if bytes.HasPrefix(b, []byte("version.Info{")) {
+		return string(fieldValue(b, "GitVersion"))
+	}
+	if i := bytes.IndexAny(b, " \t"); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
 }
 
 // infoVersion reads the release from a "Server Version:" line: v1.28.3,
@@ -72,10 +85,10 @@ func infoVersion(b []byte) string {
 
 // structuredVersion reads major and minor (or gitVersion) of the
 // serverVersion of -o yaml or -o json output.
-func structuredVersion(text []byte) string {
+func structuredVersion(text []byte) (server, build string) {
 	i := bytes.Index(text, []byte("serverVersion"))
 	if i < 0 {
-		return ""
+		return "", ""
 	}
 	sv := text[i+len("serverVersion"):]
 	for _, other := range []string{"clientVersion", "kustomizeVersion"} {
@@ -83,10 +96,11 @@ func structuredVersion(text []byte) string {
 			sv = sv[:j]
 		}
 	}
+	build = string(fieldValue(sv, "gitVersion"))
 	if v := release(fieldValue(sv, "major"), fieldValue(sv, "minor")); v != "" {
-		return v
+		return v, build
 	}
-	return gitVersion(fieldValue(sv, "gitVersion"))
+	return gitVersion(fieldValue(sv, "gitVersion")), build
 }
 
 // fieldValue finds key (a whole word, maybe quoted) followed by ':' and

@@ -30,4 +30,5 @@ type Result struct {
 	NotObjects    int       `json:"notObjects,omitempty"`    // documents that parsed but hold no object (no apiVersion and no kind), such as a values file
 	ServerVersion string    `json:"serverVersion,omitempty"` // "1.28" when the stream holds `kubectl version` output naming a server
 	Kubectl       bool      `json:"kubectl,omitempty"`       // the stream holds `kubectl version` output, naming a server or not
+	ServerBuild   string    `json:"serverBuild,omitempty"`   // the server's gitVersion as that output gives it: "v1.28.3-gke.100"
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -58,5 +60,47 @@ func TestClusterScanReportsItsReleaseCVEs(t *testing.T) {
 	}
 	if code, text := run(Request{To: knowledge.MustVersion("1.31"), Read: files, FailOnCVE: true}); code != ExitClean || strings.Contains(text, "vulnerabilit") {
 		t.Errorf("no server build: exit %d, text %q", code, text)
+	}
+}
+
+// TestPastedKubectlVersionReportsItsReleaseCVEs: `kubectl version | cat -
+// manifests.yaml | bot scan -` names the server's patch, whose known
+// vulnerabilities are reported as a cluster's: at v1.30.2 CVE-2024-10220
+// (GO-2024-3286, fixed in 1.30.3 by its OSV record), at v1.30.3 not; and
+// --fail-on cve exits 6 on them.
+func TestPastedKubectlVersionReportsItsReleaseCVEs(t *testing.T) {
+	k, err := snapshot.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		server string
+		has    bool
+	}{{"v1.30.2", true}, {"v1.30.3", false}} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "in.yaml")
+		in := "Client Version: v1.31.0\nKustomize Version: v5.4.2\nServer Version: " + tc.server + "\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"
+		if err := os.WriteFile(p, []byte(in), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		code, err := Run(context.Background(), InMemory(k), Request{To: knowledge.MustVersion("1.31"), Paths: []string{p}, Format: FormatJSON, FailOnCVE: true}, &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got JSON
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Server == nil || got.Server.Patch != strings.TrimPrefix(tc.server, "v") || got.Server.Build != tc.server || len(got.Server.CVEs) == 0 || code != ExitVulnerable {
+			t.Fatalf("server %s: exit %d, server %+v", tc.server, code, got.Server)
+		}
+		has := false
+		for _, c := range got.Server.CVEs {
+			has = has || c.ID == "GO-2024-3286"
+		}
+		if has != tc.has {
+			t.Errorf("server %s: GO-2024-3286 listed %v, want %v", tc.server, has, tc.has)
+		}
 	}
 }

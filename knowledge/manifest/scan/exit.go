@@ -26,8 +26,8 @@ type ExitMeaning struct {
 var ExitCodes = []ExitMeaning{
 	{ExitClean, "nothing found (objects not built into Kubernetes do not count; nor an empty or comment-only file)"},
 	{ExitDeprecated, "only deprecations, or feature gates set that are deprecated, set to their locked value, or that the code read cannot settle there (uncertain) (0 with --fail-on removed)"},
-	{ExitRemoved, "something is removed, never served, or not served yet in --to, or a feature gate set is removed, not declared yet, unknown or set against its lock there (wins over 3 and 4)"},
-	{ExitVulnerable, "with --fail-on cve only: the live cluster's own patch release has known vulnerabilities and nothing is removed (5 and 3 win; wins over 4)"},
+	{ExitRemoved, "something is removed, never served, or not served yet in --to, or a feature gate set is removed, not declared yet, unknown, set against its lock or set to what is not true or false there (wins over 3 and 4)"},
+	{ExitVulnerable, "with --fail-on cve only: the live cluster's own patch release (or a pasted `kubectl version`'s server) has known vulnerabilities and nothing is removed (5 and 3 win; wins over 4)"},
 	{ExitUnreadable, "an input could not be read or parsed (--ignore-unreadable lists it and passes over it), or kepbot broke: the database cannot be opened or holds no API lifecycle"},
 	{ExitBadInput, "bad arguments: no --to, a release kepbot does not know (1.99), --from not older than --to, no input"},
 	{ExitInterrupted, "stopped by SIGINT (Ctrl-C); 143 by SIGTERM"},

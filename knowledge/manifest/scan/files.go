@@ -63,7 +63,7 @@ func ReadInputs(ctx context.Context, paths []string, stdin io.Reader) *knowledge
 		all.Documents += r.Documents
 		all.NotObjects += r.NotObjects
 		if all.ServerVersion.IsZero() {
-			all.ServerVersion = r.ServerVersion
+			all.ServerVersion, all.ServerPatch, all.ServerBuild = r.ServerVersion, r.ServerPatch, r.ServerBuild
 		}
 		all.Kubectl = all.Kubectl || r.Kubectl
 	}
