@@ -92,6 +92,11 @@ func (p Process) Run(ctx context.Context) int {
 	// Pay for the engine's catalog and search index now, not on the first
 	// question someone asks in chat.
 	if err := eng.Warm(ctx); err != nil {
+		if ctx.Err() != nil {
+			// stopped (SIGTERM, Ctrl-C) while loading: a stop, not a failure
+			logger.Info().Msg("stopped before serving")
+			return 0
+		}
 		logger.Error().Err(err).Msg("load the knowledge")
 		return p.Failure
 	}

@@ -67,3 +67,16 @@ func TestProcessServesUntilTheContextEnds(t *testing.T) {
 		t.Errorf("Run = %d, want 0; stderr %q", code, stderr.String())
 	}
 }
+
+// TestProcessStoppedWhileLoading: a stop that comes before the knowledge
+// is loaded (a SIGTERM during start-up) exits 0 as a stop, not 3 with
+// "load the knowledge: context canceled".
+func TestProcessStoppedWhileLoading(t *testing.T) {
+	var stderr bytes.Buffer
+	p := process(t, "127.0.0.1:0", &stderr)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if code := p.Run(ctx); code != 0 || strings.Contains(stderr.String(), `"level":"error"`) {
+		t.Errorf("Run = %d, want 0 and no error; stderr %q", code, stderr.String())
+	}
+}
