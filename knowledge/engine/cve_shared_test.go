@@ -14,6 +14,7 @@ import (
 	"github.com/kepbot/kepbot/internal/sharedtest"
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/engine"
+	"github.com/kepbot/kepbot/knowledge/snapshot"
 	"github.com/kepbot/kepbot/store/storetest"
 )
 
@@ -236,7 +237,11 @@ func rawPatches(t *testing.T) map[int][2]int {
 
 func snapshotEngine(t *testing.T) *engine.Engine {
 	t.Helper()
-	return engine.New(storetest.SnapshotDB(t).Knowledge())
+	snap, err := snapshot.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.New(storetest.SnapshotDB(t).Knowledge(), engine.WithClock(newestSourceDay(snap)))
 }
 
 // TestCVEsOfEveryMinorAgainstTheRecords asks cves V of the built-in

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kepbot/kepbot/internal/sharedtest"
@@ -60,10 +61,32 @@ func fullEngines(t *testing.T, opts ...engine.Option) map[string]*engine.Engine 
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the clock stands at the newest day a source gives (not today): what
+	// is supported or past its end of life is the same on any day CI runs;
+	// a test's own WithClock comes after and wins
+	opts = append([]engine.Option{engine.WithClock(newestSourceDay(snap))}, opts...)
 	return map[string]*engine.Engine{
 		"corpus":   engine.New(openStore(t, fullKnowledge(t)), opts...),
 		"snapshot": engine.New(openStore(t, snap), opts...),
 	}
+}
+
+// newestSourceDay is the clock of a test over k: noon of the newest day
+// any of its sources is as of (the k8s.io/api v0.37.2 tag's, 2026-10-28,
+// in the built-in snapshot).
+func newestSourceDay(k *knowledge.Knowledge) func() time.Time {
+	newest := ""
+	for _, s := range k.Sources {
+		if len(s.AsOf) >= len(time.DateOnly) && s.AsOf[:len(time.DateOnly)] > newest {
+			newest = s.AsOf[:len(time.DateOnly)]
+		}
+	}
+	day, err := time.Parse(time.DateOnly, newest)
+	if err != nil {
+		panic("no source of the knowledge is dated: " + newest)
+	}
+	day = day.Add(12 * time.Hour)
+	return func() time.Time { return day }
 }
 
 // kepYAMLTruth reads kep.yaml independently of the engine: every KEP of
