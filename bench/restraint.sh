@@ -19,7 +19,8 @@ upstream() { # upstream MODE: start it, set $u and $upid
 stopup() { kill -INT "$upid"; wait "$upid" 2>/dev/null; asked=$(tail -1 "$dir/count"); }
 env_for() {
   echo BOT_SYNC_URL="$u/enhancements.tar.gz" BOT_RELNOTES_URL="$u/releases" BOT_LIFECYCLE_URL="$u/lifecycle/kubernetes.md" \
-    BOT_PATCHES_URL="$u/patches/kubernetes.json" BOT_API_LIFECYCLE_URL="$u/api/archive/refs/tags" BOT_SOURCES_ALLOW_HOSTS=127.0.0.1
+    BOT_PATCHES_URL="$u/patches/kubernetes.json" BOT_API_LIFECYCLE_URL="$u/api/archive/refs/tags" \
+    BOT_FEATURE_GATES_URL="$u/proxy" BOT_VULNDB_URL="$u/vulndb" BOT_SOURCES_ALLOW_HOSTS=127.0.0.1
 }
 
 for mode in 503 429 403 reset hang; do
