@@ -199,7 +199,7 @@ func checkGate(f *GateFinding, g *FeatureGate, t *GateIndex, component string, t
 		if u, ok := g.DeclaredBy(to, unsure); ok {
 			d, declared = u, true
 			f.Status, f.Modules = GateScanUncertain, modulesAt(u, unsure)
-			f.From = lastFrom(g, t, sure)
+			f.From = lastFrom(g, sure)
 			f.RemovedIn, f.RemovedBy = t.Removal(g, sure)
 		}
 	}
@@ -228,14 +228,14 @@ func checkGate(f *GateFinding, g *FeatureGate, t *GateIndex, component string, t
 		// a module that declared it was not read in to (k8s.io/controller-manager v0.27.0)
 		f.Status, f.Unread = GateScanUncertain, moduleNames(t.unsettled(g, to, all))
 		if t.Absent(g, to, sure) && !g.FirstBy(sure).IsZero() && g.FirstBy(sure).Less(to) {
-			f.From = lastFrom(g, t, sure)
+			f.From = lastFrom(g, sure)
 			f.RemovedIn, f.RemovedBy = t.Removal(g, sure)
 		}
 	case to.Less(g.FirstBy(all)):
 		f.Status, f.FirstIn = GateScanNotYet, g.FirstBy(all)
 	default:
 		f.Status = GateScanRemoved
-		f.From = lastFrom(g, t, all)
+		f.From = lastFrom(g, all)
 		f.RemovedIn, f.RemovedBy = t.Removal(g, all)
 		if at, ok := g.At(to); ok {
 			f.Modules = moduleNames(g.modulesIn(at.Modules)) // declared there by modules the component does not register
@@ -267,7 +267,7 @@ func moduleNames(ms []GateModule) []string {
 // lastFrom is the module among mods that declared g last (the first such,
 // by path, when several did); "" when every module of g declared it last in
 // one release (the text needs no module then: they left together).
-func lastFrom(g *FeatureGate, t *GateIndex, mods []string) string {
+func lastFrom(g *FeatureGate, mods []string) string {
 	together := true
 	for _, m := range g.Modules {
 		together = together && m.Last() == g.Modules[0].Last()

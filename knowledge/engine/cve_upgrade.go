@@ -175,18 +175,14 @@ func itemName(it knowledge.CVEItem) string {
 func (c *catalog) upgradeEnd(v knowledge.Version, patch *int, end string) (int, string, error) {
 	nums, known := c.knownPatches(v)
 	if patch != nil {
-		if known && *patch > nums[len(nums)-1] {
-			return 0, "", &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s.", patchName(v, *patch), v, patchName(v, nums[len(nums)-1])),
-				Suggestions: []string{v.String() + " patches"}}
-		}
-		return *patch, "", nil
+		return *patch, "", c.unknownPatch(v, *patch)
 	}
 	latest := nums[len(nums)-1]
 	if !known {
 		return latest, fmt.Sprintf("Vulnerabilities %s %s are counted at %s.0: I hold no list of its patches.", end, v, v), nil
 	}
 	name := patchName(v, latest)
-	if best, _, ok := c.latestPatch(v); ok && best.number == latest && (len(c.patches[v]) == 0 || latest > maxPatch(c.patches[v])) {
+	if best, _, ok := c.latestPatch(v); ok && best.number == latest && best.how != howPatchList {
 		name = best.name(v, c.sources) // not the patch list's: "1.36.6 (per the k8s.io/api v0.36.6 tag, as of …)"
 	}
 	return latest, fmt.Sprintf("Vulnerabilities %s %s are counted at its latest patch, %s; name your patch (e.g. %s.%d) to count from it.", end, v, name, v, nums[0]), nil
@@ -197,13 +193,4 @@ func patchOr(p *int, def int) int {
 		return def
 	}
 	return *p
-}
-
-func containsInt(ns []int, n int) bool {
-	for _, x := range ns {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }

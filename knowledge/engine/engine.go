@@ -175,71 +175,23 @@ func (e *Engine) Answer(ctx context.Context, q knowledge.Question) (*knowledge.A
 }
 
 // checkPatch says whether patch release v.patch exists as far as the
-// patch list knows: a note naming its day when it does, ENOTFOUND naming
-// the newest patch of v when it does not, and a note that it cannot be
-// told when no patch of v is known.
+// sources know (releaseEvidence.patchNote), from the catalog when it is
+// loaded (serve warms it at start), else from the store.
 func (e *Engine) checkPatch(ctx context.Context, v knowledge.Version, patch int) (string, error) {
-	ps, err := e.kb.FindPatches(ctx, v)
-	if err != nil && knowledge.ErrorCode(err) != knowledge.ENOTFOUND {
-		return "", fmt.Errorf("find patch releases of %s: %w", v, err)
+	x, err := e.evidence(ctx)
+	if err != nil {
+		return "", err
 	}
-	name := fmt.Sprintf("%s.%d", v, patch)
-	// a newer patch than the list's, named by another source (the
-	// k8s.io/api v0.36.6 tag), as latest and VERSION patches say
-	var tagged string
-	newerThanList := false // another source names a newer patch than the list
-	if x, err := e.storeEvidence(ctx); err == nil {
-		if best, _, ok := x.latestPatch(v); ok && (len(ps) == 0 || best.number > maxPatch(ps)) {
-			tagged, newerThanList = best.name(v, x.sources), patch <= best.number
-		}
-	}
-	if len(ps) == 0 {
-		switch {
-		case newerThanList:
-			return fmt.Sprintf("%s is a patch release of %s: the newest I know is %s; this answer is about %s as a whole.", name, v, tagged, v), nil
-		case tagged != "":
-			return "", &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s.", name, v, tagged),
-				Suggestions: []string{v.String() + " patches", v.String()}}
-		}
-		return fmt.Sprintf("I hold no patch releases of %s, so I can't tell whether %s exists; this answer is about %s.", v, name, v), nil
-	}
-	newest := ps[0]
-	for _, p := range ps {
-		if p.Number == patch {
-			return fmt.Sprintf("%s is a patch release of %s (%s); this answer is about %s as a whole.", name, v, p.Date, v), nil
-		}
-		if newest.Number < p.Number {
-			newest = p
-		}
-	}
-	asOf := ""
-	if srcs, err := e.sources(ctx); err == nil {
-		if s := srcs[newest.Source]; s.AsOf != "" {
-			asOf = ", as of " + s.AsOf
-		}
-	}
-	switch {
-	case newerThanList:
-		list := "the patch list"
-		if asOf != "" {
-			list += asOf + ","
-		}
-		return fmt.Sprintf("%s is a patch release of %s: %s stops at %s, and the newest I know is %s; this answer is about %s as a whole.", name, v, list, newest, tagged, v), nil
-	case tagged != "":
-		return "", &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s.", name, v, tagged),
-			Suggestions: []string{v.String() + " patches", v.String()}}
-	}
-	return "", &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s, from %s%s.", name, v, newest, newest.Date, asOf),
-		Suggestions: []string{v.String() + " patches", v.String()}}
+	return x.patchNote(v, patch)
 }
 
-// maxPatch is the highest patch number of ps.
-func maxPatch(ps []knowledge.Patch) int {
-	n := 0
-	for _, p := range ps {
-		n = max(n, p.Number)
+// evidence is what the sources say of every release: the catalog's when
+// it is loaded, else read from the store (storeEvidence).
+func (e *Engine) evidence(ctx context.Context) (*releaseEvidence, error) {
+	if c := e.cat.Load(); c != nil {
+		return c.releaseEvidence, nil
 	}
-	return n
+	return e.storeEvidence(ctx)
 }
 
 // Invalidate drops what the Engine keeps from the store (the catalog of

@@ -44,7 +44,7 @@ func (e *Engine) answerGate(ctx context.Context, name string) (*knowledge.Answer
 	code := c.codeGate(name)
 	byNotes := false // no kep.yaml names it; the release notes tie it to its KEP (a gate renamed since, a kep.yaml naming it otherwise)
 	if k == nil && code != nil && len(code.KEPs) == 1 {
-		if nk, err := e.kb.FindKEPByNumber(ctx, code.KEPs[0]); err == nil {
+		if nk, ok := c.byNum[code.KEPs[0]]; ok {
 			k, byNotes = nk, true
 		}
 	}

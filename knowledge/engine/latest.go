@@ -8,6 +8,9 @@ import (
 	"github.com/kepbot/kepbot/knowledge"
 )
 
+// howPatchList is how answers name the patch list (patchWord.how).
+const howPatchList = "the patch list"
+
 // patchWord is one source's word on a release's newest patch.
 type patchWord struct {
 	number int
@@ -26,7 +29,7 @@ func (c *releaseEvidence) latestPatch(v knowledge.Version) (best patchWord, othe
 	var words []patchWord
 	if ps := c.patches[v]; len(ps) > 0 {
 		p := ps[len(ps)-1]
-		words = append(words, patchWord{number: p.Number, date: p.Date, source: p.Source, how: "the patch list"})
+		words = append(words, patchWord{number: p.Number, date: p.Date, source: p.Source, how: howPatchList})
 	}
 	if r := c.release[v]; r != nil && r.Lifecycle != nil && r.Lifecycle.Latest != "" {
 		l := r.Lifecycle

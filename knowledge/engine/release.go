@@ -340,16 +340,11 @@ func capitalize(s string) string {
 // theme and counts in Answer.Releases; and apart, in a fact, the releases
 // known only from kep.yaml milestones or the deprecation guide.
 func (e *Engine) answerReleases(ctx context.Context) (*knowledge.Answer, error) {
-	var ev *releaseEvidence // every source's word on each release: the days the cards give
-	c := e.cat.Load()
-	if c != nil {
-		ev = c.releaseEvidence
-	} else {
-		var err error
-		if ev, err = e.storeEvidence(ctx); err != nil {
-			return nil, err
-		}
+	ev, err := e.evidence(ctx) // every source's word on each release: the days the cards give
+	if err != nil {
+		return nil, err
 	}
+	c := e.cat.Load()
 	rels := ev.releases // shared: read, never changed
 	if len(rels) == 0 {
 		return nil, knowledge.Errorf(knowledge.ENOTFOUND, "I know no releases yet.")

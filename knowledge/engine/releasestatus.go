@@ -143,18 +143,51 @@ func (x *releaseEvidence) unlisted() []knowledge.Version {
 		return nil
 	}
 	var out []knowledge.Version
-	for v := newest.Next(); x.out(v) && !x.released.Less(v); v = v.Next() {
+	for v := newest.Next(); x.out(v); v = v.Next() {
 		out = append(out, v)
 	}
 	return out
 }
 
-// patchFacts names release v's newest patch for a card: "1.36.6 (per the
-// k8s.io/api v0.36.6 tag, as of 2026-10-28)"; "" when no source names one.
-func (x *releaseEvidence) patchFact(v knowledge.Version) string {
+// patchNote says whether patch release v.patch exists as far as the
+// sources know: a note with its day when the patch list has it, or with
+// the newer patch another source names (the k8s.io/api v0.36.6 tag: 1.36.5
+// and 1.36.6 are patches of 1.36 though the list stops at 1.36.4);
+// unknownPatch's ENOTFOUND when it is newer than any names; a note that it
+// cannot be told when no source names a patch of v.
+func (x *releaseEvidence) patchNote(v knowledge.Version, patch int) (string, error) {
+	name := patchName(v, patch)
+	ps := x.patches[v] // oldest first
+	for _, p := range ps {
+		if p.Number == patch {
+			return fmt.Sprintf("%s is a patch release of %s (%s); this answer is about %s as a whole.", name, v, p.Date, v), nil
+		}
+	}
 	best, _, ok := x.latestPatch(v)
 	if !ok {
-		return ""
+		return fmt.Sprintf("I hold no patch releases of %s, so I can't tell whether %s exists; this answer is about %s.", v, name, v), nil
 	}
-	return best.name(v, x.sources)
+	if err := x.unknownPatch(v, patch); err != nil {
+		return "", err
+	}
+	if len(ps) == 0 {
+		return fmt.Sprintf("%s is a patch release of %s: the newest I know is %s; this answer is about %s as a whole.", name, v, best.name(v, x.sources), v), nil
+	}
+	list := howPatchList
+	if s := x.sources[ps[len(ps)-1].Source]; s.AsOf != "" {
+		list += ", as of " + s.AsOf + ","
+	}
+	return fmt.Sprintf("%s is a patch release of %s: %s stops at %s, and the newest I know is %s; this answer is about %s as a whole.", name, v, list, ps[len(ps)-1], best.name(v, x.sources), v), nil
+}
+
+// unknownPatch is ENOTFOUND naming the newest patch of v any source names
+// when patch release v.patch is newer than it; nil otherwise, also when no
+// source names one.
+func (x *releaseEvidence) unknownPatch(v knowledge.Version, patch int) error {
+	best, _, ok := x.latestPatch(v)
+	if !ok || patch <= best.number {
+		return nil
+	}
+	return &knowledge.Error{Code: knowledge.ENOTFOUND, Message: fmt.Sprintf("I know no Kubernetes %s: the newest %s patch I know is %s.", patchName(v, patch), v, best.name(v, x.sources)),
+		Suggestions: []string{v.String() + " patches", v.String()}}
 }
