@@ -83,7 +83,11 @@ func (p *pass) ask(ctx context.Context, src source) Outcome {
 		st.Succeeded = now
 		st.ETag, st.LastModified = got.etag, got.lastModified
 	default:
-		g.answered()
+		if got.hostErr != nil {
+			g.failed(classify(got.hostErr), got.hostErr, p.r.cfg.Now(), p.r.cfg.Interval)
+		} else {
+			g.answered()
+		}
 		o.Result, o.Detail, o.Commit, o.Warnings = ResultUpdated, got.detail, got.commit, got.warnings
 		st.Result, st.Error, st.Failures, st.FailingSince, st.RetryAt = ResultUpdated, "", 0, time.Time{}, time.Time{}
 		st.Succeeded, st.Changed, st.Commit = now, now, got.commit

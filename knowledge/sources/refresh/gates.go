@@ -114,12 +114,8 @@ func (p *pass) askGate(ctx context.Context, src source) Outcome {
 	if o.Result != ResultUpdated || got == nil {
 		return o
 	}
-	info := strings.TrimSuffix(src.url, ".zip")
-	if i := strings.Index(src.url, ".zip?"); i >= 0 { // a mirror's token stays at the end
-		info = src.url[:i] + src.url[i+len(".zip"):]
-	}
-	info = strings.Replace(info, gateVersionOf(src.tag), gateVersionOf(src.tag)+".info", 1)
-	day, err := p.tagDay(ctx, info)
+	module, version, _ := strings.Cut(src.tag, "@")
+	day, err := p.tagDay(ctx, withQuery(p.r.cfg.URLs[src.format.Remote.Setting], module+"/@v/"+version+".info"))
 	if err != nil {
 		w := "the tag time could not be read from the proxy (" + err.Error() + "); its date is unknown"
 		got.warnings = append(got.warnings, w)
@@ -137,12 +133,6 @@ func (p *pass) askGate(ctx context.Context, src source) Outcome {
 	return o
 }
 
-// gateVersionOf is the version of a module@version tag.
-func gateVersionOf(tag string) string {
-	_, v, _ := strings.Cut(tag, "@")
-	return v
-}
-
 // tagDay reads a module proxy's .info ({"Version":"v1.38.0","Time":...})
 // and returns the tag's day: one request, through the same client and the
 // same host's gate as the zip (never when the host may not be asked, never
@@ -153,8 +143,10 @@ func (p *pass) tagDay(ctx context.Context, url string) (string, error) {
 		return "", errors.New(why)
 	}
 	g.requests++
+	g.touched = true
 	resp, err := p.r.client.GetIf(ctx, url, fetch.Conditions{})
 	if err != nil {
+		g.failed(classify(err), err, p.r.cfg.Now(), p.r.cfg.Interval) // its Retry-After holds the host, as a zip's would
 		return "", err
 	}
 	defer resp.Body.Close()

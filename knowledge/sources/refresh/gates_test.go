@@ -167,3 +167,33 @@ func TestFeatureGatesFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestAnInfosRetryAfterHoldsTheHost: the proxy answers 1.37's .info with
+// 429 and Retry-After: 7200. The zip read is applied with its date said
+// unknown, and the host is held: the same pass asks no other zip of it,
+// and its state carries the server's time (the .info's failure was once
+// dropped, and the pass went on to client-go and 1.38).
+func TestAnInfosRetryAfterHoldsTheHost(t *testing.T) {
+	u := upstreamtest.Shared(t)
+	clock := &testClock{now: day0}
+	r, kb := newRefresher(t, u, clock, nil)
+	seedGatesThrough(t, kb, knowledge.MustVersion("1.36"))
+	info := upstreamtest.GatesPath("k8s.io/kubernetes", "v1.37.0", ".info")
+	u.Fault(info, upstreamtest.TooManyRequests("7200"))
+	rep, err := r.Run(t.Context(), Options{Only: []string{"feature-gates"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := outcome(t, rep, "feature-gates/1.37/kubernetes"); o.Result != ResultUpdated {
+		t.Errorf("%s; want the zip read applied", o.Line())
+	}
+	for _, x := range rep.Outcomes {
+		if (strings.Contains(x.Name, "client-go") || strings.Contains(x.Name, "1.38")) && x.Requests > 0 {
+			t.Errorf("asked %s (%d requests) after the host said to wait", x.Name, x.Requests)
+		}
+	}
+	states, _ := kb.SourceStates(t.Context())
+	if h := HostState(states, hostOf(u.URL)); !h.RetryAt.Equal(clock.Now().Add(2*time.Hour)) || h.Result != ResultRateLimited {
+		t.Errorf("the host's state %+v; want it held for the 2 h the server gave", h)
+	}
+}

@@ -39,6 +39,11 @@ type part struct {
 	// into them (apilifecycle.MergeInto) and drops the Source of any other
 	// patch of its minor.
 	api *apilifecycle.Release
+	// hostErr is a failure of the host after part of the source was read
+	// (a record of vuln.go.dev answering 429 after others were read): the
+	// pass applies what was read, and the host's gate still takes the
+	// failure (its Retry-After, its circuit).
+	hostErr error
 }
 
 // maxDocBytes caps a document read whole (notes, pages, lifecycle files).

@@ -99,6 +99,9 @@ func (p *pass) fetchVulns(ctx context.Context, src source, st store.SourceState,
 				return nil, fmt.Errorf("record %s: %w", e.ID, err)
 			}
 			stop = fmt.Errorf("record %s: %w; it and %d more are asked for again next pass", e.ID, err, len(wanted)-i-1)
+			if classify(err).host() {
+				got.hostErr = err // its Retry-After or circuit holds, though the records read are applied
+			}
 			break
 		}
 		fetched = append(fetched, *v)

@@ -219,3 +219,36 @@ func TestVulnsRefreshRestraint(t *testing.T) {
 		t.Errorf("next pass asked %d records (want the 72 not read yet) and holds %d", got, rep.Stats.Vulns)
 	}
 }
+
+// TestARecordsRetryAfterHoldsTheHost: vuln.go.dev answers the fifth
+// record with 429 and Retry-After: 7200. The four records read are
+// applied, and the host is held until the time it gave: a pass an hour
+// later asks it nothing (the records' partial read once cleared the
+// host's state, and the next pass asked 73 requests of it).
+func TestARecordsRetryAfterHoldsTheHost(t *testing.T) {
+	u := upstreamtest.Shared(t)
+	clock := &testClock{now: day0}
+	r, kb := newRefresher(t, u, clock, nil)
+	only := Options{Only: []string{sources.NameCVEs}}
+	ids := sharedVulnIDs(t, u)
+	u.Fault(upstreamtest.VulnRecordPath(ids[4]), upstreamtest.TooManyRequests("7200"))
+	rep, err := r.Run(t.Context(), only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := outcome(t, rep, sources.NameCVEs); o.Result != ResultUpdated || rep.Stats.Vulns < 4 {
+		t.Fatalf("a record rate limited: %s, %d records", o.Line(), rep.Stats.Vulns)
+	}
+	states, _ := kb.SourceStates(t.Context())
+	if h := HostState(states, hostOf(u.URL)); !h.RetryAt.Equal(clock.Now().Add(2*time.Hour)) || h.Result != ResultRateLimited {
+		t.Fatalf("the host's state %+v; want it held for the 2 h the server gave", h)
+	}
+	clock.Add(time.Hour)
+	before := u.Total()
+	if rep, err = r.Run(t.Context(), only); err != nil {
+		t.Fatal(err)
+	}
+	if n := u.Total() - before; n != 0 {
+		t.Errorf("%d requests an hour into the server's 2 h: %s", n, outcome(t, rep, sources.NameCVEs).Line())
+	}
+}
