@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -62,8 +64,8 @@ func Read(ctx context.Context, c *Client, opts Options) (*knowledge.ManifestRead
 	if err != nil {
 		return nil, fmt.Errorf("cannot discover the APIs %s serves: %w", c.Host, err)
 	}
-	for path, err := range failed {
-		out.Problems = append(out.Problems, knowledge.ManifestProblem{File: "k8s://apiserver" + path, Message: "its API discovery could not be read: " + err.Error()})
+	for _, path := range slices.Sorted(maps.Keys(failed)) { // the same report on every run
+		out.Problems = append(out.Problems, knowledge.ManifestProblem{File: "k8s://apiserver" + path, Message: "its API discovery could not be read: " + failed[path].Error()})
 	}
 	add := func(o knowledge.ManifestObject) {
 		if keep(o.APIVersion, o.Kind) {
@@ -71,10 +73,13 @@ func Read(ctx context.Context, c *Client, opts Options) (*knowledge.ManifestRead
 		}
 	}
 	readMetrics(ctx, c, kinds, out, add)
-	if err := readObjects(ctx, c, resources, opts.Progress, out, add); err != nil {
+	stopped, err := readObjects(ctx, c, resources, opts.Progress, out, add)
+	if err != nil {
 		return out, err
 	}
-	readHelm(ctx, c, out, add)
+	if !stopped {
+		readHelm(ctx, c, out, add)
+	}
 	return out, ctx.Err()
 }
 
@@ -107,7 +112,9 @@ func readMetrics(ctx context.Context, c *Client, kinds map[string]string, out *k
 
 // readObjects lists every resource's objects as metadata and adds one
 // object a managedFields apiVersion.
-func readObjects(ctx context.Context, c *Client, resources []Resource, progress func(int, int, string), out *knowledge.ManifestRead, add func(knowledge.ManifestObject)) error {
+// It reports stopped when the apiserver stopped answering (maxFailures
+// lists in a row failed), which leaves the Helm releases unread too.
+func readObjects(ctx context.Context, c *Client, resources []Resource, progress func(int, int, string), out *knowledge.ManifestRead, add func(knowledge.ManifestObject)) (stopped bool, err error) {
 	fails := 0
 	for i, r := range resources {
 		if progress != nil {
@@ -125,7 +132,7 @@ func readObjects(ctx context.Context, c *Client, resources []Resource, progress 
 		case err == nil:
 			fails = 0
 		case ctx.Err() != nil:
-			return ctx.Err()
+			return false, ctx.Err()
 		case Forbidden(err):
 			out.Skipped = append(out.Skipped, knowledge.ManifestSkip{File: "k8s://" + r.Name + "." + groupOrCore(r.Group), Reason: ReasonNoList})
 		case errors.As(err, &se) && se.Code == http.StatusNotFound:
@@ -138,22 +145,19 @@ func readObjects(ctx context.Context, c *Client, resources []Resource, progress 
 				left := len(resources) - i - 1
 				out.Problems = append(out.Problems, knowledge.ManifestProblem{File: c.Host,
 					Message: fmt.Sprintf("the apiserver stopped answering (%d lists in a row failed); %d resources and the Helm releases were not read", maxFailures, left)})
-				return nil
+				return true, nil
 			}
 		}
 	}
 	if progress != nil {
 		progress(len(resources), len(resources), "")
 	}
-	return nil
+	return false, nil
 }
 
 // readHelm adds the objects of each Helm release's latest deployed
 // revision, named by the release.
 func readHelm(ctx context.Context, c *Client, out *knowledge.ManifestRead, add func(knowledge.ManifestObject)) {
-	if len(out.Problems) > 0 && strings.Contains(out.Problems[len(out.Problems)-1].Message, "stopped answering") {
-		return
-	}
 	rels, bad, err := c.HelmReleases(ctx)
 	switch {
 	case Forbidden(err):
@@ -161,8 +165,8 @@ func readHelm(ctx context.Context, c *Client, out *knowledge.ManifestRead, add f
 	case err != nil:
 		out.Problems = append(out.Problems, knowledge.ManifestProblem{File: "k8s://helm-releases", Message: "the Helm releases could not be listed: " + err.Error()})
 	}
-	for where, err := range bad {
-		out.Problems = append(out.Problems, knowledge.ManifestProblem{File: where, Message: "a Helm release that cannot be read: " + err.Error()})
+	for _, where := range slices.Sorted(maps.Keys(bad)) {
+		out.Problems = append(out.Problems, knowledge.ManifestProblem{File: where, Message: "a Helm release that cannot be read: " + bad[where].Error()})
 	}
 	for _, r := range rels {
 		read, err := manifest.ReadKnowledge(strings.NewReader(r.Manifest), r.Storage, manifest.DefaultLimits())
