@@ -1,7 +1,9 @@
 package slack
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
@@ -39,6 +41,10 @@ func (a *Adapter) postFile(ctx context.Context, query string, from knowledge.Ori
 		return
 	}
 	ans := a.ask(ctx, query, "file", from, start)
+	if ans.Kind == knowledge.KindError { // the knowledge changed or failed since: say it privately, post nothing
+		say(cmp.Or(ans.Text, fileFailed)) // an error answer's text is safe to show (knowledge.ErrorAnswer)
+		return
+	}
 	name, body := knowledge.AnswerFile(ans)
 	_, err := a.api.UploadFileContext(ctx, slackapi.UploadFileParameters{
 		Channel: from.Channel, ThreadTimestamp: thread, Filename: name, Title: ans.Title,
@@ -63,15 +69,9 @@ func (a *Adapter) postFile(ctx context.Context, query string, from knowledge.Ori
 // slackCode is the error code of a Slack Web API error ("missing_scope"),
 // or "" for another error.
 func slackCode(err error) string {
-	for e := err; e != nil; {
-		if se, ok := e.(slackapi.SlackErrorResponse); ok {
-			return se.Err
-		}
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			break
-		}
-		e = u.Unwrap()
+	var se slackapi.SlackErrorResponse
+	if errors.As(err, &se) {
+		return se.Err
 	}
 	return ""
 }

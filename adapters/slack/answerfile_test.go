@@ -37,7 +37,7 @@ func TestUpgradeWholeListAsFile(t *testing.T) {
 		t.Errorf("the first page draws graduations before the APIs that stop being served: %s", raw)
 	}
 
-	press := func(name string) {
+	press := func(name, q string) {
 		t.Helper()
 		payload, _ := json.Marshal(map[string]any{
 			"type": "block_actions", "response_url": f.responseURL(name),
@@ -50,7 +50,7 @@ func TestUpgradeWholeListAsFile(t *testing.T) {
 			t.Fatalf("file button = %d", rec.Code)
 		}
 	}
-	press("file")
+	press("file", q)
 	waitFor(t, "the file and its message", func() bool { return len(f.postedFiles()) == 1 && len(f.responsePosts()) == 1 })
 	up := f.postedFiles()[0]
 	if up.Channel != "C1" || up.Thread != "1700000000.000200" || up.Name != "upgrade-1.25-1.36.txt" || up.Title != ans.Title {
@@ -72,10 +72,20 @@ func TestUpgradeWholeListAsFile(t *testing.T) {
 	f.mu.Lock()
 	f.uploadErr = "missing_scope"
 	f.mu.Unlock()
-	press("noscope")
+	press("noscope", q)
 	waitFor(t, "the refusal", func() bool { return len(f.responsePosts()) == 2 })
 	if got := f.responsePosts()[1]["text"]; got != fileNoScope || len(f.postedFiles()) != 1 {
 		t.Errorf("without files:write: told %q, %d files", got, len(f.postedFiles()))
+	}
+	// a question that is an error when the button is pressed (the
+	// knowledge changed since) is said privately; no file is posted
+	f.mu.Lock()
+	f.uploadErr = ""
+	f.mu.Unlock()
+	press("error", "kep 99999")
+	waitFor(t, "the error", func() bool { return len(f.responsePosts()) == 3 })
+	if got := f.responsePosts()[2]["text"]; !strings.HasPrefix(got.(string), "I don't know KEP-99999.") || len(f.postedFiles()) != 1 {
+		t.Errorf("an error answer's file: told %q, %d files", got, len(f.postedFiles()))
 	}
 	if strings.Contains(f.received(), "<!channel>") {
 		t.Error("a file request carried a mass mention")

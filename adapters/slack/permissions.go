@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	slackapi "github.com/slack-go/slack"
-
 	"github.com/kepbot/kepbot/knowledge"
 )
 
@@ -116,8 +114,7 @@ func (a *Adapter) canManage(ctx context.Context, from knowledge.Origin) (bool, e
 	if !cached {
 		var err error
 		e, err = a.lookupManage(ctx, from.User)
-		var se slackapi.SlackErrorResponse
-		if errors.As(err, &se) && se.Err == "missing_scope" {
+		if slackCode(err) == "missing_scope" {
 			a.log.Warn().Str("team", from.Workspace).Str("scope", "users:read").
 				Msg("users.info refused: the Slack app lacks users:read, which subscriptions need; refusing the subscription change")
 			return false, errNoUsersRead
