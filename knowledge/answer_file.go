@@ -16,8 +16,10 @@ const MaxAnswerFile = 4 << 20
 
 // AnswerFile is a's whole list as a plain-text file: its name (from the
 // question: "upgrade-1.25-1.36.txt") and its text: the title, the summary,
-// the facts, each group of notices under its heading with its count
-// (NoticeGroups), the items, the notes and the sources.
+// then an upgrade's parts in the order every platform draws them
+// (BreakParts: notice groups with their counts, feature gates,
+// vulnerabilities, what graduated), or another answer's facts, items and
+// notice groups; the notes and the sources.
 func AnswerFile(a *Answer) (name string, text []byte) {
 	var b strings.Builder
 	line := func(s string) {
@@ -31,19 +33,16 @@ func AnswerFile(a *Answer) (name string, text []byte) {
 	if a.Text != "" {
 		line(a.Text)
 	}
-	if len(a.Facts) > 0 {
-		line("")
+	facts := func() {
 		for _, f := range a.Facts {
 			line(f.Name + ": " + f.Value)
 		}
 	}
-	notices := func() {
-		for _, g := range NoticeGroups(a) {
-			line("")
-			line(g.Heading())
-			for _, n := range g.Notices {
-				line("- " + noticeFileLine(n))
-			}
+	group := func(g NoticeGroup) {
+		line("")
+		line(g.Heading())
+		for _, n := range g.Notices {
+			line("- " + noticeFileLine(n))
 		}
 	}
 	items := func() {
@@ -51,17 +50,41 @@ func AnswerFile(a *Answer) (name string, text []byte) {
 			return
 		}
 		line("")
-		line(fmt.Sprintf("What reached a stage or ended (%d)", len(a.Items)))
+		line(fmt.Sprintf("%s (%d)", ItemsTitle, len(a.Items)))
 		for _, it := range a.Items {
 			line("- " + itemFileLine(it))
 		}
 	}
 	if a.BreaksFirst {
-		notices()
-		items()
+		for _, p := range BreakParts(a) {
+			switch p.Kind {
+			case PartNotices:
+				group(p.Group)
+			case PartGates:
+				for _, s := range a.GateSections() {
+					line("")
+					line(s.Title)
+					for _, l := range s.Lines {
+						line("- " + l)
+					}
+				}
+			case PartVulns:
+				line("")
+				line(fmt.Sprintf("%s (%d)", VulnsTitle, len(a.Facts)))
+				facts()
+			case PartItems:
+				items()
+			}
+		}
 	} else {
+		if len(a.Facts) > 0 {
+			line("")
+			facts()
+		}
 		items()
-		notices()
+		for _, g := range NoticeGroups(a) {
+			group(g)
+		}
 	}
 	if len(a.Notes) > 0 {
 		line("")

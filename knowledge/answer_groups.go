@@ -62,3 +62,56 @@ func BreakRank(n Notice) int {
 	}
 	return 3
 }
+
+// BreakPartKind is what one part of a breaks-first answer holds.
+type BreakPartKind int
+
+// The parts of a breaks-first answer (BreakParts).
+const (
+	PartNotices BreakPartKind = iota // a NoticeGroup
+	PartGates                        // the feature gates it removes, the defaults that flip (Answer.GateSections)
+	PartVulns                        // the vulnerabilities it fixes or leaves open (Answer.Facts)
+	PartItems                        // what reached a stage or ended (Answer.Items)
+)
+
+// The titles of the parts that are no notice group.
+const (
+	VulnsTitle = "Vulnerabilities"
+	ItemsTitle = "What reached a stage or ended"
+)
+
+// BreakPart is one part of a breaks-first answer; Group is set for
+// PartNotices.
+type BreakPart struct {
+	Kind  BreakPartKind
+	Group NoticeGroup
+}
+
+// BreakParts lays out a breaks-first answer (an upgrade) as every
+// platform and its file draw it, what breaks first: the APIs that stop
+// being served, the feature gates it removes and the defaults that flip
+// (a component given a removed gate does not start, as a client of a
+// removed API fails), the other notice groups (NoticeGroups), the
+// vulnerabilities, then what graduated. Parts with nothing in them are
+// left out.
+func BreakParts(a *Answer) []BreakPart {
+	groups := NoticeGroups(a)
+	var out []BreakPart
+	if len(groups) > 0 && groups[0].Notices[0].IsAPIRemoval() {
+		out = append(out, BreakPart{Kind: PartNotices, Group: groups[0]})
+		groups = groups[1:]
+	}
+	if len(a.GateSections()) > 0 {
+		out = append(out, BreakPart{Kind: PartGates})
+	}
+	for _, g := range groups {
+		out = append(out, BreakPart{Kind: PartNotices, Group: g})
+	}
+	if len(a.Facts) > 0 {
+		out = append(out, BreakPart{Kind: PartVulns})
+	}
+	if len(a.Items) > 0 {
+		out = append(out, BreakPart{Kind: PartItems})
+	}
+	return out
+}

@@ -62,7 +62,8 @@ func (r *renderer) answer(a *knowledge.Answer) {
 	if gatesFirst {
 		r.gates(a) // a gate's card: the code's table before its KEP
 	}
-	if a.KEP != nil || hasReleaseFacts(a.Release) || len(a.Facts) > 0 || len(a.Releases) > 0 {
+	headFacts := !a.BreaksFirst // an upgrade's facts (its vulnerabilities) are a part of their own
+	if a.KEP != nil || hasReleaseFacts(a.Release) || headFacts && len(a.Facts) > 0 || len(a.Releases) > 0 {
 		r.section()
 		r.col = factColumn(a.Facts)
 		if a.KEP != nil {
@@ -74,8 +75,10 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		for _, rf := range a.Releases {
 			r.fact(rf.Version, releaseLine(rf))
 		}
-		for _, f := range a.Facts {
-			r.fact(f.Name, f.Value)
+		if headFacts {
+			for _, f := range a.Facts {
+				r.fact(f.Name, f.Value)
+			}
 		}
 		r.started = true
 	}
@@ -83,20 +86,25 @@ func (r *renderer) answer(a *knowledge.Answer) {
 	switch {
 	case a.BreaksFirst:
 		// An upgrade: what breaks a cluster or needs doing comes before
-		// what graduated, in the groups every platform draws.
-		// The feature gates an upgrade removes stop a component as an API
-		// gone breaks a client: right after the APIs (render_gates.go).
-		groups := knowledge.NoticeGroups(a)
-		if len(groups) == 0 || len(groups[0].Notices) == 0 || !groups[0].Notices[0].IsAPIRemoval() {
-			r.gates(a)
-		}
-		for i, g := range groups {
-			r.notices(g.Heading()+":", g.Notices)
-			if i == 0 && g.Notices[0].IsAPIRemoval() {
-				r.gates(a)
+		// what graduated, in the parts every platform draws.
+		for _, p := range knowledge.BreakParts(a) {
+			switch p.Kind {
+			case knowledge.PartNotices:
+				r.notices(p.Group.Heading()+":", p.Group.Notices)
+			case knowledge.PartGates:
+				r.gates(a) // render_gates.go
+			case knowledge.PartVulns:
+				r.section()
+				r.line("", fmt.Sprintf("%s (%d):", knowledge.VulnsTitle, len(a.Facts)))
+				r.col = factColumn(a.Facts)
+				for _, f := range a.Facts {
+					r.fact(f.Name, f.Value)
+				}
+				r.started = true
+			case knowledge.PartItems:
+				r.items(a)
 			}
 		}
-		r.items(a)
 	case len(apis) > 0 && a.Notices[0].API != nil:
 		r.notices("APIs that stop being served:", apis)
 		if !gatesFirst {

@@ -18,8 +18,7 @@ const (
 const (
 	titleAPIs    = "⛔ APIs no longer served: move manifests and clients off them before upgrading"
 	titleNotices = "Removals, deprecations and upgrade notes"
-	titleItems   = "What reached a stage or ended"
-	titleVulns   = "Vulnerabilities"
+	titleItems   = knowledge.ItemsTitle
 )
 
 // diffDoc lays out a diff or upgrade answer: the summary and caveats, then
@@ -33,27 +32,23 @@ func diffDoc(a *knowledge.Answer) *doc {
 	d.lines = noteLines(a.Notes)
 	items := itemLines(a.Items, nil)
 	if a.BreaksFirst {
-		// what breaks a cluster first, in the groups every platform draws
-		// the feature gates it removes stop a component as an API gone
-		// breaks a client: right after the APIs (render_gates.go); the
-		// vulnerabilities it fixes or leaves (the facts) come after them,
-		// as on Slack, not in the head, where a long list pushed the APIs
-		// out of the first message
-		groups := knowledge.NoticeGroups(a)
-		if len(groups) == 0 || len(groups[0].Notices) == 0 || !groups[0].Notices[0].IsAPIRemoval() {
-			d.addUpgradeGates(a)
-			d.addSection(fmt.Sprintf("%s (%d)", titleVulns, len(a.Facts)), colorList, factLines(a.Facts))
-		}
-		for i, g := range groups {
-			if i == 0 && len(g.Notices) > 0 && g.Notices[0].IsAPIRemoval() {
-				d.addSection("⛔ "+g.Heading(), colorBreaking, apiLines(g.Notices))
-				d.addUpgradeGates(a)
-				d.addSection(fmt.Sprintf("%s (%d)", titleVulns, len(a.Facts)), colorList, factLines(a.Facts))
-				continue
+		// what breaks a cluster first, in the parts every platform draws
+		// (knowledge.BreakParts); the vulnerabilities are a part of their
+		// own, not the head's fields
+		for _, p := range knowledge.BreakParts(a) {
+			switch {
+			case p.Kind == knowledge.PartNotices && p.Group.Notices[0].IsAPIRemoval():
+				d.addSection("⛔ "+p.Group.Heading(), colorBreaking, apiLines(p.Group.Notices))
+			case p.Kind == knowledge.PartNotices:
+				d.addSection(p.Group.Heading(), colorNotice, noticeLines(p.Group.Notices))
+			case p.Kind == knowledge.PartGates:
+				d.addUpgradeGates(a) // render_gates.go
+			case p.Kind == knowledge.PartVulns:
+				d.addSection(fmt.Sprintf("%s (%d)", knowledge.VulnsTitle, len(a.Facts)), colorList, factLines(a.Facts))
+			case p.Kind == knowledge.PartItems:
+				d.addSection(fmt.Sprintf("%s (%d)", knowledge.ItemsTitle, len(a.Items)), colorList, items)
 			}
-			d.addSection(g.Heading(), colorNotice, noticeLines(g.Notices))
 		}
-		d.addSection(fmt.Sprintf("%s (%d)", titleItems, len(a.Items)), colorList, items)
 		return d
 	}
 	d.fields = factFields(a.Facts, len(a.Facts) <= 6)

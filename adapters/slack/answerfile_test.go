@@ -62,8 +62,15 @@ func TestUpgradeWholeListAsFile(t *testing.T) {
 			t.Errorf("the file lacks the group %q", g.Heading())
 		}
 	}
-	if n := strings.Count(text, "\n- "); n != len(ans.Notices)+len(ans.Items) {
-		t.Errorf("the file holds %d lines; want every notice and item (%d)", n, len(ans.Notices)+len(ans.Items))
+	want := len(ans.Notices) + len(ans.Items)
+	for _, s := range ans.GateSections() {
+		want += len(s.Lines)
+		if !strings.Contains(text, "\n"+s.Title+"\n") {
+			t.Errorf("the file lacks the gates' %q", s.Title)
+		}
+	}
+	if n := strings.Count(text, "\n- "); n != want {
+		t.Errorf("the file holds %d lines; want every notice, item and gate line (%d)", n, want)
 	}
 	if got := f.responsePosts()[0]["text"]; got != filePosted {
 		t.Errorf("told %q", got)

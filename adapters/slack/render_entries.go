@@ -37,9 +37,6 @@ type breakRow struct {
 	text    string // a line of a feature gate section (render_gates.go)
 }
 
-// itemsHeading heads an upgrade's graduations.
-const itemsHeading = "What reached a stage or ended"
-
 func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 	e := entryList{a: a, extra: extra, items: a.ItemsWithoutSharedSIG(), max: capLine}
 	if a.KEP == nil && a.Release == nil && !factsAsFields(a) {
@@ -49,31 +46,32 @@ func newEntryList(a *knowledge.Answer, extra []string, whole bool) entryList {
 		e.max = capPostLine
 	}
 	if a.BreaksFirst {
-		groups := knowledge.NoticeGroups(a)
-		gatesAt := gateRowsAt(groups) // render_gates.go
-		for i, g := range groups {
-			if i == gatesAt {
-				e.breaks = append(e.breaks, gateRows(a)...)
-			}
-			e.breaks = append(e.breaks, breakRow{heading: g.Heading()})
-			for i := range g.Notices {
-				e.breaks = append(e.breaks, breakRow{notice: &g.Notices[i]})
-			}
-		}
-		if gatesAt == len(groups) {
-			e.breaks = append(e.breaks, gateRows(a)...)
-		}
-		if len(e.facts) > 0 { // an upgrade's vulnerabilities: after what breaks
-			e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("Vulnerabilities (%d)", len(e.facts))})
-			for i := range e.facts {
-				e.breaks = append(e.breaks, breakRow{fact: &e.facts[i]})
-			}
-			e.facts = nil
-		}
-		if len(e.items) > 0 {
-			e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("%s (%d)", itemsHeading, len(e.items))})
-			for i := range e.items {
-				e.breaks = append(e.breaks, breakRow{item: &e.items[i]})
+		facts := e.facts // an upgrade's vulnerabilities: a part of their own
+		e.facts = nil
+		for _, p := range knowledge.BreakParts(a) {
+			switch p.Kind {
+			case knowledge.PartNotices:
+				e.breaks = append(e.breaks, breakRow{heading: p.Group.Heading()})
+				for i := range p.Group.Notices {
+					e.breaks = append(e.breaks, breakRow{notice: &p.Group.Notices[i]})
+				}
+			case knowledge.PartGates:
+				e.breaks = append(e.breaks, gateRows(a)...) // render_gates.go
+			case knowledge.PartVulns:
+				if len(facts) > 0 {
+					e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("%s (%d)", knowledge.VulnsTitle, len(facts))})
+					for i := range facts {
+						e.breaks = append(e.breaks, breakRow{fact: &facts[i]})
+					}
+				}
+			case knowledge.PartItems:
+				if len(e.items) == 0 {
+					continue
+				}
+				e.breaks = append(e.breaks, breakRow{heading: fmt.Sprintf("%s (%d)", knowledge.ItemsTitle, len(e.items))})
+				for i := range e.items {
+					e.breaks = append(e.breaks, breakRow{item: &e.items[i]})
+				}
 			}
 		}
 	}

@@ -30,13 +30,3 @@ func gateRows(a *knowledge.Answer) []breakRow {
 	}
 	return out
 }
-
-// gateRowsAt is the group of an upgrade's notices its gates go before:
-// right after the APIs that stop being served (a gate gone stops a
-// component as an API gone breaks a client), else first.
-func gateRowsAt(groups []knowledge.NoticeGroup) int {
-	if len(groups) > 0 && len(groups[0].Notices) > 0 && groups[0].Notices[0].IsAPIRemoval() {
-		return 1
-	}
-	return 0
-}
