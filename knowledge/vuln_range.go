@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge/internal/semver"
@@ -362,4 +363,61 @@ func containsString(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// AffectedPatches are the patches of release m among nums (oldest first)
+// that v affects.
+func (v *Vuln) AffectedPatches(m Version, nums []int) []int {
+	var out []int
+	for _, n := range nums {
+		if in, _ := v.Affects(m.String() + "." + strconv.Itoa(n)); in {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Line says which of release m's known patches (nums, oldest first) v
+// affects, as runs of them (PatchSpans), and the first that fixes it, said
+// unreleased when it is newer than every known patch; ok is false when it
+// affects none.
+func (v *Vuln) Line(m Version, nums []int) (CVELine, bool) {
+	hit := v.AffectedPatches(m, nums)
+	if len(hit) == 0 {
+		return CVELine{}, false
+	}
+	l := CVELine{Release: m.String(), Affected: PatchSpans(m, nums, hit)}
+	if f, ok := v.FixIn(m, m.String()+"."+strconv.Itoa(hit[len(hit)-1])); ok {
+		l.FixedIn = f
+		l.Unreleased = CompareVersions(f, m.String()+"."+strconv.Itoa(nums[len(nums)-1])) > 0
+	}
+	return l, true
+}
+
+// PatchSpans writes patch numbers of release m as runs of the known
+// patches: "1.30.0–1.30.2", "1.30.0–1.30.2, 1.30.5". nums are the known
+// patches, oldest first; hit a subset of them.
+func PatchSpans(m Version, nums, hit []int) string {
+	in := map[int]bool{}
+	for _, h := range hit {
+		in[h] = true
+	}
+	name := func(n int) string { return m.String() + "." + strconv.Itoa(n) }
+	var parts []string
+	for i := 0; i < len(nums); i++ {
+		if !in[nums[i]] {
+			continue
+		}
+		j := i
+		for j+1 < len(nums) && in[nums[j+1]] {
+			j++
+		}
+		if i == j {
+			parts = append(parts, name(nums[i]))
+		} else {
+			parts = append(parts, name(nums[i])+"–"+name(nums[j]))
+		}
+		i = j
+	}
+	return strings.Join(parts, ", ")
 }

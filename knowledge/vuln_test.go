@@ -136,3 +136,21 @@ func TestVulnIDs(t *testing.T) {
 		t.Errorf("Name = %q", v.Name())
 	}
 }
+
+// TestVulnLineSaysRunsOfPatches: a record fixed in 1.30.3 and affecting
+// 1.30.5 again reads "1.30.0–1.30.2, 1.30.5–1.30.6", never
+// "1.30.0–1.30.6" (the CVE digest once wrote first–last), with the first
+// fix after the last affected patch and whether it is out yet.
+func TestVulnLineSaysRunsOfPatches(t *testing.T) {
+	v := Vuln{ID: "GO-2031-0001", Affected: []VulnAffected{
+		{Module: "k8s.io/kubernetes", Ranges: []VulnRange{{Type: "SEMVER", Events: []VulnEvent{ev("i", "0"), ev("f", "1.30.3"), ev("i", "1.30.5"), ev("f", "1.30.7")}}}},
+	}}
+	m := MustVersion("1.30")
+	l, ok := v.Line(m, []int{0, 1, 2, 3, 4, 5, 6})
+	if !ok || l.Affected != "1.30.0–1.30.2, 1.30.5–1.30.6" || l.FixedIn != "1.30.7" || !l.Unreleased {
+		t.Errorf("Line = %+v, %v", l, ok)
+	}
+	if _, ok := v.Line(m, []int{3, 4}); ok {
+		t.Error("Line of patches it does not affect is ok")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
@@ -91,7 +90,7 @@ func loadVulns(ctx context.Context, kb vulnSource, rels []knowledge.Release) ([]
 		}
 		dv := DigestVuln{ID: vu.ID, Aliases: vu.Aliases, Summary: vu.Summary, Modules: vu.Modules(), Advisory: vu.Advisory()}
 		for _, v := range supported {
-			if l, ok := vulnLine(vu, v, patches[v]); ok {
+			if l, ok := vu.Line(v, patches[v]); ok {
 				dv.Lines = append(dv.Lines, l)
 			}
 		}
@@ -104,31 +103,6 @@ func loadVulns(ctx context.Context, kb vulnSource, rels []knowledge.Release) ([]
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out, nil
 }
-
-// vulnLine says which of release v's patches (nums, oldest first) vu
-// affects, and the first that fixes it; ok is false when it affects none.
-func vulnLine(vu *knowledge.Vuln, v knowledge.Version, nums []int) (knowledge.CVELine, bool) {
-	var hit []int
-	for _, n := range nums {
-		if in, _ := vu.Affects(patch(v, n)); in {
-			hit = append(hit, n)
-		}
-	}
-	if len(hit) == 0 {
-		return knowledge.CVELine{}, false
-	}
-	l := knowledge.CVELine{Release: v.String(), Affected: patch(v, hit[0])}
-	if len(hit) > 1 {
-		l.Affected += "–" + patch(v, hit[len(hit)-1])
-	}
-	if f, ok := vu.FixIn(v, patch(v, hit[len(hit)-1])); ok {
-		l.FixedIn = f
-		l.Unreleased = knowledge.CompareVersions(f, patch(v, nums[len(nums)-1])) > 0
-	}
-	return l, true
-}
-
-func patch(v knowledge.Version, n int) string { return v.String() + "." + strconv.Itoa(n) }
 
 // supportedReleases are the releases out and not past their end of life
 // on the day their lifecycle record speaks for, oldest first; when no

@@ -56,7 +56,7 @@ func (e *Engine) answerCVEs(ctx context.Context, q knowledge.Question) (*knowled
 			}
 			continue
 		}
-		affected := affectedPatches(vu, v, asked)
+		affected := vu.AffectedPatches(v, asked)
 		if len(affected) == 0 {
 			if _, ok := vu.Affects(patchName(v, asked[0])); !ok {
 				unreadable++
@@ -121,7 +121,7 @@ func cveItem(vu *knowledge.Vuln, v knowledge.Version, nums, affected []int, mino
 	last := patchName(v, affected[len(affected)-1])
 	it := vu.Item(v, last)
 	if minor {
-		it.Affected = patchSpans(v, nums, affected)
+		it.Affected = knowledge.PatchSpans(v, nums, affected)
 	} else {
 		it.Affected = patchName(v, affected[0])
 	}

@@ -99,16 +99,9 @@ func (c *catalog) cveCard(vu *knowledge.Vuln) *knowledge.CVEFacts {
 			if !known {
 				continue
 			}
-			hit := affectedPatches(vu, r.Version, nums)
-			if len(hit) == 0 {
-				continue
+			if l, ok := vu.Line(r.Version, nums); ok {
+				card.Lines = append(card.Lines, l)
 			}
-			l := knowledge.CVELine{Release: r.Version.String(), Affected: patchSpans(r.Version, nums, hit)}
-			if f, ok := vu.FixIn(r.Version, patchName(r.Version, hit[len(hit)-1])); ok {
-				l.FixedIn = f
-				l.Unreleased = knowledge.CompareVersions(f, patchName(r.Version, nums[len(nums)-1])) > 0
-			}
-			card.Lines = append(card.Lines, l)
 		}
 	} else {
 		card.Product = strings.Join(vu.Products(), ", ")
@@ -134,11 +127,11 @@ func (c *catalog) cveVerdict(vu *knowledge.Vuln, v knowledge.Version, p string, 
 	}
 	if !exact {
 		nums, _ := c.knownPatches(v)
-		hit := affectedPatches(vu, v, nums)
+		hit := vu.AffectedPatches(v, nums)
 		if len(hit) == 0 {
 			return verdictNo, fmt.Sprintf("No: no patch of Kubernetes %s that I know is affected by %s.", v, name)
 		}
-		lead := fmt.Sprintf("Yes: %s of Kubernetes %s %s affected by %s", patchSpans(v, nums, hit), v, isAre(len(hit)), name)
+		lead := fmt.Sprintf("Yes: %s of Kubernetes %s %s affected by %s", knowledge.PatchSpans(v, nums, hit), v, isAre(len(hit)), name)
 		if f, ok := vu.FixIn(v, patchName(v, hit[len(hit)-1])); ok {
 			return verdictYes, lead + fmt.Sprintf("; %s fixes it.", f)
 		}

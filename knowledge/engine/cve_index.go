@@ -71,44 +71,6 @@ func (c *catalog) knownPatches(v knowledge.Version) (nums []int, known bool) {
 	return nums, true
 }
 
-// affectedPatches returns the patches of v among nums that vu affects.
-func affectedPatches(vu *knowledge.Vuln, v knowledge.Version, nums []int) []int {
-	var out []int
-	for _, n := range nums {
-		if in, _ := vu.Affects(patchName(v, n)); in {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// patchSpans writes patch numbers of v as runs of the known patches:
-// "1.30.0–1.30.2", "1.30.0–1.30.2, 1.30.5". nums are the known patches,
-// oldest first; hit a subset of them.
-func patchSpans(v knowledge.Version, nums, hit []int) string {
-	in := map[int]bool{}
-	for _, h := range hit {
-		in[h] = true
-	}
-	var parts []string
-	for i := 0; i < len(nums); i++ {
-		if !in[nums[i]] {
-			continue
-		}
-		j := i
-		for j+1 < len(nums) && in[nums[j+1]] {
-			j++
-		}
-		if i == j {
-			parts = append(parts, patchName(v, nums[i]))
-		} else {
-			parts = append(parts, patchName(v, nums[i])+"–"+patchName(v, nums[j]))
-		}
-		i = j
-	}
-	return strings.Join(parts, ", ")
-}
-
 // rangeWords writes one range in words: "from the start to before
 // 1.28.12; 1.29.0 to before 1.29.7"; "1.3.0 onwards (no fix)". Versions
 // of a staging module are written as they are (v0.27.5).
