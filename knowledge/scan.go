@@ -85,6 +85,15 @@ type ManifestRead struct {
 	Gates []GateSetting
 }
 
+// SetServer sets the release the server runs, and its patch and build
+// when build (its gitVersion: v1.30.2-eks-5e0fdde) names a patch of v.
+func (r *ManifestRead) SetServer(v Version, build string) {
+	r.ServerVersion = v
+	if p, ok := PatchOfBuild(build); ok && strings.HasPrefix(p, v.String()+".") {
+		r.ServerPatch, r.ServerBuild = p, SafeValue(build)
+	}
+}
+
 // ScanStatus is what a scan found of an object at the target release.
 type ScanStatus string
 
@@ -437,14 +446,19 @@ const maxValueRunes = 100
 // apiVersion, a kind, a file or template path) fit to repeat in an
 // answer: only letters, digits and . - _ : / are kept, so no markup,
 // mention or link can come through, cut at 100 runes with "…".
-func SafeValue(s string) string {
+func SafeValue(s string) string { return keepSafe(s, "", maxValueRunes) }
+
+// keepSafe keeps of s its letters, digits, . - _ : / and the runes of
+// extra (never @, <, > or a backtick: no mention, link or markup), at most
+// limit of them, then "…".
+func keepSafe(s, extra string, limit int) string {
 	var b strings.Builder
 	n := 0
 	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:/", r)) {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:/", r) || strings.ContainsRune(extra, r)) {
 			continue
 		}
-		if n == maxValueRunes {
+		if n == limit {
 			b.WriteString("…")
 			break
 		}

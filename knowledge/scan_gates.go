@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 )
 
 // GateSetting is one feature gate a configuration sets: a
@@ -38,22 +37,7 @@ const GateNoValue = "no value"
 
 // invalidWords is an invalid value fit to repeat: SafeValue's characters
 // and the spaces and double quotes of `the string "true"`, at most 60.
-func invalidWords(s string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-_:/ \"", r)) {
-			continue
-		}
-		if n == 60 {
-			b.WriteString("…")
-			break
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}
+func invalidWords(s string) string { return keepSafe(s, ` "`, 60) }
 
 // invalidText says how an invalid setting of gate (a phrase) is wrong.
 func invalidText(what, value string) string {

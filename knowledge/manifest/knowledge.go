@@ -3,7 +3,6 @@ package manifest
 import (
 	"bytes"
 	"io"
-	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
 	"github.com/kepbot/kepbot/knowledge/manifest/gates"
@@ -25,12 +24,9 @@ func ReadKnowledge(r io.Reader, file string, lim Limits) (*knowledge.ManifestRea
 	}
 	out.Documents, out.NotObjects, out.Kubectl = res.Documents, res.NotObjects, res.Kubectl
 	if v, perr := knowledge.ParseVersion(res.ServerVersion); perr == nil {
-		out.ServerVersion = v
 		// a pasted kubectl version names the server's patch: its
 		// vulnerabilities are reported beside the scan, as a cluster's
-		if p, ok := knowledge.PatchOfBuild(res.ServerBuild); ok && strings.HasPrefix(p, v.String()+".") {
-			out.ServerPatch, out.ServerBuild = p, knowledge.SafeValue(res.ServerBuild)
-		}
+		out.SetServer(v, res.ServerBuild)
 	}
 	out.Objects = make([]knowledge.ManifestObject, len(res.Objects))
 	for i, o := range res.Objects {

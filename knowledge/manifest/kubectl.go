@@ -40,8 +40,8 @@ func kubectlVersion(text []byte) (server, build string, ok bool) {
 			ok = true
 		case bytes.HasPrefix(b, []byte("Server Version:")):
 			ok = true
-			if v := infoVersion(b); v != "" {
-				server, build = v, infoBuild(b)
+			if v, bld := serverLine(b); v != "" {
+				server, build = v, bld
 			}
 		case bytes.HasPrefix(b, []byte("clientVersion\"")), bytes.HasPrefix(b, []byte("clientVersion:")),
 			bytes.HasPrefix(b, []byte("serverVersion\"")), bytes.HasPrefix(b, []byte("serverVersion:")):
@@ -57,30 +57,23 @@ func kubectlVersion(text []byte) (server, build string, ok bool) {
 	return server, build, true
 }
 
-// infoBuild reads the gitVersion of a "Server Version:" line: v1.28.3, or
-// version.Info{…, GitVersion:"v1.22.3-eks", …}'s.
-func infoBuild(b []byte) string {
-	b = bytes.TrimSpace(b[len("Server Version:"):])
-	if bytes.HasPrefix(b, []byte("version.Info{")) {
-		return string(fieldValue(b, "GitVersion"))
-	}
-	if i := bytes.IndexAny(b, " \t"); i >= 0 {
-		b = b[:i]
-	}
-	return string(b)
-}
-
-// infoVersion reads the release from a "Server Version:" line: v1.28.3,
-// or version.Info{Major:"1", Minor:"22+", GitVersion:"v1.22.3-eks", ...}.
-func infoVersion(b []byte) string {
+// serverLine reads a "Server Version:" line: v1.28.3, or
+// version.Info{Major:"1", Minor:"22+", GitVersion:"v1.22.3-eks", ...}: the
+// release (by major and minor, else the gitVersion) and the gitVersion as
+// written.
+func serverLine(b []byte) (server, build string) {
 	b = bytes.TrimSpace(b[len("Server Version:"):])
 	if !bytes.HasPrefix(b, []byte("version.Info{")) {
-		return gitVersion(b)
+		if i := bytes.IndexAny(b, " \t"); i >= 0 {
+			b = b[:i]
+		}
+		return gitVersion(b), string(b)
 	}
+	build = string(fieldValue(b, "GitVersion"))
 	if v := release(fieldValue(b, "Major"), fieldValue(b, "Minor")); v != "" {
-		return v
+		return v, build
 	}
-	return gitVersion(fieldValue(b, "GitVersion"))
+	return gitVersion([]byte(build)), build
 }
 
 // structuredVersion reads major and minor (or gitVersion) of the
@@ -100,7 +93,7 @@ func structuredVersion(text []byte) (server, build string) {
 	if v := release(fieldValue(sv, "major"), fieldValue(sv, "minor")); v != "" {
 		return v, build
 	}
-	return gitVersion(fieldValue(sv, "gitVersion")), build
+	return gitVersion([]byte(build)), build
 }
 
 // fieldValue finds key (a whole word, maybe quoted) followed by ':' and

@@ -55,10 +55,7 @@ func Read(ctx context.Context, c *Client, opts Options) (*knowledge.ManifestRead
 		return nil, fmt.Errorf("cannot read %s: %w", c.Host, err)
 	}
 	if v, perr := knowledge.ParseVersion(major + "." + strings.TrimSuffix(minor, "+")); perr == nil {
-		out.ServerVersion = v
-	}
-	if p, ok := knowledge.PatchOfBuild(build); ok && strings.HasPrefix(p, out.ServerVersion.String()+".") {
-		out.ServerPatch, out.ServerBuild = p, knowledge.SafeValue(build) // its vulnerabilities are reported beside the scan
+		out.SetServer(v, build) // its vulnerabilities are reported beside the scan
 	}
 	resources, kinds, failed, err := c.Resources(ctx)
 	if err != nil {
