@@ -74,7 +74,7 @@ type Answer struct {
 	Notes    []string       `json:"notes,omitempty"` // caveats: sources that disagree, items left out
 	Sources  []SourceRef    `json:"sources,omitempty"`
 	Error    *ErrorFacts    `json:"error,omitempty"`
-	Suggest  []string       `json:"suggestions,omitempty"` // "did you mean" questions, best first
+	Suggest  []string       `json:"suggestions,omitempty"` // questions to ask next, best first: an error's "did you mean", an answer's follow-ups ("see also")
 	Query    string         `json:"query,omitempty"`       // the question as understood
 	// UnderstoodAs is the canonical question free text was read as ("what
 	// went GA in 1.30?" is 1.30 ga), set only when the text was not

@@ -37,9 +37,10 @@ func draw(ans *knowledge.Answer, private bool) []Message {
 	for n := range msgs {
 		msgs[n].Ephemeral = true
 	}
-	if last := &msgs[len(msgs)-1]; last.Components == nil {
-		last.Components = shareButton(ans.Query)
-	}
+	// the answer's follow-up questions (see also, as the terminal shows
+	// them; a press replaces this private message), then the share button
+	last := &msgs[len(msgs)-1]
+	last.Components = append(append(last.Components, askButtons(ans.Suggest)...), shareButton(ans.Query)...)
 	return msgs
 }
 

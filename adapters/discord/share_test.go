@@ -181,3 +181,34 @@ func TestInvitePermissions(t *testing.T) {
 		t.Errorf("docs/discord.md's invite URL does not ask for permissions=%d (view, send, embed links, read history, send in threads)", want)
 	}
 }
+
+// TestPrivateAnswerOffersItsFollowUps: a private answer with follow-up
+// questions (is GizmoSidecars on by default in … suggests gate
+// GizmoSidecars) carries a button for each, then the share button; a
+// public one carries neither (a press would replace it for everyone).
+func TestPrivateAnswerOffersItsFollowUps(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "answers", "gate_default.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a knowledge.Answer
+	if err := json.Unmarshal(b, &a); err != nil || len(a.Suggest) == 0 {
+		t.Fatalf("gate_default.json: %v, suggestions %v", err, a.Suggest)
+	}
+	a.Query = "is GizmoSidecars on by default in 1.30"
+	var ids []string
+	msgs := draw(&a, true)
+	for _, row := range msgs[len(msgs)-1].Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			ids = append(ids, c.(discordgo.Button).CustomID)
+		}
+	}
+	if want := []string{askPrefix + a.Suggest[0], sharePrefix + a.Query}; strings.Join(ids, " ") != strings.Join(want, " ") {
+		t.Errorf("buttons %q; want %q", ids, want)
+	}
+	for _, m := range draw(&a, false) {
+		if len(m.Components) != 0 {
+			t.Errorf("a public answer has buttons: %+v", m.Components)
+		}
+	}
+}

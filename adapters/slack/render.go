@@ -98,6 +98,9 @@ func render(a *knowledge.Answer, o RenderOptions) (m *Message, cut bool) {
 	default:
 		r.answer()
 		if m.ResponseType == Ephemeral {
+			// the answer's follow-up questions (see also, as the terminal
+			// shows them): a press replaces this private message
+			r.askButtons()
 			r.shareButton()
 		}
 	}
