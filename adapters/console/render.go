@@ -107,15 +107,9 @@ func (r *renderer) answer(a *knowledge.Answer) {
 		}
 	case len(apis) > 0 && a.Notices[0].API != nil:
 		r.notices("APIs that stop being served:", apis)
-		if !gatesFirst {
-			r.gates(a)
-		}
 		r.notices("Removals, deprecations and upgrade notes:", others)
 		r.items(a)
 	default:
-		if !gatesFirst {
-			r.gates(a)
-		}
 		r.items(a)
 		r.notices("APIs that stop being served:", apis)
 		r.notices("Notices:", others)

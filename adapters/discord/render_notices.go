@@ -54,7 +54,6 @@ func diffDoc(a *knowledge.Answer) *doc {
 	d.fields = factFields(a.Facts, len(a.Facts) <= 6)
 	apis, others := knowledge.SplitAPIRemovals(a.Notices)
 	d.addSection(titleAPIs, colorBreaking, apiLines(apis))
-	d.addUpgradeGates(a) // gates gone, then defaults that flip: render_gates.go
 	d.addSection(titleItems, colorList, items)
 	d.addSection(titleNotices, colorNotice, noticeLines(others))
 	return d

@@ -18,40 +18,29 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/kepbot/kepbot/knowledge/sources/upstreamtest"
 )
 
 func main() {
 	mode := flag.String("mode", "503", "how every request fails: 503, 429, 403, reset or hang")
 	addr := flag.String("addr", "127.0.0.1:0", "the address to listen on")
 	flag.Parse()
+	faults := map[string]http.HandlerFunc{ // the test kit's, as the restraint tests fail
+		"503": upstreamtest.Status(http.StatusServiceUnavailable), "429": upstreamtest.TooManyRequests("60"),
+		"403": upstreamtest.RateLimited(time.Now().Add(time.Hour)), "reset": upstreamtest.Reset(), "hang": upstreamtest.Hang(),
+	}
+	fail, ok := faults[*mode]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "failingupstream: no mode %q; give 503, 429, 403, reset or hang\n", *mode)
+		os.Exit(2)
+	}
 	var n atomic.Int64
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
-		switch *mode {
-		case "503":
-			http.Error(w, "down", http.StatusServiceUnavailable)
-		case "429":
-			w.Header().Set("Retry-After", "60")
-			http.Error(w, "slow down", http.StatusTooManyRequests)
-		case "403":
-			w.Header().Set("X-RateLimit-Remaining", "0")
-			w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
-			http.Error(w, "API rate limit exceeded", http.StatusForbidden)
-		case "reset":
-			conn, _, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				return
-			}
-			if tc, ok := conn.(*net.TCPConn); ok {
-				tc.SetLinger(0)
-			}
-			conn.Close()
-		case "hang":
-			<-r.Context().Done()
-		}
+		fail(w, r)
 	})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -242,16 +242,10 @@ func TestOnlyOneUnsafePostAtOnce(t *testing.T) {
 	}
 }
 
-// TestStopInTheMiddleLeavesOneInDoubt: a stop cuts short the Slack post
-// of the first of four deliveries the lane claimed in turn, and a Discord
-// post. The next Run posts them all: the two cut short are in doubt, the
-// Slack one counted as a possible duplicate and posted again with the same
-// nonce; the three Slack deliveries behind it had not begun, and are
-// neither counted nor doubled.
-func TestStopInTheMiddleLeavesOneInDoubt(t *testing.T) {
-	h, sp, dp, counts, cfg := small(t, 4, 1)
-	sp.hold, dp.hold = time.Hour, time.Hour
-	cfg.StopGrace = 50 * time.Millisecond // then the posts are cut short
+// stopMidPost queues the harness's digests, runs a worker of cfg and stops
+// it once a Slack and a Discord post are under way, and waits for Run.
+func stopMidPost(t *testing.T, h *harness, sp, dp *scriptPoster, cfg delivery.Config) {
+	t.Helper()
 	w, err := delivery.New(h.db.Outbox(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -269,6 +263,19 @@ func TestStopInTheMiddleLeavesOneInDoubt(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestStopInTheMiddleLeavesOneInDoubt: a stop cuts short the Slack post
+// of the first of four deliveries the lane claimed in turn, and a Discord
+// post. The next Run posts them all: the two cut short are in doubt, the
+// Slack one counted as a possible duplicate and posted again with the same
+// nonce; the three Slack deliveries behind it had not begun, and are
+// neither counted nor doubled.
+func TestStopInTheMiddleLeavesOneInDoubt(t *testing.T) {
+	h, sp, dp, counts, cfg := small(t, 4, 1)
+	sp.hold, dp.hold = time.Hour, time.Hour
+	cfg.StopGrace = 50 * time.Millisecond // then the posts are cut short
+	stopMidPost(t, h, sp, dp, cfg)
 	all, _ := h.db.Outbox().ListDeliveries(context.Background())
 	if len(all) != 5 {
 		t.Fatalf("%d deliveries, want 5", len(all))
@@ -308,23 +315,7 @@ func TestStopLetsAPostUnderWayFinish(t *testing.T) {
 	h, sp, dp, counts, cfg := small(t, 3, 1)
 	sp.hold, dp.hold = 300*time.Millisecond, 300*time.Millisecond
 	cfg.StopGrace = 10 * time.Second
-	w, err := delivery.New(h.db.Outbox(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := trigger(h.db, w.Notify).OnKnowledgeChanged(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- w.Run(ctx) }()
-	for sp.count() == 0 || dp.count() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	stopMidPost(t, h, sp, dp, cfg)
 	if got := counts.Get("delivered/slack") + counts.Get("delivered/discord"); got != 2 {
 		t.Fatalf("%d posts recorded as delivered after the stop, want the 2 under way (counts %v)", got, counts.Snapshot())
 	}

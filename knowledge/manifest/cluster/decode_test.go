@@ -89,7 +89,7 @@ func TestConnectResolvesKubeconfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, minor, err := c.ServerVersion(t.Context()); err != nil || minor != "30" || auth != "Bearer token-b" {
+	if _, minor, _, err := c.serverBuild(t.Context()); err != nil || minor != "30" || auth != "Bearer token-b" {
 		t.Errorf("minor %q, %v, auth %q; want context cb's server and token", minor, err, auth)
 	}
 	t.Setenv("KUBECONFIG", path)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -27,12 +28,6 @@ func (r Resource) path() string {
 		return "/api/" + r.Version + "/" + r.Name
 	}
 	return "/apis/" + r.Group + "/" + r.Version + "/" + r.Name
-}
-
-// ServerVersion reads the apiserver's release from /version: "1.31".
-func (c *Client) ServerVersion(ctx context.Context) (major, minor string, err error) {
-	major, minor, _, err = c.serverBuild(ctx)
-	return major, minor, err
 }
 
 // serverBuild reads /version: the release, and the build as the server
@@ -85,12 +80,10 @@ func (c *Client) Resources(ctx context.Context) (res []Resource, kinds map[strin
 	}
 	type gv struct{ group, version string }
 	var order []gv
-	preferred := map[string]string{"": "v1"}
 	for _, v := range core.Versions {
 		order = append(order, gv{"", v})
 	}
 	for _, g := range groups.Groups {
-		preferred[g.Name] = g.Preferred.Version
 		vs := make([]string, 0, len(g.Versions))
 		for _, v := range g.Versions {
 			vs = append(vs, v.Version)
@@ -138,7 +131,7 @@ func pageQuery(limit int, cont string, extra url.Values) url.Values {
 	for k, v := range extra {
 		q[k] = v
 	}
-	q.Set("limit", itoa(limit))
+	q.Set("limit", strconv.Itoa(limit))
 	if cont != "" {
 		q.Set("continue", cont)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -104,7 +105,7 @@ func (f *fakeAPIServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			if _, ok := groups[r.group]; !ok {
 				order = append(order, r.group)
 			}
-			if !contains(groups[r.group], r.version) {
+			if !slices.Contains(groups[r.group], r.version) {
 				groups[r.group] = append(groups[r.group], r.version)
 			}
 		}

@@ -98,5 +98,3 @@ func cutLabels(s string) (map[string]string, string, bool) {
 		s = s[i+1:]
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

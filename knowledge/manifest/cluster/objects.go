@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // metadataOnly asks a list for its items' metadata alone
@@ -59,7 +60,7 @@ func (c *Client) ListMeta(ctx context.Context, r Resource, each func(Meta)) erro
 		for _, it := range page.Items {
 			m := Meta{Namespace: it.Metadata.Namespace, Name: it.Metadata.Name}
 			for _, f := range it.Metadata.ManagedFields {
-				if f.APIVersion != "" && !contains(m.APIVersions, f.APIVersion) {
+				if f.APIVersion != "" && !slices.Contains(m.APIVersions, f.APIVersion) {
 					m.APIVersions = append(m.APIVersions, f.APIVersion)
 				}
 			}
@@ -70,13 +71,4 @@ func (c *Client) ListMeta(ctx context.Context, r Resource, each func(Meta)) erro
 		}
 	}
 	return fmt.Errorf("list %s: more than %d pages", r.Name, maxPages)
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
