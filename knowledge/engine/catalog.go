@@ -20,11 +20,10 @@ import (
 type catalog struct {
 	keps     []*knowledge.KEP // by number
 	byNum    map[int]*knowledge.KEP
-	releases []knowledge.Release                      // oldest first
-	release  map[knowledge.Version]*knowledge.Release // into releases
-	versions []knowledge.Version                      // of releases, oldest first
-	known    string                                   // versions as "1.23-1.33", for misses
-	items    map[knowledge.Version][]knowledge.Item   // every item of each release, in store order
+	releases []knowledge.Release                    // oldest first
+	versions []knowledge.Version                    // of releases, oldest first
+	known    string                                 // versions as "1.23-1.33", for misses
+	items    map[knowledge.Version][]knowledge.Item // every item of each release, in store order
 	notices  map[knowledge.Version][]knowledge.Notice
 	changes  map[knowledge.Version][]knowledge.Change // every release-note entry of each release, by PR
 	patches  map[knowledge.Version][]knowledge.Patch  // every patch release of each release, oldest first
@@ -64,11 +63,10 @@ type catalog struct {
 	gateUnread map[knowledge.Version][]string
 	// vulns are the vulnerability records (cve_index.go).
 	vulns vulnIndex
-	// released is the newest release the sources say is out (see
-	// ReleasedThrough): a release after it is planned.
-	released knowledge.Version
 	// releaseEvidence answers, from every source, whether a release is
-	// out, since when, and its newest patch (releasestatus.go).
+	// out, since when, and its newest patch (releasestatus.go); its
+	// released is the newest release out (a release after it is planned),
+	// its release the releases by version.
 	*releaseEvidence
 	// The answer parts, built ahead for the engine that read the catalog.
 	releaseParts map[knowledge.Version]*releaseParts
@@ -237,13 +235,8 @@ func (e *Engine) readCatalog(ctx context.Context) (*catalog, error) {
 	}
 	c.index = buildIndex(c.keps, c.notices)
 	c.versions = releaseVersions(c.releases)
-	c.released = c.releasedThrough()
+	c.releaseEvidence = newReleaseEvidence(c.releases, c.patches, c.sources, releasedOver(c.releases, c.patches, c.sources, c.apis.Latest()))
 	c.known = knownReleasesOf(c.releases, c.released)
-	c.release = make(map[knowledge.Version]*knowledge.Release, len(c.releases))
-	for i := range c.releases {
-		c.release[c.releases[i].Version] = &c.releases[i]
-	}
-	c.releaseEvidence = newReleaseEvidence(c.releases, c.patches, c.sources, c.released)
 	e.buildParts(c)
 	return c, nil
 }
@@ -341,29 +334,26 @@ func knownReleases(rels []knowledge.Release) string {
 	return knownReleasesOf(rels, knowledge.Version{})
 }
 
-// releasedThrough is ReleasedThrough over the catalog: the releases'
-// support dates, patches and announced days, the API modules read and the
-// releases whose code's feature gates were read.
-func (c *catalog) releasedThrough() knowledge.Version {
-	corpus := &knowledge.Corpus{}
-	for _, s := range c.sources {
+// releasedOver is ReleasedThrough over releases rels, their patches and
+// the sources (the support dates, patches and announced days), or the
+// newest release whose API module was read (apiLatest), whichever is
+// newer; newReleaseEvidence adds the releases whose code was read from
+// their tag.
+func releasedOver(rels []knowledge.Release, patches map[knowledge.Version][]knowledge.Patch, sources map[string]knowledge.Source, apiLatest knowledge.Version) knowledge.Version {
+	corpus := &knowledge.Corpus{Releases: rels}
+	for _, s := range sources {
 		corpus.Sources = append(corpus.Sources, s)
 	}
-	for _, r := range c.releases {
-		corpus.Releases = append(corpus.Releases, r)
+	for _, r := range rels {
 		if r.Lifecycle != nil {
 			corpus.Lifecycles = append(corpus.Lifecycles, *r.Lifecycle)
 		}
-		corpus.Patches = append(corpus.Patches, c.patches[r.Version]...)
+		corpus.Patches = append(corpus.Patches, patches[r.Version]...)
 	}
-	newest := knowledge.ReleasedThrough(corpus)
-	if l := c.apis.Latest(); newest.Less(l) {
-		newest = l
+	if newest := knowledge.ReleasedThrough(corpus); apiLatest.Less(newest) {
+		return newest
 	}
-	if l := c.gates.Newest(); newest.Less(l) {
-		newest = l // a release whose tag's code was read is out
-	}
-	return newest
+	return apiLatest
 }
 
 // knownReleases says which releases are known, for "I don't know

@@ -42,11 +42,15 @@ func newReleaseEvidence(rels []knowledge.Release, patches map[knowledge.Version]
 		x.release[rels[i].Version] = &rels[i]
 	}
 	for _, src := range sources {
-		if v, ok := knowledge.KubernetesTagSource(src); ok && src.AsOf != "" {
-			x.tags[v] = src
-			if x.released.Less(v) {
-				x.released = v // read from the code of its tag: it is out
-			}
+		v, ok := knowledge.KubernetesTagSource(src)
+		if !ok {
+			continue
+		}
+		if x.released.Less(v) {
+			x.released = v // its tag's code was read: it is out
+		}
+		if src.AsOf != "" {
+			x.tags[v] = src // the tag's day
 		}
 	}
 	return x
@@ -61,32 +65,20 @@ func (e *Engine) storeEvidence(ctx context.Context) (*releaseEvidence, error) {
 		return nil, fmt.Errorf("list releases: %w", err)
 	}
 	patches := map[knowledge.Version][]knowledge.Patch{}
-	corpus := &knowledge.Corpus{Releases: rels}
 	for _, r := range rels {
 		if patches[r.Version], err = e.kb.FindPatches(ctx, r.Version); err != nil {
 			return nil, fmt.Errorf("find patch releases of %s: %w", r.Version, err)
-		}
-		corpus.Patches = append(corpus.Patches, patches[r.Version]...)
-		if r.Lifecycle != nil {
-			corpus.Lifecycles = append(corpus.Lifecycles, *r.Lifecycle)
 		}
 	}
 	byID, err := e.sources(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range byID {
-		corpus.Sources = append(corpus.Sources, s)
-	}
-	released := knowledge.ReleasedThrough(corpus)
 	types, apiReleases, err := e.kb.ListAPIs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list API lifecycles: %w", err)
 	}
-	if l := knowledge.NewAPITable(types, apiReleases).Latest(); released.Less(l) {
-		released = l
-	}
-	return newReleaseEvidence(rels, patches, byID, released), nil
+	return newReleaseEvidence(rels, patches, byID, releasedOver(rels, patches, byID, knowledge.NewAPITable(types, apiReleases).Latest())), nil
 }
 
 // out reports whether release v is out as far as the sources say.
