@@ -3,6 +3,10 @@ package knowledge
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // CVEItem is one vulnerability record in a list: the records affecting a
@@ -91,6 +95,31 @@ func (l CVELine) FixWords() string {
 		return "fixed in " + l.FixedIn + ", not in the patch list yet"
 	}
 	return "fixed in " + l.FixedIn
+}
+
+// Name is how an item heads its line: its first CVE alias, else its ID.
+func (it CVEItem) Name() string {
+	for _, a := range it.Aliases {
+		if len(a) > 4 && strings.EqualFold(a[:4], "CVE-") {
+			return a
+		}
+	}
+	return it.ID
+}
+
+// FixWords says where item it of a list about release v stands: withdrawn,
+// fixed in a patch of v (CVELine.FixWords), with no fixed version at all,
+// or fixed only in other releases.
+func (it CVEItem) FixWords(v Version) string {
+	switch {
+	case it.Withdrawn != "":
+		return "withdrawn from the database on " + it.Withdrawn + "; no fixed version"
+	case it.FixedIn != "":
+		return CVELine{Release: v.String(), FixedIn: it.FixedIn, Unreleased: it.Unreleased}.FixWords()
+	case it.NoFix || len(it.FixedElsewhere) == 0:
+		return "no fixed version; see " + it.Advisory
+	}
+	return fmt.Sprintf("no fix in %s; fixed in %s", v, prose.JoinAnd(it.FixedElsewhere))
 }
 
 // CVEs is the cves part of an answer. About one release (cves 1.30.2, a

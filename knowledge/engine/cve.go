@@ -137,18 +137,7 @@ func cveFactName(vu *knowledge.Vuln) string { return vu.Name() }
 // cveFactValue writes a record's line: where it is fixed, its title and
 // ID.
 func cveFactValue(it knowledge.CVEItem, v knowledge.Version) string {
-	var fix string
-	switch {
-	case it.Withdrawn != "":
-		fix = "withdrawn from the database on " + it.Withdrawn + "; no fixed version"
-	case it.FixedIn != "":
-		fix = knowledge.CVELine{Release: v.String(), FixedIn: it.FixedIn, Unreleased: it.Unreleased}.FixWords()
-	case it.NoFix:
-		fix = "no fixed version; see " + it.Advisory
-	default:
-		fix = fmt.Sprintf("no fix in %s; fixed in %s", v, joinVersions(it.FixedElsewhere))
-	}
-	s := fix + " · " + it.Summary
+	s := it.FixWords(v) + " · " + it.Summary
 	if it.Affected != "" && strings.Contains(it.Affected, "–") || strings.Contains(it.Affected, ",") {
 		s = "affects " + it.Affected + " · " + s
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // answerCVE answers `cve CVE-2024-10220` (or its GHSA or GO ID): the
@@ -174,7 +175,7 @@ func noFixWords(vu *knowledge.Vuln, v knowledge.Version) string {
 	if len(later) == 0 {
 		later = fixes
 	}
-	return fmt.Sprintf("no %s patch fixes it; %s %s", v, joinVersions(later), doDoes(len(later)))
+	return fmt.Sprintf("no %s patch fixes it; %s %s", v, prose.JoinAnd(later), doDoes(len(later)))
 }
 
 func doDoes(n int) string {
@@ -198,7 +199,7 @@ func cardText(vu *knowledge.Vuln, card *knowledge.CVEFacts) string {
 		s += fmt.Sprintf(" This is a vulnerability of %s, a separate product of the Kubernetes project with releases of its own, not of Kubernetes itself.", card.Product)
 		switch {
 		case len(card.FixedIn) > 0:
-			s += fmt.Sprintf(" Fixed in %s %s.", card.Product, joinVersions(card.FixedIn))
+			s += fmt.Sprintf(" Fixed in %s %s.", card.Product, prose.JoinAnd(card.FixedIn))
 		default:
 			if d, ok := pseudoFix(vu); ok {
 				s += fmt.Sprintf(" Its record names the fix only as a commit of %s, in no release.", d)
@@ -214,7 +215,7 @@ func cardText(vu *knowledge.Vuln, card *knowledge.CVEFacts) string {
 		}
 		return s + " No version of Kubernetes fixes it: the advisory's mitigation is what helps."
 	}
-	return s + " Fixed in " + joinVersions(card.FixedIn) + "."
+	return s + " Fixed in " + prose.JoinAnd(card.FixedIn) + "."
 }
 
 // cardFacts are the card's lines: names, modules, where each minor line
@@ -229,7 +230,7 @@ func cardFacts(vu *knowledge.Vuln, card *knowledge.CVEFacts) []knowledge.Fact {
 	add("IDs", strings.Join(vu.Names(), ", "))
 	add("Product", card.Product)
 	add("Modules", strings.Join(card.Modules, ", "))
-	add("Fixed in", joinVersions(card.FixedIn))
+	add("Fixed in", prose.JoinAnd(card.FixedIn))
 	for _, g := range lineGroups(card.Lines) {
 		add(g.name, g.value)
 	}

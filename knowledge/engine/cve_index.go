@@ -184,14 +184,3 @@ func day(t string) string {
 	}
 	return t
 }
-
-// joinVersions writes "1.28.12, 1.29.7 and 1.30.3".
-func joinVersions(vs []string) string {
-	switch len(vs) {
-	case 0:
-		return ""
-	case 1:
-		return vs[0]
-	}
-	return strings.Join(vs[:len(vs)-1], ", ") + " and " + vs[len(vs)-1]
-}

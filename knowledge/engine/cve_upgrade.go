@@ -129,10 +129,10 @@ func (c *catalog) addUpgradeCVEs(a *knowledge.Answer, q knowledge.Question) erro
 		a.Text += "\n" + line
 	}
 	for _, it := range out.Fixed {
-		a.Facts = append(a.Facts, knowledge.Fact{Name: "Fixed: " + itemName(it), Value: it.Summary + " (" + it.ID + ")"})
+		a.Facts = append(a.Facts, knowledge.Fact{Name: "Fixed: " + it.Name(), Value: it.Summary + " (" + it.ID + ")"})
 	}
 	for _, it := range out.StillOpen {
-		a.Facts = append(a.Facts, knowledge.Fact{Name: "Still open: " + itemName(it), Value: cveFactValue(it, q.To)})
+		a.Facts = append(a.Facts, knowledge.Fact{Name: "Still open: " + it.Name(), Value: cveFactValue(it, q.To)})
 	}
 	for _, n := range []string{fromNote, toNote} {
 		if n != "" {
@@ -157,16 +157,6 @@ func affectsWord(n int) string {
 		return "affects"
 	}
 	return "affect"
-}
-
-// itemName is how an item heads its line: its first CVE alias, else its ID.
-func itemName(it knowledge.CVEItem) string {
-	for _, a := range it.Aliases {
-		if len(a) > 4 && a[:4] == "CVE-" {
-			return a
-		}
-	}
-	return it.ID
 }
 
 // upgradeEnd is the patch an end of an upgrade is counted at: the one it

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // answerGateChanges answers `VERSION gates`: every feature gate whose
@@ -46,7 +47,7 @@ func (e *Engine) answerGateChanges(ctx context.Context, v knowledge.Version) (*k
 	a.Text = changesSummary(v, prev.Release, changes)
 	if names := c.gateUnread[v]; len(names) > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf("The code of %s of %s was not read, so whether %s keeps %s %s declared is not known: %s.",
-			v, joinAnd(unreadModules(c.gates, names, v)), v, theseGates(len(names)), prev.Release, strings.Join(names, ", ")))
+			v, prose.JoinAnd(unreadModules(c.gates, names, v)), v, theseGates(len(names)), prev.Release, strings.Join(names, ", ")))
 	}
 	a.Sources = c.sourceRefs(append(append([]string(nil), cur.Sources...), prev.Sources...))
 	return a, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // readGates reads the feature gates each release's code declares into the
@@ -109,7 +110,7 @@ func gateWho(g *knowledge.FeatureGate, f *knowledge.GateFacts) string {
 	for _, m := range f.Modules {
 		mods = append(mods, m.Module)
 	}
-	return "declared by " + joinAnd(mods)
+	return "declared by " + prose.JoinAnd(mods)
 }
 
 // gateCodeText says what the code declares of g, release by release: its
@@ -202,7 +203,7 @@ func (c *catalog) unusedWords(notices []knowledge.Notice, gate string) string {
 		ws := whos[verb]
 		base, unused := strings.CutSuffix(verb, "+unused")
 		one := len(ws) == 1 && !strings.Contains(ws[0], "notes")
-		w := joinAnd(ws) + " " + base
+		w := prose.JoinAnd(ws) + " " + base
 		if one {
 			w += "s"
 		}

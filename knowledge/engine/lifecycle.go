@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kepbot/kepbot/knowledge"
+	"github.com/kepbot/kepbot/knowledge/internal/prose"
 )
 
 // KindLifecycle is the kind of answers about support dates and patch
@@ -398,16 +399,16 @@ func (e *Engine) answerSupported(ctx context.Context) (*knowledge.Answer, error)
 		a.Text = fmt.Sprintf("As of %s no release I know is supported: every one has reached its end of life. Run bot sync for newer releases.", today)
 	default:
 		all := append(live, maint...)
-		a.Text = fmt.Sprintf("As of %s, Kubernetes %s %s supported", today, joinAnd(all), isAre(len(all)))
+		a.Text = fmt.Sprintf("As of %s, Kubernetes %s %s supported", today, prose.JoinAnd(all), isAre(len(all)))
 		if len(maint) > 0 {
-			a.Text += fmt.Sprintf("; %s %s in maintenance mode (critical fixes only)", joinAnd(maint), isAre(len(maint)))
+			a.Text += fmt.Sprintf("; %s %s in maintenance mode (critical fixes only)", prose.JoinAnd(maint), isAre(len(maint)))
 		}
 		a.Text += "."
 	}
 	if len(unlisted) > 0 {
 		newest, asOf := c.lifecycleNewest()
 		a.Notes = append(a.Notes, fmt.Sprintf("%s %s out, newer than my lifecycle data (endoflife.date%s, which stops at %s): a new release is supported from its release day.",
-			capitalize(joinAnd(versionStrings(unlisted))), isAre(len(unlisted)), asOfWords(asOf), newest))
+			capitalize(prose.JoinAnd(versionStrings(unlisted))), isAre(len(unlisted)), asOfWords(asOf), newest))
 	}
 	a.Sources = c.sourceRefs(ids)
 	return a, nil
@@ -493,17 +494,6 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
-}
-
-// joinAnd writes "a", "a and b", "a, b and c".
-func joinAnd(ss []string) string {
-	switch len(ss) {
-	case 0:
-		return ""
-	case 1:
-		return ss[0]
-	}
-	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
 }
 
 func isAre(n int) string {

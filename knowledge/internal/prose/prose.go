@@ -105,3 +105,14 @@ func CamelParts(w string) []string {
 	}
 	return out
 }
+
+// JoinAnd writes a list as prose: "a", "a and b", "a, b and c".
+func JoinAnd(ss []string) string {
+	switch len(ss) {
+	case 0:
+		return ""
+	case 1:
+		return ss[0]
+	}
+	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
+}

@@ -59,24 +59,13 @@ func writeCVEsText(bw *bufio.Writer, c *ServerCVEs) {
 	}
 	fmt.Fprintf(bw, "\nThe cluster's own release: Kubernetes %s (its server says %s): %s of Kubernetes (Go vulnerability database%s)\n",
 		c.Patch, c.Build, knowledge.Plural(len(c.CVEs), "known vulnerability", "known vulnerabilities"), as)
+	v, _ := knowledge.ParseVersion(c.Patch[:max(strings.LastIndexByte(c.Patch, '.'), 0)]) // the release of patch 1.30.2
 	for _, it := range c.CVEs {
-		fix := "no fixed version; see " + it.Advisory
-		switch {
-		case it.Withdrawn != "":
-			fix = "withdrawn by the database on " + it.Withdrawn
-		case it.FixedIn != "":
-			fix = "fixed in " + it.FixedIn
-		case len(it.FixedElsewhere) > 0:
-			fix = "no fix in its release; fixed in " + strings.Join(it.FixedElsewhere, ", ")
+		name := it.Name()
+		if name != it.ID {
+			name += " (" + it.ID + ")"
 		}
-		name := it.ID
-		for _, a := range it.Aliases {
-			if len(a) > 4 && a[:4] == "CVE-" {
-				name = a + " (" + it.ID + ")"
-				break
-			}
-		}
-		fmt.Fprintf(bw, "  - %s: %s · %s\n", name, fix, it.Summary)
+		fmt.Fprintf(bw, "  - %s: %s · %s\n", name, it.FixWords(v), it.Summary)
 	}
 	if c.Build != "" && c.Build != "v"+c.Patch {
 		fmt.Fprintf(bw, "  A distribution's build may carry fixes its upstream patch does not: check %s with its vendor.\n", c.Build)
