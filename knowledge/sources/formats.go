@@ -281,9 +281,7 @@ func readAPITree(in Input) (*Part, error) {
 		return nil, err
 	}
 	p := &Part{Corpus: c}
-	for _, s := range c.Skipped {
-		p.Notes = append(p.Notes, knowledge.FileWarning{File: filepath.Join(dir, filepath.FromSlash(s.Path)), Problem: "passed over: " + s.Reason})
-	}
+	p.Notes = append(p.Notes, skipNotes(dir, c.Skipped)...)
 	return p, nil
 }
 
@@ -377,9 +375,7 @@ func readGateTree(in Input) (*Part, error) {
 	}
 	p := &Part{Corpus: c, Files: len(c.GateTables),
 		Detail: fmt.Sprintf("%d releases' feature gates (%d declarations)", len(c.GateTables), n)}
-	for _, s := range c.Skipped {
-		p.Notes = append(p.Notes, knowledge.FileWarning{File: filepath.Join(dir, filepath.FromSlash(s.Path)), Problem: "passed over: " + s.Reason})
-	}
+	p.Notes = append(p.Notes, skipNotes(dir, c.Skipped)...)
 	return p, nil
 }
 
@@ -392,9 +388,7 @@ func readOSVTree(in Input) (*Part, error) {
 		return nil, err
 	}
 	p := &Part{Corpus: c, Files: len(c.Vulns) + len(c.Skipped), Detail: fmt.Sprintf("%d vulnerability records", len(c.Vulns))}
-	for _, s := range c.Skipped {
-		p.Notes = append(p.Notes, knowledge.FileWarning{File: filepath.Join(in.Name, filepath.FromSlash(s.Path)), Problem: "passed over: " + s.Reason})
-	}
+	p.Notes = append(p.Notes, skipNotes(in.Name, c.Skipped)...)
 	if len(c.Sources) > 0 {
 		p.Commit = c.Sources[0].Commit
 	}
@@ -435,4 +429,14 @@ func readOSV(in Input) (*Part, error) {
 		return nil, err
 	}
 	return &Part{Corpus: c, Files: 1, Detail: "vulnerability record " + c.Vulns[0].ID}, nil
+}
+
+// skipNotes are the notes of the files a folder's reader passed over on
+// purpose (their paths relative to dir).
+func skipNotes(dir string, skipped []knowledge.Skip) []knowledge.FileWarning {
+	var out []knowledge.FileWarning
+	for _, s := range skipped {
+		out = append(out, knowledge.FileWarning{File: filepath.Join(dir, filepath.FromSlash(s.Path)), Problem: "passed over: " + s.Reason})
+	}
+	return out
 }
